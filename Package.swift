@@ -1,0 +1,61 @@
+// swift-tools-version:6.1
+// Chaos: fault injection and chaos testing for the storage stack of a Swift app.
+// Layout and the reasons for it: docs/ARCHITECTURE.md and ../shared/DESIGN.md.
+import PackageDescription
+
+let package = Package(
+    name: "Chaos",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "FaultPoints", targets: ["FaultPoints"]),
+        .library(name: "Chaos", targets: ["Chaos"]),
+        .executable(name: "chaos", targets: ["chaos"]),
+    ],
+    traits: [
+        .trait(name: "FaultPointsEnabled", description: "Fault points are live. Without it every hit() compiles to nothing."),
+        .default(enabledTraits: ["FaultPointsEnabled"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
+        .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+    ],
+    targets: [
+        // What app code links to mark fault points. No dependencies.
+        .target(
+            name: "FaultPoints",
+            swiftSettings: [.define("FAULT_POINTS_ENABLED", .when(traits: ["FaultPointsEnabled"]))]
+        ),
+        // libsqlite3 from the system, for the controller's own checks.
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // The fault VFS: mechanism in C, policy in Swift.
+        .target(name: "CChaosVFS", dependencies: ["CSQLite"]),
+        .target(
+            name: "SystemUnderTest",
+            dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(name: "Scenarios", resources: [.copy("catalog"), .copy("fixtures")]),
+        .target(
+            name: "Chaos",
+            dependencies: [
+                "FaultPoints", "CChaosVFS", "CSQLite", "Scenarios",
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .executableTarget(
+            name: "chaos",
+            dependencies: [
+                "Chaos", "SystemUnderTest", "CChaosVFS",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "FaultPointsTests", dependencies: ["FaultPoints"]),
+        .testTarget(
+            name: "SystemUnderTestTests",
+            dependencies: ["SystemUnderTest", "FaultPoints", "CChaosVFS", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "FaultPoints", "CChaosVFS"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,1 @@
+#include "chaos_vfs.h"

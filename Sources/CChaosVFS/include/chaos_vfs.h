@@ -1,0 +1,4 @@
+#ifndef CHAOS_VFS_H
+#define CHAOS_VFS_H
+#include <sqlite3.h>
+#endif

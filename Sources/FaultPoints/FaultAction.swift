@@ -1,0 +1,64 @@
+import Foundation
+
+/// What an armed point does when its decision says "fire". A closed set, as in fail-rs.
+public enum FaultAction: Sendable {
+    /// The hit throws an ``InjectedFault`` carrying this message.
+    case fail(message: String)
+    /// The hit waits this long before going on: a slow disk, a slow service.
+    case delay(Duration)
+    /// The hit runs this callback, then goes on. The worker uses it for effects the
+    /// app must survive that are not errors: a reset context, a power cut at a point.
+    case call(@Sendable (FaultPoint) -> Void)
+}
+
+/// The error a point throws when a fault fires there. It carries what injected it,
+/// so a report can tell an injected failure from an organic one.
+public struct InjectedFault: Error, Sendable, CustomStringConvertible {
+    /// The point that threw.
+    public let point: String
+    /// The point's hit count when it fired (1 for the first hit).
+    public let hit: Int
+    public let message: String
+
+    public init(point: String, hit: Int, message: String) {
+        self.point = point
+        self.hit = hit
+        self.message = message
+    }
+
+    public var description: String { "injected fault at \(point) (hit \(hit)): \(message)" }
+}
+
+/// The outcome of one hit, carried out outside the registry's lock.
+public enum FaultOutcome: Sendable {
+    case proceed
+    case fire(FaultAction, point: FaultPoint, hit: Int)
+
+    @inlinable
+    public func performSync() throws {
+        guard case let .fire(action, point, hit) = self else { return }
+        switch action {
+        case let .fail(message):
+            throw InjectedFault(point: point.name, hit: hit, message: message)
+        case let .delay(duration):
+            let (seconds, attoseconds) = duration.components
+            let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+            var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+            var remaining = timespec()
+            while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        case let .call(callback):
+            callback(point)
+        }
+    }
+
+    @inlinable
+    public func performAsync() async throws {
+        guard case let .fire(action, _, _) = self else { return }
+        switch action {
+        case let .delay(duration):
+            try? await Task.sleep(for: duration)
+        default:
+            try performSync()
+        }
+    }
+}
