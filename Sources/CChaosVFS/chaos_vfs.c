@@ -1,1 +1,371 @@
+/*
+** CChaosVFS: the "chaos" SQLite VFS.
+**
+** Method:
+**
+**   This VFS wraps the platform's "unix" VFS. Every VFS method and every
+**   io method (version 3: shared memory and memory-mapped fetch included, so
+**   WAL mode works) is forwarded to the real implementation. Each open file
+**   is a chaos_file followed, in the same allocation, by the real VFS's own
+**   sqlite3_file; the chaos_file remembers the real file, the full path and
+**   what kind of file it is (main database, main journal, WAL, other), so
+**   that later per-path state (an undo log for power loss, say) has a key.
+**
+**   Before forwarding, each io method, xOpen and xDelete ask one process-wide
+**   hook "fail this?". The hook answers 0 (go on) or an SQLite result code,
+**   which is returned instead of forwarding. When no hook is set that costs
+**   one relaxed atomic load. SQLITE_FCNTL_VFSNAME is answered as "chaos/<inner>",
+**   so a test can check a connection really goes through the shim.
+**
+**   Deciding *what* to fail, when and how often (seeds, schedules, scenario
+**   steps, per-path rules) is policy and lives in Swift, in the Chaos target.
+**   Keeping it out of C keeps this file small, obviously correct and free of
+**   allocation on the hot path, and lets the policy be tested and changed in
+**   the language the rest of the framework is written in.
+*/
 #include "chaos_vfs.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- state ------------------------------------------------------------- */
+
+typedef struct chaos_file {
+    sqlite3_file base;  /* must be first */
+    sqlite3_file *real; /* points just past this struct, inside the same allocation */
+    char *path;         /* full path (sqlite3_malloc'd copy), NULL for anonymous temp files */
+    int kind;           /* CHAOS_FILE_* */
+} chaos_file;
+
+/* A hook and its context, published together. Cells are immutable once
+** published and never freed (a concurrent caller may still hold one); they
+** are interned, so memory is bounded by the number of distinct pairs set. */
+typedef struct hook_cell {
+    chaos_vfs_hook fn;
+    void *ctx;
+    struct hook_cell *next;
+} hook_cell;
+
+static pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
+static sqlite3_vfs g_vfs;
+static int g_registered; /* guarded by g_mutex */
+static hook_cell *g_cells; /* guarded by g_mutex */
+static _Atomic(hook_cell *) g_hook;
+static _Atomic(sqlite3_int64) g_opens, g_reads, g_writes, g_syncs;
+
+#define REAL_VFS(v) ((sqlite3_vfs *)(v)->pAppData)
+#define REAL(f) (((chaos_file *)(f))->real)
+#define COUNT(c) atomic_fetch_add_explicit(&(c), 1, memory_order_relaxed)
+
+static inline const hook_cell *hook_get(void) {
+    hook_cell *c = atomic_load_explicit(&g_hook, memory_order_relaxed);
+    if (c) atomic_thread_fence(memory_order_acquire);
+    return c;
+}
+
+static inline int hook_call(int op, int kind, const char *path, sqlite3_int64 off, int amt) {
+    const hook_cell *h = hook_get();
+    return h ? h->fn(h->ctx, op, kind, path, off, amt) : 0;
+}
+
+/* Ask the hook; return its code from the enclosing io method if non-zero. */
+#define HOOK(pFile, op, off, amt)                                                  \
+    do {                                                                           \
+        chaos_file *f_ = (chaos_file *)(pFile);                                    \
+        int rc_ = hook_call((op), f_->kind, f_->path, (off), (amt));               \
+        if (rc_ != 0) return rc_;                                                  \
+    } while (0)
+
+/* ---- io methods -------------------------------------------------------- */
+
+static int cClose(sqlite3_file *pFile) {
+    chaos_file *p = (chaos_file *)pFile;
+    int hrc = hook_call(CHAOS_OP_CLOSE, p->kind, p->path, 0, 0);
+    int rc = p->real->pMethods ? p->real->pMethods->xClose(p->real) : SQLITE_OK;
+    sqlite3_free(p->path);
+    p->path = NULL;
+    return hrc ? hrc : rc;
+}
+static int cRead(sqlite3_file *pFile, void *buf, int amt, sqlite3_int64 off) {
+    COUNT(g_reads);
+    HOOK(pFile, CHAOS_OP_READ, off, amt);
+    return REAL(pFile)->pMethods->xRead(REAL(pFile), buf, amt, off);
+}
+static int cWrite(sqlite3_file *pFile, const void *buf, int amt, sqlite3_int64 off) {
+    COUNT(g_writes);
+    HOOK(pFile, CHAOS_OP_WRITE, off, amt);
+    return REAL(pFile)->pMethods->xWrite(REAL(pFile), buf, amt, off);
+}
+static int cTruncate(sqlite3_file *pFile, sqlite3_int64 size) {
+    HOOK(pFile, CHAOS_OP_TRUNCATE, size, 0);
+    return REAL(pFile)->pMethods->xTruncate(REAL(pFile), size);
+}
+static int cSync(sqlite3_file *pFile, int flags) {
+    COUNT(g_syncs);
+    HOOK(pFile, CHAOS_OP_SYNC, 0, flags);
+    return REAL(pFile)->pMethods->xSync(REAL(pFile), flags);
+}
+static int cFileSize(sqlite3_file *pFile, sqlite3_int64 *pSize) {
+    HOOK(pFile, CHAOS_OP_FILESIZE, 0, 0);
+    return REAL(pFile)->pMethods->xFileSize(REAL(pFile), pSize);
+}
+static int cLock(sqlite3_file *pFile, int level) {
+    HOOK(pFile, CHAOS_OP_LOCK, 0, level);
+    return REAL(pFile)->pMethods->xLock(REAL(pFile), level);
+}
+static int cUnlock(sqlite3_file *pFile, int level) {
+    HOOK(pFile, CHAOS_OP_UNLOCK, 0, level);
+    return REAL(pFile)->pMethods->xUnlock(REAL(pFile), level);
+}
+static int cCheckReservedLock(sqlite3_file *pFile, int *pResOut) {
+    HOOK(pFile, CHAOS_OP_CHECK_RESERVED_LOCK, 0, 0);
+    return REAL(pFile)->pMethods->xCheckReservedLock(REAL(pFile), pResOut);
+}
+static int cFileControl(sqlite3_file *pFile, int op, void *pArg) {
+    HOOK(pFile, CHAOS_OP_FILE_CONTROL, 0, op);
+    int rc = REAL(pFile)->pMethods->xFileControl(REAL(pFile), op, pArg);
+    if (op == SQLITE_FCNTL_VFSNAME) {
+        char **pz = (char **)pArg;
+        if (rc == SQLITE_OK && *pz) {
+            *pz = sqlite3_mprintf("%s/%z", g_vfs.zName, *pz);
+        } else {
+            *pz = sqlite3_mprintf("%s/%s", g_vfs.zName, REAL_VFS(&g_vfs)->zName);
+        }
+        rc = *pz ? SQLITE_OK : SQLITE_NOMEM;
+    }
+    return rc;
+}
+static int cSectorSize(sqlite3_file *pFile) {
+    chaos_file *p = (chaos_file *)pFile;
+    int v = p->real->pMethods->xSectorSize(p->real);
+    int h = hook_call(CHAOS_OP_SECTOR_SIZE, p->kind, p->path, 0, v);
+    return h ? h : v;
+}
+static int cDeviceCharacteristics(sqlite3_file *pFile) {
+    chaos_file *p = (chaos_file *)pFile;
+    int v = p->real->pMethods->xDeviceCharacteristics(p->real);
+    int h = hook_call(CHAOS_OP_DEVICE_CHARACTERISTICS, p->kind, p->path, 0, v);
+    return h ? h : v;
+}
+static int cShmMap(sqlite3_file *pFile, int iPg, int pgsz, int bExtend, void volatile **pp) {
+    HOOK(pFile, CHAOS_OP_SHM_MAP, iPg, pgsz);
+    return REAL(pFile)->pMethods->xShmMap(REAL(pFile), iPg, pgsz, bExtend, pp);
+}
+static int cShmLock(sqlite3_file *pFile, int ofst, int n, int flags) {
+    HOOK(pFile, CHAOS_OP_SHM_LOCK, ofst, n);
+    return REAL(pFile)->pMethods->xShmLock(REAL(pFile), ofst, n, flags);
+}
+static void cShmBarrier(sqlite3_file *pFile) {
+    chaos_file *p = (chaos_file *)pFile;
+    (void)hook_call(CHAOS_OP_SHM_BARRIER, p->kind, p->path, 0, 0);
+    p->real->pMethods->xShmBarrier(p->real);
+}
+static int cShmUnmap(sqlite3_file *pFile, int deleteFlag) {
+    chaos_file *p = (chaos_file *)pFile;
+    int hrc = hook_call(CHAOS_OP_SHM_UNMAP, p->kind, p->path, 0, deleteFlag);
+    int rc = p->real->pMethods->xShmUnmap(p->real, deleteFlag);
+    return hrc ? hrc : rc;
+}
+static int cFetch(sqlite3_file *pFile, sqlite3_int64 off, int amt, void **pp) {
+    chaos_file *p = (chaos_file *)pFile;
+    int hrc = hook_call(CHAOS_OP_FETCH, p->kind, p->path, off, amt);
+    if (hrc) {
+        *pp = NULL;
+        return hrc;
+    }
+    return p->real->pMethods->xFetch(p->real, off, amt, pp);
+}
+static int cUnfetch(sqlite3_file *pFile, sqlite3_int64 off, void *pPage) {
+    chaos_file *p = (chaos_file *)pFile;
+    int hrc = hook_call(CHAOS_OP_UNFETCH, p->kind, p->path, off, pPage != NULL);
+    int rc = p->real->pMethods->xUnfetch(p->real, off, pPage);
+    return hrc ? hrc : rc;
+}
+
+#define CHAOS_IO_METHODS(version)                                                  \
+    {                                                                              \
+        (version), cClose, cRead, cWrite, cTruncate, cSync, cFileSize, cLock,      \
+        cUnlock, cCheckReservedLock, cFileControl, cSectorSize,                    \
+        cDeviceCharacteristics, cShmMap, cShmLock, cShmBarrier, cShmUnmap,         \
+        cFetch, cUnfetch                                                           \
+    }
+/* Index = iVersion; SQLite never calls past the version a file advertises. */
+static const sqlite3_io_methods g_io[4] = {
+    CHAOS_IO_METHODS(0), CHAOS_IO_METHODS(1), CHAOS_IO_METHODS(2), CHAOS_IO_METHODS(3)
+};
+
+/* ---- VFS methods ------------------------------------------------------- */
+
+static int kind_of_flags(int flags) {
+    if (flags & SQLITE_OPEN_MAIN_DB) return CHAOS_FILE_MAIN_DB;
+    if (flags & SQLITE_OPEN_MAIN_JOURNAL) return CHAOS_FILE_MAIN_JOURNAL;
+    if (flags & SQLITE_OPEN_WAL) return CHAOS_FILE_WAL;
+    return CHAOS_FILE_OTHER;
+}
+
+static int ends_with(const char *s, const char *suffix) {
+    size_t n = strlen(s), m = strlen(suffix);
+    return n >= m && memcmp(s + n - m, suffix, m) == 0;
+}
+
+static int cOpen(sqlite3_vfs *pVfs, const char *zName, sqlite3_file *pFile, int flags,
+                 int *pOutFlags) {
+    sqlite3_vfs *real = REAL_VFS(pVfs);
+    chaos_file *p = (chaos_file *)pFile;
+    int rc;
+    memset(p, 0, sizeof(*p)); /* pMethods = NULL until the real open succeeded */
+    p->real = (sqlite3_file *)&p[1];
+    p->kind = kind_of_flags(flags);
+    COUNT(g_opens);
+    if ((rc = hook_call(CHAOS_OP_OPEN, p->kind, zName, 0, flags)) != 0) return rc;
+    if (zName && !(p->path = sqlite3_mprintf("%s", zName))) return SQLITE_NOMEM;
+    rc = real->xOpen(real, zName, p->real, flags, pOutFlags);
+    if (rc != SQLITE_OK || p->real->pMethods == NULL) {
+        /* A VFS that set pMethods expects xClose even after failing. */
+        if (p->real->pMethods) p->real->pMethods->xClose(p->real);
+        sqlite3_free(p->path);
+        p->path = NULL;
+        return rc != SQLITE_OK ? rc : SQLITE_CANTOPEN;
+    }
+    int v = p->real->pMethods->iVersion;
+    p->base.pMethods = &g_io[v < 0 ? 0 : v > 3 ? 3 : v];
+    return SQLITE_OK;
+}
+
+static int cDelete(sqlite3_vfs *pVfs, const char *zName, int syncDir) {
+    int kind = CHAOS_FILE_OTHER;
+    if (zName && ends_with(zName, "-journal")) kind = CHAOS_FILE_MAIN_JOURNAL;
+    else if (zName && ends_with(zName, "-wal")) kind = CHAOS_FILE_WAL;
+    int rc = hook_call(CHAOS_OP_DELETE, kind, zName, 0, syncDir);
+    if (rc) return rc;
+    return REAL_VFS(pVfs)->xDelete(REAL_VFS(pVfs), zName, syncDir);
+}
+static int cAccess(sqlite3_vfs *pVfs, const char *zName, int flags, int *pResOut) {
+    return REAL_VFS(pVfs)->xAccess(REAL_VFS(pVfs), zName, flags, pResOut);
+}
+static int cFullPathname(sqlite3_vfs *pVfs, const char *zName, int nOut, char *zOut) {
+    return REAL_VFS(pVfs)->xFullPathname(REAL_VFS(pVfs), zName, nOut, zOut);
+}
+static void *cDlOpen(sqlite3_vfs *pVfs, const char *zPath) {
+    return REAL_VFS(pVfs)->xDlOpen(REAL_VFS(pVfs), zPath);
+}
+static void cDlError(sqlite3_vfs *pVfs, int nByte, char *zErrMsg) {
+    REAL_VFS(pVfs)->xDlError(REAL_VFS(pVfs), nByte, zErrMsg);
+}
+static void (*cDlSym(sqlite3_vfs *pVfs, void *h, const char *zSym))(void) {
+    return REAL_VFS(pVfs)->xDlSym(REAL_VFS(pVfs), h, zSym);
+}
+static void cDlClose(sqlite3_vfs *pVfs, void *h) {
+    REAL_VFS(pVfs)->xDlClose(REAL_VFS(pVfs), h);
+}
+static int cRandomness(sqlite3_vfs *pVfs, int nByte, char *zOut) {
+    return REAL_VFS(pVfs)->xRandomness(REAL_VFS(pVfs), nByte, zOut);
+}
+static int cSleep(sqlite3_vfs *pVfs, int micro) {
+    return REAL_VFS(pVfs)->xSleep(REAL_VFS(pVfs), micro);
+}
+static int cCurrentTime(sqlite3_vfs *pVfs, double *pOut) {
+    return REAL_VFS(pVfs)->xCurrentTime(REAL_VFS(pVfs), pOut);
+}
+static int cGetLastError(sqlite3_vfs *pVfs, int n, char *z) {
+    return REAL_VFS(pVfs)->xGetLastError(REAL_VFS(pVfs), n, z);
+}
+static int cCurrentTimeInt64(sqlite3_vfs *pVfs, sqlite3_int64 *pOut) {
+    return REAL_VFS(pVfs)->xCurrentTimeInt64(REAL_VFS(pVfs), pOut);
+}
+static int cSetSystemCall(sqlite3_vfs *pVfs, const char *zName, sqlite3_syscall_ptr fn) {
+    return REAL_VFS(pVfs)->xSetSystemCall(REAL_VFS(pVfs), zName, fn);
+}
+static sqlite3_syscall_ptr cGetSystemCall(sqlite3_vfs *pVfs, const char *zName) {
+    return REAL_VFS(pVfs)->xGetSystemCall(REAL_VFS(pVfs), zName);
+}
+static const char *cNextSystemCall(sqlite3_vfs *pVfs, const char *zName) {
+    return REAL_VFS(pVfs)->xNextSystemCall(REAL_VFS(pVfs), zName);
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+int chaos_vfs_register(int make_default) {
+    int rc = SQLITE_OK;
+    pthread_mutex_lock(&g_mutex);
+    if (!g_registered) {
+        sqlite3_vfs *real = sqlite3_vfs_find("unix");
+        if (real == NULL) {
+            rc = SQLITE_ERROR;
+        } else {
+            memset(&g_vfs, 0, sizeof(g_vfs));
+            g_vfs.iVersion = real->iVersion < 3 ? real->iVersion : 3;
+            g_vfs.szOsFile = (int)sizeof(chaos_file) + real->szOsFile;
+            g_vfs.mxPathname = real->mxPathname;
+            g_vfs.zName = CHAOS_VFS_NAME;
+            g_vfs.pAppData = real;
+            g_vfs.xOpen = cOpen;
+            g_vfs.xDelete = cDelete;
+            g_vfs.xAccess = cAccess;
+            g_vfs.xFullPathname = cFullPathname;
+            g_vfs.xDlOpen = real->xDlOpen ? cDlOpen : NULL;
+            g_vfs.xDlError = real->xDlError ? cDlError : NULL;
+            g_vfs.xDlSym = real->xDlSym ? cDlSym : NULL;
+            g_vfs.xDlClose = real->xDlClose ? cDlClose : NULL;
+            g_vfs.xRandomness = cRandomness;
+            g_vfs.xSleep = cSleep;
+            g_vfs.xCurrentTime = cCurrentTime;
+            g_vfs.xGetLastError = real->xGetLastError ? cGetLastError : NULL;
+            if (g_vfs.iVersion >= 2)
+                g_vfs.xCurrentTimeInt64 = real->xCurrentTimeInt64 ? cCurrentTimeInt64 : NULL;
+            if (g_vfs.iVersion >= 3) {
+                g_vfs.xSetSystemCall = real->xSetSystemCall ? cSetSystemCall : NULL;
+                g_vfs.xGetSystemCall = real->xGetSystemCall ? cGetSystemCall : NULL;
+                g_vfs.xNextSystemCall = real->xNextSystemCall ? cNextSystemCall : NULL;
+            }
+            rc = sqlite3_vfs_register(&g_vfs, make_default ? 1 : 0);
+            if (rc == SQLITE_OK) g_registered = 1;
+        }
+    } else if (make_default && sqlite3_vfs_find(NULL) != &g_vfs) {
+        rc = sqlite3_vfs_register(&g_vfs, 1); /* moves it to the head of the list */
+    }
+    pthread_mutex_unlock(&g_mutex);
+    return rc;
+}
+
+sqlite3_vfs *chaos_vfs_get(void) {
+    pthread_mutex_lock(&g_mutex);
+    sqlite3_vfs *v = g_registered ? &g_vfs : NULL;
+    pthread_mutex_unlock(&g_mutex);
+    return v;
+}
+
+void chaos_vfs_set_hook(chaos_vfs_hook hook, void *context) {
+    hook_cell *cell = NULL;
+    if (hook) {
+        pthread_mutex_lock(&g_mutex);
+        for (cell = g_cells; cell; cell = cell->next)
+            if (cell->fn == hook && cell->ctx == context) break;
+        if (!cell && (cell = malloc(sizeof(*cell))) != NULL) {
+            cell->fn = hook;
+            cell->ctx = context;
+            cell->next = g_cells;
+            g_cells = cell;
+        }
+        pthread_mutex_unlock(&g_mutex);
+        if (!cell) return; /* out of memory: leave the previous hook in place */
+    }
+    atomic_store_explicit(&g_hook, cell, memory_order_release);
+}
+
+void chaos_vfs_counters(sqlite3_int64 *opens, sqlite3_int64 *reads, sqlite3_int64 *writes,
+                        sqlite3_int64 *syncs) {
+    if (opens) *opens = atomic_load_explicit(&g_opens, memory_order_relaxed);
+    if (reads) *reads = atomic_load_explicit(&g_reads, memory_order_relaxed);
+    if (writes) *writes = atomic_load_explicit(&g_writes, memory_order_relaxed);
+    if (syncs) *syncs = atomic_load_explicit(&g_syncs, memory_order_relaxed);
+}
+
+void chaos_vfs_reset_counters(void) {
+    atomic_store_explicit(&g_opens, 0, memory_order_relaxed);
+    atomic_store_explicit(&g_reads, 0, memory_order_relaxed);
+    atomic_store_explicit(&g_writes, 0, memory_order_relaxed);
+    atomic_store_explicit(&g_syncs, 0, memory_order_relaxed);
+}

@@ -1,0 +1,29 @@
+# Chaos — the two commands of the README, and the few around them.
+#   make demo   installs what is missing, builds, runs the main job
+#   make test   installs what is missing, builds, runs every test
+SWIFT        ?= swift
+APT_PACKAGES := libsqlite3-dev libfaketime pkg-config
+CHAOS        := .build/debug/chaos
+
+.PHONY: demo test build deps clean
+
+deps:
+	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing:$$missing"; \
+	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq $$missing; \
+	fi
+
+build: deps
+	$(SWIFT) build
+
+demo: build
+	$(CHAOS) demo
+
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+clean:
+	rm -rf .build reports/*.json reports/*.html reports/*.xml

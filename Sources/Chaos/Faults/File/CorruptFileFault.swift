@@ -1,0 +1,119 @@
+/// Damages a file's bytes while the app is down.
+///
+/// ```yaml
+/// - fault: corrupt-file
+///   file: store            # logical file name; default store
+///   how: garbage-header    # garbage-header | flip-bytes | zero-pages | truncate
+///   bytes: 64              # flip-bytes only: how many bytes; default 64, at most 4096
+/// ```
+///
+/// What each method decides, from the case seed:
+/// - `garbage-header`: the first 100 bytes (SQLite's database header) become random
+///   bytes; SQLite then reports "file is not a database".
+/// - `flip-bytes`: XOR `bytes` distinct random bytes with random non-zero masks, past
+///   the first page (past the 100-byte header for a file of one page or less) so that
+///   the damage is in the b-tree pages, found by an integrity check rather than at open.
+/// - `zero-pages`: zero 1 to 3 whole 4096-byte pages, never the first (which holds
+///   the header and the schema root); a file of a single page is left alone.
+/// - `truncate`: cut to a length between 10% and 60% of the size, rounded down to a
+///   whole page, but at least one page, as a lost tail of pages looks. A file under two
+///   pages is cut at a byte in that range instead.
+/// A plan never reaches past the end of the file.
+public struct CorruptFileFault: FileFault {
+    public enum Method: String, Sendable, CaseIterable {
+        case garbageHeader = "garbage-header"
+        case flipBytes = "flip-bytes"
+        case zeroPages = "zero-pages"
+        case truncate
+    }
+
+    public static let kind = "corrupt-file"
+    public static let summary = "Damage a file's bytes while the app is down: garbage header, flipped bytes, zeroed pages, truncation."
+    public static let example = """
+        - fault: corrupt-file
+          file: store
+          how: garbage-header
+        """
+    public static let parameterKeys = ["file", "how", "bytes"]
+
+    public static let headerSize = 100
+    public static let defaultFlipCount = 64
+    public static let flipCountRange = 1...4096
+
+    public var file: String
+    public var how: Method
+    /// flip-bytes: how many bytes to flip.
+    public var flipCount: Int
+
+    public init(file: String = "store", how: Method, flipCount: Int = CorruptFileFault.defaultFlipCount) {
+        self.file = file
+        self.how = how
+        self.flipCount = flipCount
+    }
+
+    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+        file = try LogicalFileName.read(parameters)
+        let method = try parameters.requiredOneOf("how", Method.allCases.map(\.rawValue))
+        how = Method(rawValue: method) ?? .garbageHeader
+        if parameters.contains("bytes"), how != .flipBytes {
+            throw parameters.error("'bytes' of \(parameters.context) only applies to how: flip-bytes", at: "bytes")
+        }
+        flipCount = try parameters.int("bytes", in: Self.flipCountRange, default: Self.defaultFlipCount)
+    }
+
+    public var label: String {
+        let detail = how == .flipBytes && flipCount != Self.defaultFlipCount ? "\(how.rawValue), \(flipCount) bytes" : how.rawValue
+        return "\(Self.kind) \(file) (\(detail))"
+    }
+
+    public func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan {
+        let size = max(0, fileSize)
+        let page = FileDamagePlan.pageSize
+        switch how {
+        case .garbageHeader:
+            let count = min(Self.headerSize, size)
+            return .edits(count > 0 ? [ByteEdit(offset: 0, bytes: rng.nextBytes(count))] : [])
+
+        case .flipBytes:
+            let start = size > page ? page : (size > Self.headerSize ? Self.headerSize : 0)
+            let offsets = Self.distinct(min(flipCount, size - start), from: start..<size, rng: &rng)
+            return .edits(offsets.map { ByteEdit(offset: $0, bytes: [UInt8(rng.nextInt(in: 1...255))], operation: .xor) })
+
+        case .zeroPages:
+            let pages = size / page
+            guard pages >= 2 else { return .edits([]) }
+            let count = rng.nextInt(in: 1...min(3, pages - 1))
+            let chosen = Self.distinct(count, from: 1..<pages, rng: &rng)
+            return .edits(chosen.map { ByteEdit(offset: $0 * page, bytes: [UInt8](repeating: 0, count: page)) })
+
+        case .truncate:
+            let low = size / 10
+            let high = size / 10 * 6
+            let cut = rng.nextInt(in: low...max(low, high))
+            guard size >= 2 * page else { return .truncate(to: cut) }
+            return .truncate(to: max(page, cut / page * page))
+        }
+    }
+
+    /// `count` distinct values of `range`, sorted, drawn from `rng`.
+    static func distinct(_ count: Int, from range: Range<Int>, rng: inout SplitMix64) -> [Int] {
+        let wanted = min(max(0, count), range.count)
+        guard wanted > 0 else { return [] }
+        if range.count <= 4 * wanted {
+            // Dense: a partial Fisher-Yates shuffle of the whole range.
+            var values = Array(range)
+            for index in 0..<wanted {
+                let other = index + rng.nextInt(below: values.count - index)
+                values.swapAt(index, other)
+            }
+            return values.prefix(wanted).sorted()
+        }
+        // Sparse: rejection; at most a quarter of the range is taken, so a draw is new
+        // at least three times in four.
+        var chosen = Set<Int>()
+        while chosen.count < wanted {
+            chosen.insert(range.lowerBound + rng.nextInt(below: range.count))
+        }
+        return chosen.sorted()
+    }
+}

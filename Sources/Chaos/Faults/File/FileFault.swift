@@ -1,0 +1,40 @@
+import Foundation
+
+/// A fault the controller applies to one of the app's files while the app is down.
+/// It acts once, when its step runs, so it takes no trigger.
+///
+/// It decides (``plan(fileSize:rng:)``, pure and seeded); ``FileDamage`` carries the
+/// plan out on the real file.
+public protocol FileFault: Fault {
+    /// The logical file name, as the target names its files (`store`, `backup`).
+    /// The runner maps it to a path.
+    var file: String { get }
+
+    /// What to do to a file of `fileSize` bytes, with choices drawn from `rng`.
+    func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan
+}
+
+extension FileFault {
+    public static var family: FaultFamily { .file }
+    public static var acceptsTrigger: Bool { false }
+}
+
+/// Logical file names: `[a-z0-9][a-z0-9._-]*`, at most 64 characters. No `/`, so a
+/// scenario cannot point a fault outside the app's scratch directory.
+enum LogicalFileName {
+    static let defaultName = "store"
+
+    static func read(_ parameters: ScenarioParameters) throws(ScenarioError) -> String {
+        let name = try parameters.string("file", default: defaultName)
+        let valid = name.count <= 64
+            && name.first.map { $0.isASCII && ($0.isLowercase || $0.isNumber) } == true
+            && name.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "." || $0 == "_" || $0 == "-") }
+        guard valid else {
+            throw parameters.error(
+                "'file' of \(parameters.context) must be a logical file name like 'store' ([a-z0-9][a-z0-9._-]*, no paths), found '\(name)'",
+                at: "file"
+            )
+        }
+        return name
+    }
+}

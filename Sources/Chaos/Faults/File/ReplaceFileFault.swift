@@ -1,0 +1,64 @@
+import Foundation
+
+/// Puts another file in place of one of the app's files while the app is down: a
+/// user's damaged database from a crash report, or one of SQLite's own corrupt test
+/// databases.
+///
+/// ```yaml
+/// - fault: replace-file
+///   file: store                        # logical file name; default store
+///   with: fixtures/corrupt-freelist.db # required
+/// ```
+///
+/// `with:` resolves, when the scenario is loaded, to: the path itself when absolute;
+/// in a bundled scenario, a path starting with `fixtures/` to the bundled fixtures
+/// folder; any other relative path to the scenario file's folder (the current
+/// directory for a scenario read from a string). The loader checks that the file
+/// exists. The target's `-wal` and `-shm` are removed with it (see ``FileDamage``).
+public struct ReplaceFileFault: FileFault {
+    public static let kind = "replace-file"
+    public static let summary = "Put another file (a user's damaged database) in place of one of the app's files."
+    public static let example = """
+        - fault: replace-file
+          file: store
+          with: fixtures/damaged.db
+        """
+    public static let parameterKeys = ["file", "with"]
+
+    public var file: String
+    /// The `with:` path as written.
+    public var path: String
+    /// The replacement, resolved when loaded.
+    public var replacement: URL
+
+    public init(file: String = "store", replacement: URL) {
+        self.file = file
+        self.path = replacement.path
+        self.replacement = replacement
+    }
+
+    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+        file = try LogicalFileName.read(parameters)
+        path = try parameters.requiredString("with")
+        if let fixtures = parameters.fixturesDirectory, path.hasPrefix("fixtures/") {
+            replacement = fixtures.appendingPathComponent(String(path.dropFirst("fixtures/".count))).standardizedFileURL
+        } else {
+            let base = parameters.baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+            replacement = Self.resolve(path, relativeTo: base)
+        }
+    }
+
+    /// `with:` resolved against `scenarioDirectory` (an absolute path stays as it is).
+    public func resolvedPath(relativeTo scenarioDirectory: URL) -> URL {
+        Self.resolve(path, relativeTo: scenarioDirectory)
+    }
+
+    static func resolve(_ path: String, relativeTo directory: URL) -> URL {
+        if path.hasPrefix("/") { return URL(fileURLWithPath: path).standardizedFileURL }
+        return directory.appendingPathComponent(path).standardizedFileURL
+    }
+
+    public var label: String { "\(Self.kind) \(file) (with \(path))" }
+
+    public func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan { .replace(with: replacement) }
+}

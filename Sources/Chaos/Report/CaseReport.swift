@@ -1,0 +1,114 @@
+/// One case of a run: a scenario run once, with one seed and one variant,
+/// and everything the runner saw while it ran.
+///
+/// ```json
+/// {
+///   "scenario" : "corrupted-db", "seed" : 1, "variant" : "legacy",
+///   "verdict" : "deviated", "durationMs" : 1840, "recoveryMs" : null,
+///   "steps" : [ … ], "injections" : [ … ], "expectations" : [ … ],
+///   "trap" : { "signal" : 4, "signalName" : "SIGILL", … },
+///   "reproduce" : "chaos run corrupted-db --seed 1 --variant legacy", …
+/// }
+/// ```
+///
+/// Times are milliseconds since the case started. Every optional is
+/// written as an explicit `null`, never omitted.
+public struct CaseReport: Codable, Sendable, Equatable {
+    /// The scenario's `name`.
+    public var scenario: String
+    /// The scenario's `summary`: one sentence for a human.
+    public var summary: String
+    /// The seed system it exercises, e.g. `favorites`.
+    public var system: String
+    /// Where the scenario came from: a path, or `catalog/NAME.yaml`.
+    public var scenarioFile: String
+    /// SHA-256 of the scenario file's text, lowercase hex: tells a reader
+    /// whether a re-run used the same scenario. See ``scenarioHash(of:)``.
+    public var scenarioHash: String
+    /// The seed this case actually used.
+    public var seed: UInt64
+    public var variant: String
+    public var verdict: Verdict
+    public var durationMs: Int
+    /// Time to the first successful user-level read after the fault, or nil
+    /// when the case did not measure it.
+    public var recoveryMs: Int?
+    public var steps: [StepRecord]
+    /// What fired, in the order it fired.
+    public var injections: [InjectionRecord]
+    /// Every expectation checked, including the implicit `no-trap`.
+    public var expectations: [ExpectationResult]
+    /// The worker's trap, if it trapped.
+    public var trap: TrapRecord?
+    /// The exact command line that reproduces this case.
+    public var reproduce: String
+    /// What broke the harness when ``verdict`` is `errored`, or why the case
+    /// was `skipped`; nil otherwise.
+    public var error: String?
+    /// How many worker processes the case started.
+    public var workerLaunches: Int
+
+    public init(
+        scenario: String,
+        summary: String,
+        system: String,
+        scenarioFile: String,
+        scenarioHash: String,
+        seed: UInt64,
+        variant: String,
+        verdict: Verdict,
+        durationMs: Int,
+        recoveryMs: Int? = nil,
+        steps: [StepRecord] = [],
+        injections: [InjectionRecord] = [],
+        expectations: [ExpectationResult] = [],
+        trap: TrapRecord? = nil,
+        reproduce: String,
+        error: String? = nil,
+        workerLaunches: Int = 0
+    ) {
+        self.scenario = scenario
+        self.summary = summary
+        self.system = system
+        self.scenarioFile = scenarioFile
+        self.scenarioHash = scenarioHash
+        self.seed = seed
+        self.variant = variant
+        self.verdict = verdict
+        self.durationMs = durationMs
+        self.recoveryMs = recoveryMs
+        self.steps = steps
+        self.injections = injections
+        self.expectations = expectations
+        self.trap = trap
+        self.reproduce = reproduce
+        self.error = error
+        self.workerLaunches = workerLaunches
+    }
+
+    /// The value for ``scenarioHash``: SHA-256 of the UTF-8 text, lowercase hex.
+    public static func scenarioHash(of scenarioText: String) -> String {
+        SHA256.hexDigest(of: Array(scenarioText.utf8))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(scenario, forKey: .scenario)
+        try container.encode(summary, forKey: .summary)
+        try container.encode(system, forKey: .system)
+        try container.encode(scenarioFile, forKey: .scenarioFile)
+        try container.encode(scenarioHash, forKey: .scenarioHash)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(variant, forKey: .variant)
+        try container.encode(verdict, forKey: .verdict)
+        try container.encode(durationMs, forKey: .durationMs)
+        try container.encodeOrNull(recoveryMs, forKey: .recoveryMs)
+        try container.encode(steps, forKey: .steps)
+        try container.encode(injections, forKey: .injections)
+        try container.encode(expectations, forKey: .expectations)
+        try container.encodeOrNull(trap, forKey: .trap)
+        try container.encode(reproduce, forKey: .reproduce)
+        try container.encodeOrNull(error, forKey: .error)
+        try container.encode(workerLaunches, forKey: .workerLaunches)
+    }
+}

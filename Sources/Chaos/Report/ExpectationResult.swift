@@ -1,0 +1,35 @@
+/// One expectation, checked.
+///
+/// ```json
+/// { "kind" : "fallback", "label" : "fallback: restored-from-backup", "passed" : false,
+///   "expected" : "restored-from-backup", "observed" : "in-memory", "detail" : null }
+/// ```
+public struct ExpectationResult: Codable, Sendable, Equatable {
+    /// The expectation's wire name: `no-trap`, `fallback`, `recovered-within`…
+    public var kind: String
+    /// As the scenario wrote it: `fallback: in-memory`.
+    public var label: String
+    public var passed: Bool
+    public var expected: String
+    public var observed: String
+    public var detail: String?
+
+    public init(kind: String, label: String, passed: Bool, expected: String, observed: String, detail: String? = nil) {
+        self.kind = kind
+        self.label = label
+        self.passed = passed
+        self.expected = expected
+        self.observed = observed
+        self.detail = detail
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(label, forKey: .label)
+        try container.encode(passed, forKey: .passed)
+        try container.encode(expected, forKey: .expected)
+        try container.encode(observed, forKey: .observed)
+        try container.encodeOrNull(detail, forKey: .detail)
+    }
+}

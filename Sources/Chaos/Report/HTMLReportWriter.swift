@@ -1,0 +1,219 @@
+/// Renders `chaos-report.html`: one self-contained page (inline CSS, no
+/// script, no network) with the run, its summary, a "show only failures"
+/// filter, and one section per case with its reproduce command, a timeline
+/// of steps, injections, trap and recovery, and its expectations.
+///
+/// Every string that came from a scenario or a worker is escaped, in text
+/// and in attributes alike: a trap message of `<script>` shows as text.
+///
+/// ```swift
+/// try HTMLReportWriter.html(report).write(to: url, atomically: true, encoding: .utf8)
+/// ```
+public enum HTMLReportWriter {
+    public static func html(_ report: RunReport) -> String {
+        var html = """
+            <!DOCTYPE html>
+            <html lang="en">
+            <head>
+            <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
+            <title>Chaos report · \(escape(report.run.id))</title>
+            <style>
+            \(stylesheet)
+            </style>
+            </head>
+            <body>
+
+            """
+        html += runHeader(report)
+        html += """
+            <input type="checkbox" id="only-failures">\
+            <label class="filter" for="only-failures">Show only failures</label>
+            <main>
+
+            """
+        html += caseIndex(report)
+        if !report.cases.contains(where: { $0.verdict.isFailure }) {
+            html += "<p class=\"no-failures\">No failures in this run.</p>\n"
+        }
+        for (offset, caseReport) in report.cases.enumerated() {
+            html += caseSection(caseReport, number: offset + 1)
+        }
+        html += """
+            </main>
+            <footer>chaos \(escape(report.run.chaosVersion)) · report schema \(report.schemaVersion)</footer>
+            </body>
+            </html>
+
+            """
+        return html
+    }
+
+    // MARK: - Run
+
+    static func runHeader(_ report: RunReport) -> String {
+        let run = report.run
+        let overall: Verdict = switch report.exitCode {
+        case 0: .passed
+        case 1: .deviated
+        case 130: .interrupted
+        default: .errored
+        }
+        let seed = run.seed.map { "\($0)" } ?? "each scenario’s own"
+        var html = """
+            <header class="run">
+            <h1>Chaos report</h1>
+            <p class="run-result">\(badge(overall)) \(report.summary.total) \(report.summary.total == 1 ? "case" : "cases") \
+            · exit code \(report.exitCode)</p>
+            <dl class="meta">
+            <dt>Run</dt><dd><code>\(escape(run.id))</code></dd>
+            <dt>Started</dt><dd>\(escape(run.startedAt))</dd>
+            <dt>Seed</dt><dd>\(seed)</dd>
+            <dt>Variant</dt><dd>\(escape(run.variant))</dd>
+            <dt>Target</dt><dd>\(escape(run.target))</dd>
+            <dt>Duration</dt><dd>\(milliseconds(report.summary.durationMs))</dd>
+            <dt>Command</dt><dd><code class="command">\(escape(run.command))</code></dd>
+            </dl>
+            <div class="counts">
+            """
+        for verdict in Verdict.allCases {
+            let count = report.summary[verdict]
+            html += "<div class=\"count v-\(verdict.rawValue)\(count == 0 ? " zero" : "")\"><b>\(count)</b>\(verdict.rawValue)</div>"
+        }
+        html += "</div>\n</header>\n"
+        return html
+    }
+
+    static func caseIndex(_ report: RunReport) -> String {
+        guard !report.cases.isEmpty else { return "<section class=\"index\"><p>No cases ran.</p></section>\n" }
+        var html = """
+            <section class="index">
+            <table>
+            <thead><tr><th>Verdict</th><th>Scenario</th><th>System</th><th>Variant</th>\
+            <th class="num">Seed</th><th class="num">Duration</th><th class="num">Recovery</th></tr></thead>
+            <tbody>
+
+            """
+        for (offset, caseReport) in report.cases.enumerated() {
+            html += """
+                <tr class="\(filterClass(caseReport))"><td>\(badge(caseReport.verdict))</td>\
+                <td><a href="#case-\(offset + 1)">\(escape(caseReport.scenario))</a></td>\
+                <td>\(escape(caseReport.system))</td><td>\(escape(caseReport.variant))</td>\
+                <td class="num">\(caseReport.seed)</td><td class="num">\(milliseconds(caseReport.durationMs))</td>\
+                <td class="num">\(caseReport.recoveryMs.map(milliseconds) ?? "—")</td></tr>
+
+                """
+        }
+        html += "</tbody>\n</table>\n</section>\n"
+        return html
+    }
+
+    // MARK: - Case
+
+    static func caseSection(_ report: CaseReport, number: Int) -> String {
+        let recovery = if let recoveryMs = report.recoveryMs {
+            "<span class=\"recovery\">recovered in \(milliseconds(recoveryMs))</span>"
+        } else {
+            "<span class=\"recovery none\">recovery not measured</span>"
+        }
+        var html = """
+            <section class="case v-\(report.verdict.rawValue) \(filterClass(report))" id="case-\(number)">
+            <div class="case-head">\(badge(report.verdict))<h2>\(escape(report.scenario))</h2></div>
+            <p class="case-summary">\(escape(report.summary))</p>
+            <p class="facts"><span>system <b>\(escape(report.system))</b></span>\
+            <span>variant <b>\(escape(report.variant))</b></span><span>seed <b>\(report.seed)</b></span>\
+            <span>duration <b>\(milliseconds(report.durationMs))</b></span>\(recovery)</p>
+            <div class="reproduce"><h3>Reproduce</h3><code class="command">\(escape(report.reproduce))</code></div>
+
+            """
+        if let error = report.error {
+            let title = report.verdict == .skipped ? "Skipped" : "Harness error"
+            html += "<div class=\"harness-error\"><strong>\(title)</strong><pre>\(escape(error))</pre></div>\n"
+        }
+        html += timeline(report)
+        if let trap = report.trap {
+            html += trapBox(trap)
+        }
+        html += expectationsTable(report.expectations)
+        html += """
+            <p class="provenance">scenario file <code>\(escape(report.scenarioFile))</code> \
+            · sha256 <code title="\(escape(report.scenarioHash))">\(escape(String(report.scenarioHash.prefix(12))))</code> \
+            · \(report.workerLaunches) worker \(report.workerLaunches == 1 ? "launch" : "launches")</p>
+            </section>
+
+            """
+        return html
+    }
+
+    static func trapBox(_ trap: TrapRecord) -> String {
+        var html = """
+            <h3>Trap</h3>
+            <div class="trap-box">
+            <dl class="meta">
+            <dt>Signal</dt><dd>\(escape(trap.signalName)) (\(trap.signal))</dd>
+
+            """
+        if let message = trap.message {
+            html += "<dt>Message</dt><dd><pre>\(escape(message))</pre></dd>\n"
+        }
+        if let site = trap.site {
+            html += "<dt>Site</dt><dd><code>\(escape(site))</code></dd>\n"
+        }
+        html += "</dl>\n"
+        if let backtrace = trap.backtrace {
+            html += "<details><summary>Backtrace</summary><pre>\(escape(backtrace))</pre></details>\n"
+        }
+        html += "</div>\n"
+        return html
+    }
+
+    static func expectationsTable(_ expectations: [ExpectationResult]) -> String {
+        guard !expectations.isEmpty else { return "<h3>Expectations</h3>\n<p>None checked.</p>\n" }
+        var html = """
+            <h3>Expectations</h3>
+            <table class="expectations">
+            <thead><tr><th>Expectation</th><th>Result</th><th>Expected</th><th>Observed</th></tr></thead>
+            <tbody>
+
+            """
+        for expectation in expectations {
+            let result = expectation.passed
+                ? "<span class=\"pass\">✓ passed</span>" : "<span class=\"fail\">✗ failed</span>"
+            let detail = expectation.detail.map { "<span class=\"detail\">\(escape($0))</span>" } ?? ""
+            html += """
+                <tr class="\(expectation.passed ? "passed" : "failed")"><td><code>\(escape(expectation.label))</code>\(detail)</td>\
+                <td>\(result)</td><td>\(escape(expectation.expected))</td><td>\(escape(expectation.observed))</td></tr>
+
+                """
+        }
+        html += "</tbody>\n</table>\n"
+        return html
+    }
+
+    // MARK: - Pieces
+
+    static func escape(_ text: String) -> String {
+        MarkupEscaping.escape(text)
+    }
+
+    static func badge(_ verdict: Verdict) -> String {
+        "<span class=\"badge v-\(verdict.rawValue)\">\(verdict.rawValue)</span>"
+    }
+
+    /// `ok` marks what "show only failures" hides.
+    static func filterClass(_ report: CaseReport) -> String {
+        report.verdict.isFailure ? "failure" : "ok"
+    }
+
+    /// `840 ms`, `12 840 ms` (a narrow no-break space between thousands).
+    static func milliseconds(_ ms: Int) -> String {
+        var digits = String(ms.magnitude)
+        var groups: [Substring] = []
+        while digits.count > 3 {
+            groups.insert(Substring(digits.suffix(3)), at: 0)
+            digits.removeLast(3)
+        }
+        groups.insert(Substring(digits), at: 0)
+        return (ms < 0 ? "-" : "") + groups.joined(separator: "\u{202F}") + " ms"
+    }
+}

@@ -1,0 +1,48 @@
+/// One fault that fired: what, where, when, and through which seam.
+///
+/// ```json
+/// { "kind" : "io-error", "target" : "store", "detail" : "op: write, SQLITE_IOERR_WRITE",
+///   "atMs" : 731, "count" : 12, "mechanism" : "vfs" }
+/// ```
+public struct InjectionRecord: Codable, Sendable, Equatable {
+    /// The fault's wire name, e.g. `corrupt-file`.
+    public var kind: String
+    /// What it hit: a logical file (`store`), a fault point name, a proxy.
+    public var target: String
+    public var detail: String
+    /// Milliseconds since the case started.
+    public var atMs: Int
+    /// The operation count at which it fired, when the seam counts.
+    public var count: Int?
+    /// Which seam carried it out: one of the ``Mechanism`` wire names.
+    public var mechanism: String
+
+    /// The wire names of ``mechanism``.
+    public enum Mechanism {
+        public static let fileDamage = "file-damage"
+        public static let faultPoint = "fault-point"
+        public static let vfs = "vfs"
+        public static let tmpfs = "tmpfs"
+        public static let proxy = "proxy"
+        public static let libfaketime = "libfaketime"
+    }
+
+    public init(kind: String, target: String, detail: String, atMs: Int, count: Int? = nil, mechanism: String) {
+        self.kind = kind
+        self.target = target
+        self.detail = detail
+        self.atMs = atMs
+        self.count = count
+        self.mechanism = mechanism
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(target, forKey: .target)
+        try container.encode(detail, forKey: .detail)
+        try container.encode(atMs, forKey: .atMs)
+        try container.encodeOrNull(count, forKey: .count)
+        try container.encode(mechanism, forKey: .mechanism)
+    }
+}

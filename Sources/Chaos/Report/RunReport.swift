@@ -1,0 +1,166 @@
+/// Everything one `chaos run` found: the run, a summary, and one
+/// ``CaseReport`` per case. Written as `chaos-report.json` by
+/// ``JSONReportWriter``, and rendered by ``HTMLReportWriter`` and
+/// ``JUnitReportWriter``.
+///
+/// ```json
+/// {
+///   "schemaVersion" : 1,
+///   "run" : { "id" : "…", "startedAt" : "2025-06-01T09:30:00Z", "seed" : null, … },
+///   "summary" : { "passed" : 3, "deviated" : 1, "errored" : 0, "skipped" : 0, … },
+///   "cases" : [ … ]
+/// }
+/// ```
+///
+/// Every optional is written as an explicit `null`, never omitted.
+public struct RunReport: Codable, Sendable, Equatable {
+    /// The schema this Chaos writes. Bump it when a field is removed, renamed
+    /// or changes meaning; adding a field does not bump it.
+    public static let currentSchemaVersion = 1
+
+    public var schemaVersion: Int
+    public var run: RunInfo
+    public var summary: RunSummary
+    public var cases: [CaseReport]
+
+    public init(
+        schemaVersion: Int = RunReport.currentSchemaVersion,
+        run: RunInfo,
+        summary: RunSummary,
+        cases: [CaseReport]
+    ) {
+        self.schemaVersion = schemaVersion
+        self.run = run
+        self.summary = summary
+        self.cases = cases
+    }
+
+    /// A report whose summary counts `cases`; `durationMs` is the run's wall
+    /// time (the sum of the case durations when nil).
+    public init(run: RunInfo, cases: [CaseReport], durationMs: Int? = nil) {
+        self.init(run: run, summary: RunSummary(cases: cases, durationMs: durationMs), cases: cases)
+    }
+
+    /// The process exit code for this run (DESIGN.md section 2), from ``summary``.
+    ///
+    /// Precedence, first match wins:
+    /// 1. `130` if anything was interrupted: the run is incomplete, so nothing
+    ///    else it says can be trusted as a gate.
+    /// 2. `2` if any case errored: the harness failed, so even the deviations
+    ///    found may be artefacts of that failure; fix the harness first.
+    /// 3. `1` if any case deviated.
+    /// 4. `0` otherwise: every case passed or was skipped (an empty run too).
+    ///
+    /// `64` (bad usage, invalid scenario) never comes from a report: such a
+    /// run stops before it has one.
+    public var exitCode: Int32 {
+        if summary.interrupted > 0 { return 130 }
+        if summary.errored > 0 { return 2 }
+        if summary.deviated > 0 { return 1 }
+        return 0
+    }
+}
+
+/// What, when and how a run was made.
+public struct RunInfo: Codable, Sendable, Equatable {
+    /// Unique per run; also names the run in the HTML title.
+    public var id: String
+    /// ISO-8601, e.g. `2025-06-01T09:30:00Z`.
+    public var startedAt: String
+    public var chaosVersion: String
+    /// The `--seed` given for the whole run, or nil when each case used its
+    /// scenario's own seed (``CaseReport/seed`` always has the one used).
+    public var seed: UInt64?
+    /// `hardened`, `legacy`, or a user target's variant name.
+    public var variant: String
+    /// The command line that produced this report.
+    public var command: String
+    /// `built-in`, or the path given to `--target-exec`.
+    public var target: String
+
+    /// The value of ``target`` for the built-in SystemUnderTest worker.
+    public static let builtInTarget = "built-in"
+
+    public init(
+        id: String,
+        startedAt: String,
+        chaosVersion: String,
+        seed: UInt64?,
+        variant: String,
+        command: String,
+        target: String = RunInfo.builtInTarget
+    ) {
+        self.id = id
+        self.startedAt = startedAt
+        self.chaosVersion = chaosVersion
+        self.seed = seed
+        self.variant = variant
+        self.command = command
+        self.target = target
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(id, forKey: .id)
+        try container.encode(startedAt, forKey: .startedAt)
+        try container.encode(chaosVersion, forKey: .chaosVersion)
+        try container.encodeOrNull(seed, forKey: .seed)
+        try container.encode(variant, forKey: .variant)
+        try container.encode(command, forKey: .command)
+        try container.encode(target, forKey: .target)
+    }
+}
+
+/// How many cases ended with each ``Verdict``, and how long the run took.
+public struct RunSummary: Codable, Sendable, Equatable {
+    public var passed: Int
+    public var deviated: Int
+    public var errored: Int
+    public var skipped: Int
+    public var interrupted: Int
+    /// Wall time of the whole run, in milliseconds.
+    public var durationMs: Int
+
+    public init(passed: Int = 0, deviated: Int = 0, errored: Int = 0, skipped: Int = 0, interrupted: Int = 0, durationMs: Int = 0) {
+        self.passed = passed
+        self.deviated = deviated
+        self.errored = errored
+        self.skipped = skipped
+        self.interrupted = interrupted
+        self.durationMs = durationMs
+    }
+
+    /// Counts the verdicts of `cases`. `durationMs` is the run's wall time;
+    /// when nil, the sum of the case durations stands in for it.
+    public init(cases: [CaseReport], durationMs: Int? = nil) {
+        self.init(durationMs: durationMs ?? cases.reduce(0) { $0 + $1.durationMs })
+        for report in cases {
+            self[report.verdict] += 1
+        }
+    }
+
+    /// The number of cases in all.
+    public var total: Int { passed + deviated + errored + skipped + interrupted }
+
+    /// The count for one verdict.
+    public subscript(verdict: Verdict) -> Int {
+        get {
+            switch verdict {
+            case .passed: passed
+            case .deviated: deviated
+            case .errored: errored
+            case .skipped: skipped
+            case .interrupted: interrupted
+            }
+        }
+        set {
+            switch verdict {
+            case .passed: passed = newValue
+            case .deviated: deviated = newValue
+            case .errored: errored = newValue
+            case .skipped: skipped = newValue
+            case .interrupted: interrupted = newValue
+            }
+        }
+    }
+}

@@ -1,0 +1,34 @@
+/// How a worker trapped: the signal, the Swift runtime's message, and where.
+///
+/// ```json
+/// { "signal" : 4, "signalName" : "SIGILL",
+///   "message" : "Fatal error: Index out of range",
+///   "site" : "QuizGenerator.swift:42", "backtrace" : "…" }
+/// ```
+public struct TrapRecord: Codable, Sendable, Equatable {
+    public var signal: Int32
+    /// `SIGILL`, `SIGTRAP`, `SIGABRT`, `SIGBUS`, `SIGSEGV`.
+    public var signalName: String
+    /// The `Fatal error: …` line from the worker's stderr, when there was one.
+    public var message: String?
+    /// The first frame in project code, `File.swift:LINE`.
+    public var site: String?
+    public var backtrace: String?
+
+    public init(signal: Int32, signalName: String, message: String? = nil, site: String? = nil, backtrace: String? = nil) {
+        self.signal = signal
+        self.signalName = signalName
+        self.message = message
+        self.site = site
+        self.backtrace = backtrace
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(signal, forKey: .signal)
+        try container.encode(signalName, forKey: .signalName)
+        try container.encodeOrNull(message, forKey: .message)
+        try container.encodeOrNull(site, forKey: .site)
+        try container.encodeOrNull(backtrace, forKey: .backtrace)
+    }
+}

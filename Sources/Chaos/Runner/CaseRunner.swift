@@ -1,0 +1,470 @@
+import Foundation
+
+/// Runs one scenario as one case: drives the steps against worker processes, watches
+/// for traps and hangs, gathers the evidence, and judges the expectations.
+///
+/// Every wait is bounded by the case deadline (`timeout:`). A hung worker is killed
+/// with its whole process group; the scratch directory is removed unless `--keep`.
+public final class CaseRunner {
+    let scenario: Scenario
+    let options: RunOptions
+    let seed: UInt64
+    let clock = ContinuousClock()
+
+    private let start: ContinuousClock.Instant
+    private let deadline: ContinuousClock.Instant
+    private var scratch: URL
+    private var dataDirectory: URL { scratch.appendingPathComponent("data") }
+    private var worker: WorkerSession?
+    private var files: [String: String]?
+    private var workerLaunches = 0
+    private var activeArmings: [(kind: String, arming: PointArming)] = []
+    private var evidence = CaseEvidence()
+    private var steps: [StepRecord] = []
+    private var injections: [InjectionRecord] = []
+    private var stepFailures: [ExpectationResult] = []
+    private var recoverySince: (instant: ContinuousClock.Instant, what: String)?
+    private var harnessError: String?
+    private var interrupted = false
+    private var stopped = false  // the case ended early (trap, hang, error)
+
+    public init(scenario: Scenario, options: RunOptions) {
+        self.scenario = scenario
+        self.options = options
+        seed = options.seed ?? scenario.seed
+        start = clock.now
+        deadline = start + scenario.timeout
+        scratch = options.scratchRoot
+    }
+
+    /// The command line that reproduces this case.
+    public static func reproduceCommand(scenario: Scenario, seed: UInt64, variant: String, extras: [String]) -> String {
+        let bundled = ScenarioLoader.bundledNames().contains(scenario.name)
+            && scenario.location.file.contains("/catalog/")
+        let subject = bundled ? scenario.name : scenario.location.file
+        return (["chaos", "run", shellQuoted(subject), "--seed", String(seed), "--variant", variant] + extras.map(shellQuoted))
+            .joined(separator: " ")
+    }
+
+    static func shellQuoted(_ word: String) -> String {
+        let safe = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0) }
+        return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
+    }
+
+    public func run() -> CaseReport {
+        do {
+            scratch = try makeScratch()
+            try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
+        } catch {
+            return report(verdict: .errored, error: "cannot create a scratch directory: \(error)")
+        }
+        defer { cleanUp() }
+
+        for (index, step) in scenario.steps.enumerated() {
+            if RunInterruption.requested { interrupted = true; break }
+            if stopped { break }
+            if clock.now >= deadline {
+                fail(step: index, label: step.label, outcome: "timed-out",
+                     detail: "the case reached its timeout (\(ScenarioDuration.format(scenario.timeout))) before this step")
+                evidence.abnormalEnd = "the case timed out after \(ScenarioDuration.format(scenario.timeout))"
+                stopped = true
+                break
+            }
+            perform(step, index: index + 1)
+        }
+        if !stopped && !interrupted && harnessError == nil { gatherFinalEvidence() }
+        shutDownWorker()
+        if !stopped && !interrupted && harnessError == nil && needsIntegrity { checkIntegrity() }
+
+        if interrupted { return report(verdict: .interrupted, error: "interrupted before the case finished") }
+        if let harnessError { return report(verdict: .errored, error: harnessError) }
+        let results = expectationResults()
+        return report(verdict: results.allSatisfy(\.passed) ? .passed : .deviated, expectations: results)
+    }
+
+    // MARK: - Steps
+
+    private func perform(_ step: ScenarioStep, index: Int) {
+        let stepStart = clock.now
+        var outcome = "ok"
+        var detail: String?
+        switch step.action {
+        case .launch:
+            (outcome, detail) = launch()
+        case .stop:
+            (outcome, detail) = stopWorker()
+        case .kill:
+            if let worker {
+                _ = worker.kill()
+                self.worker = nil
+                detail = "worker killed (SIGKILL)"
+            } else {
+                detail = "the app was not running"
+            }
+        case let .perform(action):
+            (outcome, detail) = perform(action, index: index, label: step.label)
+        case let .checkpoint(name):
+            if let snapshot = snapshot(purpose: "checkpoint \(name)") {
+                evidence.checkpoints[name] = snapshot
+                detail = "\(snapshot.values.reduce(0) { $0 + $1.count }) records"
+            } else {
+                outcome = stopped ? "trapped" : "error"
+            }
+        case let .fault(fault):
+            (outcome, detail) = inject(fault, index: index)
+        case let .clear(kind):
+            (outcome, detail) = clear(kind)
+        case let .wait(duration):
+            let until = min(clock.now + duration, deadline)
+            while clock.now < until && !RunInterruption.requested {
+                Thread.sleep(forTimeInterval: min(0.05, Double((until - clock.now).components.attoseconds) / 1e18 + Double((until - clock.now).components.seconds)))
+            }
+        }
+        if evidence.trap != nil && outcome == "ok" { outcome = "trapped" }
+        steps.append(StepRecord(index: index, label: step.label, startMs: ms(stepStart - start),
+                                durationMs: ms(clock.now - stepStart), outcome: outcome, detail: detail))
+    }
+
+    private func launch() -> (String, String?) {
+        if worker != nil {
+            // A launch while running is a restart: stop gracefully first.
+            let (outcome, detail) = stopWorker()
+            if outcome != "ok" { return (outcome, detail) }
+        }
+        guard let session = startWorker() else { return (stopped ? "trapped" : "error", evidence.abnormalEnd ?? harnessError) }
+        worker = session
+        for (_, arming) in activeArmings {
+            guard request(.arm, arming: arming) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
+        }
+        let launchStart = clock.now
+        evidence.health = nil
+        recoverySince = (launchStart, "the launch")
+        evidence.recoveryMs = nil
+        evidence.recoveryMissing = nil
+        guard let reply = request(.launch) else { return ("trapped", evidence.abnormalEnd) }
+        if case let .map(health)? = reply.value {
+            evidence.health = health
+            let mode = health["mode"]?.stringValue ?? "?"
+            return ("ok", "mode \(mode) in \(ms(clock.now - launchStart)) ms")
+        }
+        return ("ok", nil)
+    }
+
+    private func startWorker() -> WorkerSession? {
+        workerLaunches += 1
+        let stderrFile = scratch.appendingPathComponent("worker-\(workerLaunches).stderr")
+        let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant,
+                                    options: scenario.options, seed: seed)
+        do {
+            switch try WorkerSession.start(command: options.worker, context: context, stderrFile: stderrFile,
+                                           deadline: deadline) {
+            case let .ready(session):
+                files = session.ready.files
+                return session
+            case let .failed(termination, _, detail):
+                let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+                if case let .signaled(signal)? = termination, WorkerSession.trapSignals.contains(signal) {
+                    recordTrap(signal: signal, stderr: stderr)
+                } else {
+                    harnessError = "\(detail)\n\(stderr.suffix(2_000))"
+                }
+                stopped = true
+                return nil
+            }
+        } catch {
+            harnessError = String(describing: error)
+            stopped = true
+            return nil
+        }
+    }
+
+    /// Sends a request to the running worker; nil when it died, hung or is absent (the
+    /// case is then stopped and the evidence says why).
+    private func request(_ op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
+                         arming: PointArming? = nil) -> WorkerReply? {
+        guard let worker else {
+            harnessError = harnessError ?? "'\(op.rawValue)' needs the app running: add a launch step before it"
+            stopped = true
+            return nil
+        }
+        switch worker.request(op, name: name, arguments: arguments, arming: arming, deadline: deadline) {
+        case let .reply(reply):
+            recordFirings(reply.firings)
+            if let error = reply.error, error.hasPrefix("target: ") {
+                harnessError = "the target refused '\(name ?? op.rawValue)': \(error.dropFirst(8))"
+                stopped = true
+                return nil
+            }
+            return reply
+        case let .ended(termination):
+            self.worker = nil
+            workerEnded(termination, stderr: worker.stderr, during: name ?? op.rawValue)
+            return nil
+        case .hung:
+            self.worker = nil
+            evidence.abnormalEnd = "hung: no answer to '\(name ?? op.rawValue)' before the case timeout "
+                + "(\(ScenarioDuration.format(scenario.timeout))); the worker's process group was killed"
+            stopped = true
+            return nil
+        }
+    }
+
+    private func workerEnded(_ termination: ChildProcess.Termination, stderr: String, during what: String) {
+        stopped = true
+        switch termination {
+        case let .signaled(signal) where WorkerSession.trapSignals.contains(signal):
+            recordTrap(signal: signal, stderr: stderr)
+        default:
+            evidence.abnormalEnd = "the worker ended unexpectedly during '\(what)' (\(termination))"
+            evidence.evidenceGap = "not reached: the app ended unexpectedly"
+        }
+    }
+
+    private func recordTrap(signal: Int32, stderr: String) {
+        evidence.trap = TrapParser.trap(signal: signal, stderr: stderr)
+        evidence.evidenceGap = "not reached: the app trapped"
+    }
+
+    private func stopWorker() -> (String, String?) {
+        guard let worker else { return ("ok", "the app was not running") }
+        guard request(.stop) != nil else { return ("trapped", evidence.abnormalEnd) }
+        let (termination, killed) = worker.process.waitForExit(deadline: min(deadline, clock.now + .seconds(10)))
+        self.worker = nil
+        if killed {
+            evidence.abnormalEnd = "the worker did not exit after stop; killed"
+            stopped = true
+            return ("timed-out", evidence.abnormalEnd)
+        }
+        if termination != .exited(0) {
+            workerEnded(termination, stderr: worker.stderr, during: "stop")
+            return ("trapped", "\(termination)")
+        }
+        return ("ok", nil)
+    }
+
+    private func perform(_ action: ActionStep, index: Int, label: String) -> (String, String?) {
+        var failures = 0
+        var lastMessage: String?
+        for _ in 0..<action.repeatCount {
+            guard let reply = request(.perform, name: action.name, arguments: action.arguments) else {
+                return (evidence.trap != nil ? "trapped" : "error", evidence.abnormalEnd ?? harnessError)
+            }
+            evidence.acknowledged.formUnion(reply.acknowledged ?? [])
+            evidence.attempted.formUnion(reply.attempted ?? [])
+            evidence.removed.formUnion(reply.removed ?? [])
+            for key in reply.acknowledged ?? [] { evidence.removed.remove(key) }
+            if reply.isRead == true, let since = recoverySince {
+                evidence.recoveryMs = ms(clock.now - since.instant)
+                recoverySince = nil
+            }
+            if !reply.ok {
+                failures += 1
+                lastMessage = reply.userMessage ?? reply.error
+            }
+        }
+        let summary = failures == 0 ? nil : "\(failures) of \(action.repeatCount) failed" + (lastMessage.map { ": \($0)" } ?? "")
+        switch action.expectError {
+        case true? where failures == 0:
+            stepFailures.append(ExpectationResult(kind: "expect-error", label: "step \(index): \(label)", passed: false,
+                                                  expected: "an error", observed: "it succeeded"))
+            return ("unexpected-success", "expected an error; it succeeded")
+        case false? where failures > 0:
+            stepFailures.append(ExpectationResult(kind: "expect-error", label: "step \(index): \(label)", passed: false,
+                                                  expected: "success", observed: summary ?? "an error"))
+            return ("error", summary)
+        case true?:
+            return ("expected-error", summary)
+        default:
+            return (failures == 0 ? "ok" : "error", summary)
+        }
+    }
+
+    private func snapshot(purpose: String) -> [String: [String: String]]? {
+        guard let reply = request(.snapshot) else { return nil }
+        guard reply.ok, let snapshot = reply.snapshot else {
+            evidence.evidenceGap = "\(purpose): the app could not read its data (\(reply.error ?? "no snapshot"))"
+            return nil
+        }
+        return snapshot
+    }
+
+    // MARK: - Faults
+
+    private func inject(_ step: FaultStep, index: Int) -> (String, String?) {
+        let subseed = SplitMix64.subseed(seed, "step-\(index)")
+        switch step.fault.base {
+        case let fault as any FileFault:
+            guard worker == nil else {
+                harnessError = "step \(index) '\(step.fault.label)' damages files while the app is running: "
+                    + "add a stop or kill step before it"
+                stopped = true
+                return ("error", harnessError)
+            }
+            guard let url = logicalFile(fault.file) else { return ("error", harnessError) }
+            let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+            var rng = SplitMix64(seed: subseed)
+            let plan = fault.plan(fileSize: size, rng: &rng)
+            do {
+                let done = try FileDamage.apply(plan, to: url)
+                injections.append(InjectionRecord(kind: step.fault.kind, target: fault.file, detail: done,
+                                                  atMs: ms(clock.now - start), mechanism: "file-damage"))
+                return ("ok", done)
+            } catch {
+                harnessError = "step \(index) '\(step.fault.label)': \(error)"
+                stopped = true
+                return ("error", harnessError)
+            }
+        case let fault as ThrowFault:
+            let arming = PointArming(point: fault.point, effect: .fail, message: fault.message,
+                                     trigger: step.trigger, seed: subseed)
+            activeArmings.append((step.fault.kind, arming))
+            if worker != nil, request(.arm, arming: arming) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
+            return ("ok", "armed \(fault.point)")
+        default:
+            harnessError = "fault '\(step.fault.kind)' is not supported by this runner yet"
+            stopped = true
+            return ("error", harnessError)
+        }
+    }
+
+    private func clear(_ kind: String?) -> (String, String?) {
+        let cleared = activeArmings.filter { kind == nil || $0.kind == kind }
+        activeArmings.removeAll { kind == nil || $0.kind == kind }
+        if worker != nil {
+            for (_, arming) in cleared where request(.disarm, name: arming.point) == nil {
+                return ("error", harnessError ?? evidence.abnormalEnd)
+            }
+        }
+        if !cleared.isEmpty {
+            recoverySince = (clock.now, "the clear")
+            evidence.recoveryMs = nil
+        }
+        return ("ok", cleared.isEmpty ? "nothing armed" : "disarmed " + cleared.map(\.arming.point).joined(separator: ", "))
+    }
+
+    private func recordFirings(_ firings: [PointFiring]?) {
+        for firing in firings ?? [] {
+            let kind = activeArmings.first { $0.arming.point == firing.point || firing.point.hasPrefix($0.arming.point.dropLast()) }?.kind ?? "throw"
+            injections.append(InjectionRecord(kind: kind, target: firing.point, detail: "\(firing.action) at hit \(firing.hit)",
+                                              atMs: ms(clock.now - start), count: firing.hit, mechanism: "fault-point"))
+        }
+    }
+
+    private func logicalFile(_ name: String) -> URL? {
+        if files == nil { files = describeTarget() }
+        guard let relative = files?[name] else {
+            let known = (files ?? [:]).keys.sorted().joined(separator: ", ")
+            harnessError = harnessError ?? "the target has no file named '\(name)'; it has: \(known)"
+            stopped = true
+            return nil
+        }
+        return dataDirectory.appendingPathComponent(relative)
+    }
+
+    /// Starts a worker only to read its ready line (its logical files), then stops it.
+    private func describeTarget() -> [String: String]? {
+        let stderrFile = scratch.appendingPathComponent("describe.stderr")
+        let context = TargetContext(dataDirectory: scratch.appendingPathComponent("describe"), variant: options.variant,
+                                    options: scenario.options, seed: seed)
+        guard case let .ready(session)? = try? WorkerSession.start(command: options.worker, context: context,
+                                                                   stderrFile: stderrFile, deadline: deadline) else { return nil }
+        _ = session.kill()
+        return session.ready.files
+    }
+
+    // MARK: - End of case
+
+    private var needsIntegrity: Bool {
+        scenario.expectations.contains { $0.kind == .integrity }
+    }
+
+    private func gatherFinalEvidence() {
+        let kinds = scenario.expectations.map(\.kind)
+        let needsApp = kinds.contains { expectation in
+            switch expectation {
+            case .surfaced, .state, .preserved: true
+            default: false
+            }
+        }
+        guard needsApp else { return }
+        if worker == nil {
+            // The data is judged as the user would find it: on a fresh launch.
+            _ = launch()
+            if worker == nil { return }
+        }
+        if let reply = request(.probe, name: "surfaced"), case let .map(surfaced)? = reply.value {
+            evidence.surfaced = surfaced
+        }
+        for case let .state(probe, _) in kinds {
+            if let reply = request(.probe, name: probe), let value = reply.value { evidence.probes[probe] = value }
+        }
+        if kinds.contains(where: { if case .preserved = $0 { true } else { false } }) {
+            evidence.finalSnapshot = snapshot(purpose: "the final snapshot")
+        }
+        if evidence.recoveryMs == nil, let since = recoverySince {
+            evidence.recoveryMissing = "no successful read after \(since.what)"
+        }
+    }
+
+    private func shutDownWorker() {
+        guard worker != nil else { return }
+        if stopped || interrupted {
+            _ = worker?.kill()
+            worker = nil
+        } else {
+            _ = stopWorker()
+        }
+    }
+
+    private func checkIntegrity() {
+        guard let url = logicalFile("store") else { return }
+        evidence.integrityChecked = true
+        evidence.integrityProblem = IntegrityCheck.problems(at: url.path)
+    }
+
+    private func expectationResults() -> [ExpectationResult] {
+        scenario.checkedExpectations.map { ExpectationEvaluator.evaluate($0.kind, evidence: evidence) } + stepFailures
+    }
+
+    private func fail(step index: Int, label: String, outcome: String, detail: String) {
+        steps.append(StepRecord(index: index + 1, label: label, startMs: ms(clock.now - start), durationMs: 0,
+                                outcome: outcome, detail: detail))
+    }
+
+    // MARK: - Report
+
+    private func report(verdict: Verdict, expectations: [ExpectationResult] = [], error: String? = nil) -> CaseReport {
+        CaseReport(
+            scenario: scenario.name, summary: scenario.summary, system: scenario.system,
+            scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
+            seed: seed, variant: options.variant, verdict: verdict, durationMs: ms(clock.now - start),
+            recoveryMs: evidence.recoveryMs, steps: steps, injections: injections, expectations: expectations,
+            trap: evidence.trap,
+            reproduce: Self.reproduceCommand(scenario: scenario, seed: seed, variant: options.variant, extras: options.reproduceExtras),
+            error: error, workerLaunches: workerLaunches)
+    }
+
+    private func makeScratch() throws -> URL {
+        let url = options.scratchRoot.appendingPathComponent("chaos-\(scenario.name)-\(UUID().uuidString.prefix(8))")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    private func cleanUp() {
+        if let worker { _ = worker.kill() }
+        worker = nil
+        guard !options.keepScratch else { return }
+        // Permission bits may have been cleared by a read-only fault.
+        if let enumerator = FileManager.default.enumerator(atPath: scratch.path) {
+            for case let path as String in enumerator { _ = chmod(scratch.appendingPathComponent(path).path, 0o755) }
+        }
+        try? FileManager.default.removeItem(at: scratch)
+    }
+
+    /// Where this case's files are (meaningful with `--keep`).
+    public var scratchDirectory: URL { scratch }
+
+    private func ms(_ duration: Duration) -> Int {
+        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
+    }
+}

@@ -1,0 +1,244 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A child process in its own process group, with a pipe to its stdin, a pipe from
+/// its stdout, and its stderr written whole to a file.
+///
+/// Built on `posix_spawn` rather than Foundation's `Process` because the runner needs
+/// what `Process` does not give: a new process group (so a hung worker is killed with
+/// everything it started), the raw wait status (to tell SIGILL from SIGKILL), and reads
+/// with a deadline.
+public final class ChildProcess: @unchecked Sendable {
+    /// How a child ended.
+    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+        case exited(Int32)
+        case signaled(Int32)
+
+        public var description: String {
+            switch self {
+            case let .exited(code): "exit \(code)"
+            case let .signaled(signal): "signal \(signal) (\(ChildProcess.signalName(signal)))"
+            }
+        }
+    }
+
+    public let pid: pid_t
+    public let stderrFile: URL
+    private var stdinFD: Int32
+    private var stdoutFD: Int32
+    private var buffer = [UInt8]()
+    private var termination: Termination?
+    // Guards every mutable field: the runner may kill from a timeout path.
+    private let lock = NSLock()
+
+    /// Starts `executable` with `arguments` and exactly `environment`.
+    public init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL) throws {
+        self.stderrFile = stderrFile
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
+            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
+        }
+        // The parent's ends must not leak into other children.
+        _ = fcntl(toChild[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fromChild[0], F_SETFD, FD_CLOEXEC)
+
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
+        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        posix_spawn_file_actions_addopen(&actions, 2, stderrFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        posix_spawn_file_actions_addclose(&actions, toChild[0])
+        posix_spawn_file_actions_addclose(&actions, fromChild[1])
+
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        posix_spawnattr_setpgroup(&attributes, 0)
+        var defaultSignals = sigset_t()
+        sigemptyset(&defaultSignals)
+        sigaddset(&defaultSignals, SIGPIPE)
+        sigaddset(&defaultSignals, SIGINT)
+        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
+        var noSignals = sigset_t()
+        sigemptyset(&noSignals)
+        posix_spawnattr_setsigmask(&attributes, &noSignals)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+
+        let argv = ([executable] + arguments).map { strdup($0) }
+        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
+        defer {
+            argv.forEach { free($0) }
+            envp.forEach { free($0) }
+        }
+        var pid: pid_t = 0
+        var argvList = argv + [nil]
+        var envList = envp + [nil]
+        let result = argvList.withUnsafeMutableBufferPointer { argvBuffer in
+            envList.withUnsafeMutableBufferPointer { envBuffer -> Int32 in
+                guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return EINVAL }
+                return posix_spawn(&pid, executable, &actions, &attributes, argvBase, envBase)
+            }
+        }
+        close(toChild[0])
+        close(fromChild[1])
+        guard result == 0 else {
+            close(toChild[1])
+            close(fromChild[0])
+            throw ChaosError.spawnFailed("\(executable): \(String(cString: strerror(result)))")
+        }
+        self.pid = pid
+        stdinFD = toChild[1]
+        stdoutFD = fromChild[0]
+    }
+
+    deinit {
+        killGroup()
+        _ = waitForExit()
+        closeFDs()
+    }
+
+    /// Writes one line to the child's stdin. False when the child is gone.
+    @discardableResult
+    public func writeLine(_ line: String) -> Bool {
+        lock.lock(); defer { lock.unlock() }
+        guard stdinFD >= 0 else { return false }
+        var bytes = Array((line + "\n").utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { raw in
+                Glibc.write(stdinFD, raw.baseAddress.map { $0 + offset }, raw.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return false
+            }
+            offset += written
+        }
+        return true
+    }
+
+    /// What `readLine(deadline:)` found.
+    public enum LineResult: Sendable, Equatable {
+        case line(String)
+        case endOfFile
+        case timedOut
+    }
+
+    /// Reads one line from the child's stdout, waiting until `deadline` at most.
+    public func readLine(deadline: ContinuousClock.Instant) -> LineResult {
+        lock.lock(); defer { lock.unlock() }
+        let clock = ContinuousClock()
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return .line(line)
+            }
+            guard stdoutFD >= 0 else { return .endOfFile }
+            let remaining = deadline - clock.now
+            if remaining <= .zero { return .timedOut }
+            let (seconds, attoseconds) = remaining.components
+            let timeoutMs = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            var descriptor = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&descriptor, 1, timeoutMs)
+            if ready < 0 {
+                if errno == EINTR { continue }
+                return .endOfFile
+            }
+            if ready == 0 { continue }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(stdoutFD, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                close(stdoutFD); stdoutFD = -1
+            } else if count == 0 {
+                close(stdoutFD); stdoutFD = -1
+            } else {
+                buffer.append(contentsOf: chunk[..<count])
+            }
+        }
+    }
+
+    /// Closes the child's stdin: a well-behaved worker exits on end of input.
+    public func closeInput() {
+        lock.lock(); defer { lock.unlock() }
+        if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+    }
+
+    /// SIGKILL to the whole process group: the worker and anything it started.
+    public func killGroup(signal: Int32 = SIGKILL) {
+        lock.lock(); defer { lock.unlock() }
+        guard termination == nil else { return }
+        _ = kill(-pid, signal)
+        _ = kill(pid, signal)
+    }
+
+    /// Waits for the child to end and returns how. Blocks; call after the child was
+    /// told to stop, saw end of output, or was killed.
+    public func waitForExit() -> Termination {
+        lock.lock(); defer { lock.unlock() }
+        if let termination { return termination }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 {
+            if errno != EINTR {
+                // Already reaped elsewhere: nothing more can be known.
+                termination = .exited(-1)
+                return .exited(-1)
+            }
+        }
+        let result: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+        termination = result
+        return result
+    }
+
+    /// The child's exit, if it has already ended (never blocks).
+    public func pollExit() -> Termination? {
+        lock.lock(); defer { lock.unlock() }
+        if let termination { return termination }
+        var status: Int32 = 0
+        let reaped = waitpid(pid, &status, WNOHANG)
+        guard reaped == pid else { return nil }
+        let result: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
+        termination = result
+        return result
+    }
+
+    /// Waits until the child ends or `deadline` passes; kills the group at the deadline.
+    public func waitForExit(deadline: ContinuousClock.Instant) -> (Termination, killed: Bool) {
+        // End of its stdout is the event: a child that exits closes it.
+        while case .line = readLine(deadline: deadline) {}
+        if let done = pollExit() { return (done, false) }
+        if ContinuousClock().now < deadline {
+            // Output closed but the process lingers a moment: waitpid blocks only briefly.
+            return (waitForExit(), false)
+        }
+        killGroup()
+        return (waitForExit(), true)
+    }
+
+    private func closeFDs() {
+        if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
+        if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
+    }
+
+    /// The conventional name of a signal number.
+    public static func signalName(_ signal: Int32) -> String {
+        switch signal {
+        case SIGILL: "SIGILL"
+        case SIGTRAP: "SIGTRAP"
+        case SIGABRT: "SIGABRT"
+        case SIGBUS: "SIGBUS"
+        case SIGFPE: "SIGFPE"
+        case SIGKILL: "SIGKILL"
+        case SIGSEGV: "SIGSEGV"
+        case SIGTERM: "SIGTERM"
+        case SIGINT: "SIGINT"
+        case SIGPIPE: "SIGPIPE"
+        default: "signal \(signal)"
+        }
+    }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// Reads a Swift runtime crash from a worker's stderr: the "Fatal error" message, the
+/// backtrace, and the first frame in project code as the trap's `site`.
+///
+/// The runtime prints `FILE:LINE: Fatal error: MESSAGE` (or `Fatal error: MESSAGE`)
+/// and then, with `SWIFT_BACKTRACE=enable=yes`, a backtrace whose frames read
+/// `N 0xADDR SYMBOL in IMAGE at /path/File.swift:LINE:COLUMN`.
+public enum TrapParser {
+    /// Builds the trap record for a worker that died by `signal`.
+    public static func trap(signal: Int32, stderr: String) -> TrapRecord {
+        TrapRecord(
+            signal: signal,
+            signalName: ChildProcess.signalName(signal),
+            message: message(in: stderr),
+            site: site(in: stderr),
+            backtrace: backtrace(in: stderr))
+    }
+
+    /// The text after "Fatal error: " on its line, or a runtime crash line.
+    public static func message(in stderr: String) -> String? {
+        for line in stderr.split(separator: "\n", omittingEmptySubsequences: true) {
+            if let range = line.range(of: "Fatal error: ") {
+                return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+            }
+        }
+        for line in stderr.split(separator: "\n") where line.hasPrefix("💣 Program crashed:") || line.hasPrefix("*** Program crashed:") {
+            return line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    /// `File.swift:LINE` of the first backtrace frame in project code; else the file and
+    /// line of the "Fatal error" line when that is project code.
+    public static func site(in stderr: String) -> String? {
+        for frame in frames(in: stderr) where isProjectCode(frame.path) {
+            return "\(URL(fileURLWithPath: frame.path).lastPathComponent):\(frame.line)"
+        }
+        for line in stderr.split(separator: "\n") {
+            guard let range = line.range(of: ": Fatal error: ") else { continue }
+            let location = line[..<range.lowerBound]
+            let parts = location.split(separator: ":")
+            if parts.count >= 2, let number = Int(parts[parts.count - 1]), isProjectCode(String(parts[parts.count - 2])) {
+                return "\(URL(fileURLWithPath: String(parts[parts.count - 2])).lastPathComponent):\(number)"
+            }
+        }
+        return nil
+    }
+
+    /// The backtrace part of stderr (from the crash banner on), bounded in size.
+    public static func backtrace(in stderr: String) -> String? {
+        let markers = ["💣 Program crashed", "*** Program crashed", "Thread 0 crashed", "Backtrace"]
+        for marker in markers {
+            if let range = stderr.range(of: marker) {
+                return String(stderr[range.lowerBound...].prefix(64_000))
+            }
+        }
+        return nil
+    }
+
+    struct Frame: Equatable {
+        var path: String
+        var line: Int
+    }
+
+    /// Every `at /path/File.swift:LINE[:COLUMN]` in stderr, in order.
+    static func frames(in stderr: String) -> [Frame] {
+        var frames: [Frame] = []
+        for line in stderr.split(separator: "\n") {
+            guard let at = line.range(of: " at /", options: .backwards) else { continue }
+            let location = line[line.index(after: at.lowerBound)...].dropFirst(3)
+            let parts = location.split(separator: ":")
+            guard parts.count >= 2, parts[0].hasSuffix(".swift"), let number = Int(parts[1]) else { continue }
+            frames.append(Frame(path: String(parts[0]), line: number))
+        }
+        return frames
+    }
+
+    /// Project code: not the Swift runtime or standard library, not a dependency checkout.
+    static func isProjectCode(_ path: String) -> Bool {
+        guard path.hasSuffix(".swift") else { return false }
+        let foreign = ["/swift/stdlib/", "/swift-corelibs-", "/.build/checkouts/", "/Runtime/", "<compiler-generated>",
+                       "/swift/include/", "/Sources/Chaos/Worker/"]
+        if foreign.contains(where: { path.contains($0) }) { return false }
+        // Runtime file names that the Swift toolchain compiles in (no directory on some builds).
+        let runtimeFiles = ["ContiguousArrayBuffer.swift", "Assert.swift", "AssertCommon.swift", "Optional.swift",
+                            "ArrayBuffer.swift", "Array.swift", "Integers.swift", "IntegerTypes.swift"]
+        return !runtimeFiles.contains(URL(fileURLWithPath: path).lastPathComponent) || path.contains("/Sources/")
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// One worker process: one launch of the app under test.
+///
+/// The controller speaks to it in JSON lines, one request and one reply, each bounded
+/// by a deadline. When the worker ends unexpectedly the session says how: a trap (with
+/// the runtime's message and backtrace from stderr), another signal, or an exit code.
+final class WorkerSession {
+    /// How a request went.
+    enum Outcome {
+        case reply(WorkerReply)
+        /// The worker died before replying.
+        case ended(ChildProcess.Termination)
+        /// No reply by the deadline; the worker's process group was killed.
+        case hung
+    }
+
+    let process: ChildProcess
+    let ready: WorkerReady
+    let stderrFile: URL
+    private var nextID = 1
+
+    /// Signals that mean the Swift runtime (or the OS) stopped the program: a trap.
+    static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
+
+    private init(process: ChildProcess, ready: WorkerReady, stderrFile: URL) {
+        self.process = process
+        self.ready = ready
+        self.stderrFile = stderrFile
+    }
+
+    /// What starting a worker came to.
+    enum Start {
+        case ready(WorkerSession)
+        case failed(ChildProcess.Termination?, stderrFile: URL, detail: String)
+    }
+
+    /// Starts a worker and waits for its ready line.
+    static func start(command: WorkerCommand, context: TargetContext, stderrFile: URL,
+                      deadline: ContinuousClock.Instant) throws -> Start {
+        var arguments = command.arguments + [
+            "--data", context.dataDirectory.path, "--variant", context.variant, "--seed", String(context.seed),
+        ]
+        for (key, value) in context.options.sorted(by: { $0.key < $1.key }) {
+            arguments += ["--option", "\(key)=\(value)"]
+        }
+        let process = try ChildProcess(executable: command.executable, arguments: arguments,
+                                       environment: command.environment, stderrFile: stderrFile)
+        switch process.readLine(deadline: deadline) {
+        case let .line(line):
+            guard let data = line.data(using: .utf8),
+                  let ready = try? JSONDecoder().decode(WorkerReady.self, from: data), ready.event == "ready" else {
+                process.killGroup()
+                _ = process.waitForExit()
+                return .failed(nil, stderrFile: stderrFile, detail: "the worker's first line was not a ready event: \(line.prefix(200))")
+            }
+            return .ready(WorkerSession(process: process, ready: ready, stderrFile: stderrFile))
+        case .endOfFile:
+            let termination = process.waitForExit()
+            return .failed(termination, stderrFile: stderrFile, detail: "the worker ended before it was ready (\(termination))")
+        case .timedOut:
+            process.killGroup()
+            let termination = process.waitForExit()
+            return .failed(termination, stderrFile: stderrFile, detail: "the worker was not ready before the deadline")
+        }
+    }
+
+    /// Sends one request and waits for its reply until `deadline`.
+    func request(_ op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
+                 arming: PointArming? = nil, deadline: ContinuousClock.Instant) -> Outcome {
+        let request = WorkerRequest(id: nextID, op: op, name: name, arguments: arguments, arming: arming)
+        nextID += 1
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(request), let line = String(data: data, encoding: .utf8) else {
+            return .ended(.exited(-1))
+        }
+        _ = process.writeLine(line)
+        while true {
+            switch process.readLine(deadline: deadline) {
+            case let .line(text):
+                guard let data = text.data(using: .utf8),
+                      let reply = try? JSONDecoder().decode(WorkerReply.self, from: data) else {
+                    continue  // not a protocol line: ignore, stderr holds diagnostics
+                }
+                if reply.id == request.id { return .reply(reply) }
+            case .endOfFile:
+                return .ended(process.waitForExit())
+            case .timedOut:
+                process.killGroup()
+                _ = process.waitForExit()
+                return .hung
+            }
+        }
+    }
+
+    /// SIGKILL to the worker's process group (the `kill` step, a hang).
+    func kill() -> ChildProcess.Termination {
+        process.killGroup()
+        return process.waitForExit()
+    }
+
+    /// The worker's stderr so far.
+    var stderr: String {
+        (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+    }
+}
+
+/// How to start a worker: the built-in one (`chaos worker`) or a user's target executable.
+public struct WorkerCommand: Sendable {
+    public var executable: String
+    /// Arguments before the ones the runner adds (`--data`, `--variant`, `--seed`, `--option`).
+    public var arguments: [String]
+    public var environment: [String: String]
+    /// What reports call the target: `built-in` or the executable's path.
+    public var targetName: String
+
+    public init(executable: String, arguments: [String], environment: [String: String], targetName: String) {
+        self.executable = executable
+        self.arguments = arguments
+        self.environment = environment
+        self.targetName = targetName
+    }
+
+    /// The environment a worker runs with: the controller's, plus a backtrace setting
+    /// that never waits for a debugger on a terminal.
+    public static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment = base
+        environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,limit=48,top=16"
+        return environment
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// One chaos scenario, as loaded from its YAML file: what to do to the app, what to
+/// break, and what must still hold afterwards. DESIGN.md section 2 is the format.
+///
+/// ```yaml
+/// name: corrupted-db
+/// summary: The favourites store is overwritten with garbage while the app is closed.
+/// system: favorites
+/// seed: 1
+/// timeout: 30s
+/// steps:
+///   - launch
+///   - do: favorites.add
+///     with: { count: 25 }
+///   - checkpoint: before-fault
+///   - stop
+///   - fault: corrupt-file
+///     file: store
+///     how: garbage-header
+///   - launch
+///   - do: favorites.list
+/// expect:
+///   - no-trap
+///   - fallback: restored-from-backup
+///   - recovered-within: 5s
+///   - preserved: before-fault
+///   - surfaced: warning
+/// ```
+///
+/// Load one with ``ScenarioLoader``.
+public struct Scenario: Sendable, Equatable {
+    /// Kebab-case (`[a-z0-9-]+`, not starting with `-`); for a bundled scenario, its file's base name.
+    public var name: String
+    /// One line for people: what happens to the app.
+    public var summary: String
+    /// The seed system it exercises: one of ``knownSystems``.
+    public var system: String
+    /// The default case seed; `--seed` overrides it. Default 1.
+    public var seed: UInt64
+    /// Bound on the whole case. Default 30s, at most ``maximumTimeout``.
+    public var timeout: Duration
+    /// Target options passed at launch (`synchronous: full`), scalars as written.
+    public var options: [String: String]
+    /// What to do, in order. Never empty.
+    public var steps: [ScenarioStep]
+    /// What must hold, as written under `expect:`. `no-trap` is checked whether or not
+    /// it is written: see ``checkedExpectations``.
+    public var expectations: [ScenarioExpectation]
+    /// Where the document starts.
+    public var location: SourceLocation
+    /// The file's text, for hashing in reports.
+    public var sourceText: String
+
+    public init(
+        name: String, summary: String, system: String, seed: UInt64 = Scenario.defaultSeed,
+        timeout: Duration = Scenario.defaultTimeout, options: [String: String] = [:],
+        steps: [ScenarioStep], expectations: [ScenarioExpectation] = [],
+        location: SourceLocation, sourceText: String
+    ) {
+        self.name = name
+        self.summary = summary
+        self.system = system
+        self.seed = seed
+        self.timeout = timeout
+        self.options = options
+        self.steps = steps
+        self.expectations = expectations
+        self.location = location
+        self.sourceText = sourceText
+    }
+
+    /// The seed systems of DESIGN.md section 3, by wire name.
+    public static let knownSystems = ["favorites", "vocabulary", "family", "visits", "settings"]
+    public static let defaultSeed: UInt64 = 1
+    public static let defaultTimeout: Duration = .seconds(30)
+    public static let maximumTimeout: Duration = .seconds(600)
+
+    /// The expectations the runner checks: those written, with `no-trap` first when it
+    /// was not written (it is always checked).
+    public var checkedExpectations: [ScenarioExpectation] {
+        if expectations.contains(where: { $0.kind == .noTrap }) { return expectations }
+        return [ScenarioExpectation(kind: .noTrap, location: location)] + expectations
+    }
+
+    /// The checkpoint names the steps declare, in order.
+    public var checkpoints: [String] {
+        steps.compactMap { step in
+            if case let .checkpoint(name) = step.action { return name }
+            return nil
+        }
+    }
+}
+
+/// The top-level keys of a scenario file, declared once.
+enum ScenarioKey: String, CaseIterable {
+    case name, summary, system, seed, timeout, options, steps, expect
+}

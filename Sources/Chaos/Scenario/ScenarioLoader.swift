@@ -1,0 +1,155 @@
+import Foundation
+import Scenarios
+
+/// Reads scenario files into ``Scenario`` values, with errors that point at the
+/// offending line and column (``ScenarioError``).
+///
+/// ```swift
+/// let scenario = try ScenarioLoader.resolve("corrupted-db")          // bundled, by name
+/// let mine = try ScenarioLoader.resolve("scenarios/my-case.yaml")    // or a path
+/// ```
+public enum ScenarioLoader {
+    /// Scenario files larger than this are refused: 1 MiB is thousands of steps.
+    public static let maximumFileSize = 1 << 20
+
+    /// Loads the scenario file at `url`. Relative `replace-file` paths resolve against its folder.
+    public static func load(contentsOf url: URL) throws(ScenarioError) -> Scenario {
+        try load(contentsOf: url, fixturesDirectory: nil, requireNameMatchesFile: false)
+    }
+
+    /// Loads a scenario from text; `file` names it in errors. Relative paths resolve
+    /// against `baseDirectory`, or the current directory when it is nil.
+    public static func load(yaml: String, file: String, baseDirectory: URL?) throws(ScenarioError) -> Scenario {
+        guard yaml.utf8.count <= maximumFileSize else {
+            throw ScenarioError(file: file, line: 0, column: 0, message: "the scenario is larger than \(maximumFileSize) bytes")
+        }
+        var text = yaml
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        return try ScenarioParser(file: file, text: text, baseDirectory: baseDirectory, fixturesDirectory: nil).parse()
+    }
+
+    /// Every bundled scenario, sorted by name. Each bundled file's `name:` must be its
+    /// base name, and its `fixtures/...` paths resolve to the bundled fixtures.
+    public static func bundled() throws(ScenarioError) -> [Scenario] {
+        var scenarios: [Scenario] = []
+        for url in try bundledFiles() {
+            scenarios.append(try loadBundled(url))
+        }
+        return scenarios.sorted { $0.name < $1.name }
+    }
+
+    /// The names of the bundled scenarios (their files' base names), sorted, without loading them.
+    public static func bundledNames() -> [String] {
+        ((try? bundledFiles()) ?? []).map { $0.deletingPathExtension().lastPathComponent }.sorted()
+    }
+
+    /// A bundled scenario by name, or a scenario file by path (anything ending in
+    /// `.yaml`/`.yml` or containing a `/`). An unknown name suggests the closest bundled one.
+    public static func resolve(_ nameOrPath: String) throws(ScenarioError) -> Scenario {
+        let isPath = nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml") || nameOrPath.contains("/")
+        if isPath {
+            return try load(contentsOf: URL(fileURLWithPath: nameOrPath))
+        }
+        let files = try bundledFiles()
+        if let url = files.first(where: { $0.deletingPathExtension().lastPathComponent == nameOrPath }) {
+            return try loadBundled(url)
+        }
+        let names = files.map { $0.deletingPathExtension().lastPathComponent }.sorted()
+        let known = names.isEmpty ? "there are no bundled scenarios" : "bundled: " + names.joined(separator: ", ")
+        throw ScenarioError(
+            file: nameOrPath, line: 0, column: 0,
+            message: "no bundled scenario named '\(nameOrPath)' (\(known)); give a path to a .yaml file to run your own",
+            suggestion: ClosestName.suggestion(for: nameOrPath, among: names)
+        )
+    }
+
+    // MARK: -
+
+    static func bundledFiles() throws(ScenarioError) -> [URL] {
+        guard let directory = BundledScenarios.catalogDirectory else {
+            throw ScenarioError(file: "<bundled scenarios>", line: 0, column: 0, message: "the bundled scenario catalog is missing from this build")
+        }
+        let urls = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        return urls.filter { ["yaml", "yml"].contains($0.pathExtension) }.sorted { $0.lastPathComponent < $1.lastPathComponent }
+    }
+
+    static func loadBundled(_ url: URL) throws(ScenarioError) -> Scenario {
+        try load(contentsOf: url, fixturesDirectory: BundledScenarios.fixturesDirectory, requireNameMatchesFile: true)
+    }
+
+    static func load(contentsOf url: URL, fixturesDirectory: URL?, requireNameMatchesFile: Bool) throws(ScenarioError) -> Scenario {
+        let file = url.isFileURL ? url.relativePath : url.absoluteString
+        func fileError(_ message: String) -> ScenarioError {
+            ScenarioError(file: file, line: 0, column: 0, message: message)
+        }
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw fileError("no such scenario file")
+        }
+        guard !isDirectory.boolValue else { throw fileError("is a directory, not a scenario file") }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw fileError("cannot read the scenario file: \(error.localizedDescription)")
+        }
+        guard data.count <= maximumFileSize else {
+            throw fileError("the scenario file is larger than \(maximumFileSize) bytes")
+        }
+        let bytes = [UInt8](data)
+        guard var text = String(validating: bytes, as: UTF8.self) else {
+            let invalid = firstInvalidUTF8(bytes)
+            let byte = bytes.indices.contains(invalid.offset) ? String(format: "0x%02X", bytes[invalid.offset]) : "?"
+            throw ScenarioError(
+                file: file, line: invalid.line, column: invalid.column,
+                message: "the scenario file is not UTF-8 text (invalid byte \(byte) at byte offset \(invalid.offset)); save it as UTF-8"
+            )
+        }
+        if text.hasPrefix("\u{FEFF}") { text.removeFirst() }
+        let parser = ScenarioParser(
+            file: file, text: text, baseDirectory: url.deletingLastPathComponent(), fixturesDirectory: fixturesDirectory
+        )
+        let scenario = try parser.parse()
+        let baseName = url.deletingPathExtension().lastPathComponent
+        if requireNameMatchesFile, scenario.name != baseName {
+            var error = ScenarioError(
+                "a bundled scenario's name must be its file's base name '\(baseName)', found '\(scenario.name)'",
+                at: nameLocation(in: text, file: file) ?? scenario.location
+            )
+            error.snippet = ScenarioError.snippet(in: text, line: error.line, column: error.column)
+            throw error
+        }
+        return scenario
+    }
+
+    /// Where the `name:` value is, for the bundled-name check.
+    static func nameLocation(in text: String, file: String) -> SourceLocation? {
+        guard let root = try? ScenarioNode.compose(text, file: file), case let .map(entries) = root.content else { return nil }
+        return entries.first { $0.key == "name" }?.value.location
+    }
+
+    /// The byte offset, line and column (in scalars) of the first byte that is not valid UTF-8.
+    static func firstInvalidUTF8(_ bytes: [UInt8]) -> (offset: Int, line: Int, column: Int) {
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        var line = 1
+        var column = 1
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case let .valid(encoded):
+                offset += encoded.count
+                if encoded.count == 1, encoded.first == 0x0A {
+                    line += 1
+                    column = 1
+                } else {
+                    column += 1
+                }
+            case .emptyInput:
+                return (offset, line, column)
+            case .error:
+                return (offset, line, column)
+            }
+        }
+    }
+}

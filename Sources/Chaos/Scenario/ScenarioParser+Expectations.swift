@@ -1,0 +1,107 @@
+extension ScenarioParser {
+    /// One item of `expect:`: a bare word (`- no-trap`) or a one-key mapping (`- fallback: in-memory`).
+    func parseExpectation(_ node: ScenarioNode) throws(ScenarioError) -> ScenarioExpectation {
+        let allKeywords = ExpectationKeyword.allCases.map(\.rawValue)
+        switch node.content {
+        case let .scalar(text, _):
+            guard let keyword = ExpectationKeyword(rawValue: text) else {
+                throw ScenarioError.unknown("expectation", text, among: allKeywords, at: node.location)
+            }
+            guard keyword.isBare else {
+                throw ScenarioError("expectation '\(text)' needs a value, like '- \(text): \(Self.placeholder(keyword))'", at: node.location)
+            }
+            return ScenarioExpectation(kind: .noTrap, location: node.location)
+
+        case .list:
+            throw ScenarioError("an expectation is a word (- no-trap) or a one-key mapping (- fallback: in-memory), found a list", at: node.location)
+
+        case let .map(entries):
+            guard let entry = entries.first else {
+                throw ScenarioError("an empty expectation", at: node.location)
+            }
+            guard let keyword = ExpectationKeyword(rawValue: entry.key) else {
+                throw ScenarioError.unknown("expectation", entry.key, among: allKeywords, at: entry.keyLocation)
+            }
+            if entries.count > 1 {
+                let second = entries[1]
+                throw ScenarioError(
+                    "one expectation per list item: put '\(second.key)' on its own line starting with '- '",
+                    at: second.keyLocation
+                )
+            }
+            let kind = try parseExpectationValue(keyword, entry.value)
+            return ScenarioExpectation(kind: kind, location: node.location)
+        }
+    }
+
+    static func placeholder(_ keyword: ExpectationKeyword) -> String {
+        switch keyword {
+        case .noTrap: ""
+        case .fallback: "in-memory"
+        case .recoveredWithin: "5s"
+        case .preserved: "before-fault"
+        case .surfaced: "warning"
+        case .state: "{probe: favorites.count, equals: 25}"
+        case .integrity: "ok"
+        }
+    }
+
+    private func parseExpectationValue(_ keyword: ExpectationKeyword, _ value: ScenarioNode) throws(ScenarioError) -> Expectation {
+        let what = "'\(keyword.rawValue)'"
+        switch keyword {
+        case .noTrap:
+            throw ScenarioError("'no-trap' takes no value: write '- no-trap'", at: value.location)
+
+        case .fallback:
+            let modes = Expectation.fallbackModes
+            let mode = try value.nonEmptyText(what, expected: "one of: " + modes.joined(separator: ", "))
+            guard modes.contains(mode) else {
+                throw ScenarioError.unknown("fallback mode", mode, among: modes, at: value.location)
+            }
+            return .fallback(mode)
+
+        case .recoveredWithin:
+            let text = try value.nonEmptyText(what, expected: "a duration like 5s")
+            let duration = try ScenarioDuration.parse(text, at: value.location)
+            guard duration > .zero, duration <= Scenario.maximumTimeout else {
+                throw ScenarioError("'recovered-within' must be more than 0s and at most \(ScenarioDuration.format(Scenario.maximumTimeout)), found '\(text)'", at: value.location)
+            }
+            return .recoveredWithin(duration)
+
+        case .preserved:
+            let name = try value.nonEmptyText(what, expected: "a checkpoint name or 'acknowledged'")
+            return .preserved(name)
+
+        case .surfaced:
+            let levels = SurfaceLevel.allCases.map(\.rawValue)
+            let text = try value.nonEmptyText(what, expected: "one of: " + levels.joined(separator: ", "))
+            guard let level = SurfaceLevel(rawValue: text) else {
+                throw ScenarioError.unknown("surface level", text, among: levels, at: value.location)
+            }
+            return .surfaced(level)
+
+        case .state:
+            let entries = try value.entries(what, expected: "a mapping like {probe: favorites.count, equals: 25}")
+            for entry in entries where entry.key != "probe" && entry.key != "equals" {
+                throw ScenarioError(
+                    "unknown key '\(entry.key)' in expectation 'state'; expected one of: probe, equals",
+                    at: entry.keyLocation,
+                    suggestion: ClosestName.suggestion(for: entry.key, among: ["probe", "equals"])
+                )
+            }
+            let parameters = parameters("expectation 'state'", value, entries)
+            let probe = try parameters.requiredString("probe")
+            guard let expected = parameters.value("equals") else {
+                throw parameters.error("expectation 'state' needs 'equals:' (the value the probe must report)")
+            }
+            return .state(probe: probe, equals: expected)
+
+        case .integrity:
+            let text = try value.nonEmptyText(what, expected: "'ok'")
+            guard text == "ok" else {
+                throw ScenarioError("'integrity' expects 'ok' (the only outcome it checks for), found '\(text)'", at: value.location)
+            }
+            return .integrity
+        }
+    }
+}

@@ -1,0 +1,140 @@
+/// One step of a scenario, with where it was written and how to show it.
+public struct ScenarioStep: Sendable, Equatable {
+    public var action: StepAction
+    public var location: SourceLocation
+    /// Human text for reports and logs: `do favorites.add {count: 25} ×3`,
+    /// `fault corrupt-file store (garbage-header)`, `wait 250ms`.
+    public var label: String
+
+    public init(action: StepAction, location: SourceLocation, label: String? = nil) {
+        self.action = action
+        self.location = location
+        self.label = label ?? action.label
+    }
+}
+
+/// What a step does. In YAML a step is a bare word (`- launch`, `- stop`, `- kill`) or a
+/// mapping led by its kind (`- do: favorites.add`, `- checkpoint: x`,
+/// `- fault: corrupt-file`, `- clear: all`, `- wait: 1s`).
+public enum StepAction: Sendable, Equatable {
+    /// Start a worker process hosting the app.
+    case launch
+    /// Stop the app gracefully.
+    case stop
+    /// SIGKILL the app.
+    case kill
+    /// `do: NAME` with optional `with:`, `repeat:` and `expect-error:`.
+    case perform(ActionStep)
+    /// `checkpoint: NAME`: snapshot all user data under that name.
+    case checkpoint(String)
+    /// `fault: KIND` with the kind's own keys and, for faults that fire repeatedly, a trigger.
+    case fault(FaultStep)
+    /// `clear: KIND` (a catalog kind) or `clear: all` (nil).
+    case clear(String?)
+    /// `wait: 250ms`.
+    case wait(Duration)
+
+    /// The step's wire name: `launch`, `do`, `fault`, ...
+    public var wireName: String { keyword.rawValue }
+
+    var keyword: StepKeyword {
+        switch self {
+        case .launch: .launch
+        case .stop: .stop
+        case .kill: .kill
+        case .perform: .do
+        case .checkpoint: .checkpoint
+        case .fault: .fault
+        case .clear: .clear
+        case .wait: .wait
+        }
+    }
+
+    /// Human text: see ``ScenarioStep/label``.
+    public var label: String {
+        switch self {
+        case .launch, .stop, .kill: return wireName
+        case let .perform(action): return action.label
+        case let .checkpoint(name): return "checkpoint \(name)"
+        case let .fault(fault): return fault.label
+        case let .clear(kind): return "clear \(kind ?? "all")"
+        case let .wait(duration): return "wait \(ScenarioDuration.format(duration))"
+        }
+    }
+
+    /// Whether the step needs a running app (`do`, `checkpoint`).
+    var touchesApp: Bool {
+        switch self {
+        case .perform, .checkpoint: true
+        default: false
+        }
+    }
+}
+
+/// The step kinds by wire name, declared once. `launch`, `stop` and `kill` are bare
+/// words; the others lead a mapping.
+public enum StepKeyword: String, CaseIterable, Sendable {
+    case launch, stop, kill
+    case `do`, checkpoint, fault, clear, wait
+
+    /// Written as a bare word, without a value.
+    public var isBare: Bool { self == .launch || self == .stop || self == .kill }
+}
+
+/// `do: NAME`: perform one of the target's named actions.
+///
+/// ```yaml
+/// - do: favorites.add
+///   with: { count: 25 }
+///   repeat: 3
+///   expect-error: false
+/// ```
+public struct ActionStep: Sendable, Equatable {
+    /// The target's action name, e.g. `favorites.add`.
+    public var name: String
+    /// `with:`; empty when absent.
+    public var arguments: [String: ScenarioValue]
+    /// `repeat:`, 1...100000; 1 when absent.
+    public var repeatCount: Int
+    /// `expect-error:`; nil when absent (either outcome is fine for the step itself).
+    public var expectError: Bool?
+
+    public init(name: String, arguments: [String: ScenarioValue] = [:], repeatCount: Int = 1, expectError: Bool? = nil) {
+        self.name = name
+        self.arguments = arguments
+        self.repeatCount = repeatCount
+        self.expectError = expectError
+    }
+
+    public static let repeatRange = 1...100_000
+    /// The keys a `do` step accepts, declared once.
+    static let keys = ["do", "with", "repeat", "expect-error"]
+
+    /// `do favorites.add {count: 25} ×3 (expect error)`.
+    public var label: String {
+        var text = "do \(name)"
+        if !arguments.isEmpty { text += " " + ScenarioValue.map(arguments).description }
+        if repeatCount > 1 { text += " ×\(repeatCount)" }
+        if let expectError { text += expectError ? " (expect error)" : " (expect success)" }
+        return text
+    }
+}
+
+/// `fault: KIND`: a fault of the catalog and when it fires.
+public struct FaultStep: Sendable, Equatable {
+    public var fault: AnyFault
+    /// Always ``Trigger/init()`` (fire on every hit, from the first) for kinds that do
+    /// not accept a trigger.
+    public var trigger: Trigger
+
+    public init(fault: AnyFault, trigger: Trigger = Trigger()) {
+        self.fault = fault
+        self.trigger = trigger
+    }
+
+    /// `fault corrupt-file store (garbage-header)`, `fault throw store/favorites/fetch after 3, 2 times`.
+    public var label: String {
+        let when = trigger.label
+        return "fault \(fault.label)" + (when.isEmpty ? "" : " \(when)")
+    }
+}

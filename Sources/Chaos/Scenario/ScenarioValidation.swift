@@ -1,0 +1,84 @@
+/// Checks that need the whole scenario: the app's lifecycle across steps, checkpoint
+/// names, and expectations that refer to steps.
+enum ScenarioValidation {
+    static func validate(_ scenario: Scenario) throws(ScenarioError) {
+        try checkLifecycle(scenario.steps)
+        let checkpoints = try checkCheckpoints(scenario.steps)
+        try checkExpectations(scenario.expectations, checkpoints: checkpoints)
+    }
+
+    /// `do` and `checkpoint` need a running app; `launch` needs a stopped one; `stop`
+    /// and `kill` a running one. The runner can then trust the sequence.
+    static func checkLifecycle(_ steps: [ScenarioStep]) throws(ScenarioError) {
+        var launchedAt: SourceLocation?
+        var endedAt: SourceLocation?
+        for step in steps {
+            switch step.action {
+            case .launch:
+                if let launchedAt {
+                    throw ScenarioError("the app is already running (launched at line \(launchedAt.line)): add '- stop' or '- kill' before launching it again", at: step.location)
+                }
+                launchedAt = step.location
+                endedAt = nil
+            case .stop, .kill:
+                guard launchedAt != nil else {
+                    let when = endedAt.map { " (it ended at line \($0.line))" } ?? ""
+                    throw ScenarioError("'\(step.action.wireName)' needs a running app\(when): add '- launch' before it", at: step.location)
+                }
+                launchedAt = nil
+                endedAt = step.location
+            default:
+                guard step.action.touchesApp, launchedAt == nil else { continue }
+                if let endedAt {
+                    throw ScenarioError("'\(step.action.wireName)' needs a running app, but it ended at line \(endedAt.line): add '- launch' before this step", at: step.location)
+                }
+                throw ScenarioError("'\(step.action.wireName)' needs a running app: add '- launch' before the first step that touches the app", at: step.location)
+            }
+        }
+    }
+
+    /// Checkpoint names are unique; returns them with where they were declared.
+    static func checkCheckpoints(_ steps: [ScenarioStep]) throws(ScenarioError) -> [String: SourceLocation] {
+        var declared: [String: SourceLocation] = [:]
+        for step in steps {
+            guard case let .checkpoint(name) = step.action else { continue }
+            if let earlier = declared[name] {
+                throw ScenarioError("checkpoint '\(name)' is already declared at line \(earlier.line): give each checkpoint its own name", at: step.location)
+            }
+            declared[name] = step.location
+        }
+        return declared
+    }
+
+    /// `preserved:` names a declared checkpoint or `acknowledged`; an expectation that
+    /// can be written once (everything but `preserved` and `state`) is written once,
+    /// and the same `preserved:` or `state:` probe is not repeated.
+    static func checkExpectations(_ expectations: [ScenarioExpectation], checkpoints: [String: SourceLocation]) throws(ScenarioError) {
+        var seen: [String: SourceLocation] = [:]
+        for expectation in expectations {
+            let keyword = expectation.kind.keyword
+            let identity: String
+            switch expectation.kind {
+            case let .preserved(name):
+                if name != Expectation.acknowledged, checkpoints[name] == nil {
+                    let names = checkpoints.keys.sorted()
+                    let declared = names.isEmpty ? "the steps declare no checkpoint" : "declared: " + names.joined(separator: ", ")
+                    throw ScenarioError(
+                        "'preserved: \(name)' names no checkpoint of the steps (\(declared)); add '- checkpoint: \(name)' or use 'acknowledged'",
+                        at: expectation.location,
+                        suggestion: ClosestName.suggestion(for: name, among: names + [Expectation.acknowledged])
+                    )
+                }
+                identity = "preserved: \(name)"
+            case let .state(probe, _):
+                identity = "state: \(probe)"
+            default:
+                identity = keyword.rawValue
+            }
+            if let earlier = seen[identity] {
+                throw ScenarioError("'\(identity)' is already expected at line \(earlier.line)", at: expectation.location)
+            }
+            seen[identity] = expectation.location
+        }
+    }
+}

@@ -1,0 +1,98 @@
+import FaultPoints
+import Foundation
+
+/// The worker side of the protocol: reads requests on stdin, serves them with a
+/// ``ChaosTarget``, writes replies on stdout, one flushed line each (a child's
+/// buffered output is lost when it traps).
+@MainActor
+public enum WorkerHost {
+    /// Serves requests until `stop` or end of input, then returns the exit code.
+    public static func run<Target: ChaosTarget>(_ type: Target.Type, context: TargetContext) async -> Int32 {
+        let target = Target(context: context)
+        let ready = WorkerReady(files: Target.files, actions: Target.actions.sorted(),
+                                probes: Target.probes.sorted(), pid: getpid())
+        write(ready)
+        var firingsSeen = 0
+        while let line = readLine(strippingNewline: true) {
+            guard !line.isEmpty else { continue }
+            guard let data = line.data(using: .utf8),
+                  let request = try? JSONDecoder().decode(WorkerRequest.self, from: data) else {
+                var reply = WorkerReply(id: -1, ok: false)
+                reply.error = "not a request: \(line.prefix(200))"
+                write(reply)
+                continue
+            }
+            var reply = await serve(request, target: target)
+            let firings = FaultRegistry.shared.firings
+            if firings.count > firingsSeen {
+                reply.firings = firings[firingsSeen...].map { PointFiring(point: $0.point, hit: $0.hit, action: $0.action) }
+                firingsSeen = firings.count
+            }
+            write(reply)
+            if request.op == .stop { return 0 }
+        }
+        await target.stop()
+        return 0
+    }
+
+    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target) async -> WorkerReply {
+        var reply = WorkerReply(id: request.id, ok: true)
+        do {
+            switch request.op {
+            case .launch:
+                reply.value = await target.launch()
+            case .perform:
+                let result = try await target.perform(request.name ?? "", arguments: request.arguments ?? [:])
+                reply.ok = result.ok
+                reply.value = result.value
+                reply.userMessage = result.userMessage
+                reply.error = result.error
+                reply.acknowledged = result.acknowledged
+                reply.attempted = result.attempted
+                reply.removed = result.removed
+                reply.isRead = result.isRead
+            case .probe:
+                reply.value = try await target.probe(request.name ?? "")
+            case .snapshot:
+                reply.snapshot = try await target.snapshot()
+            case .arm:
+                guard let arming = request.arming else { throw TargetError("arm without a point") }
+                arm(arming, target: target)
+            case .disarm:
+                if let name = request.name { FaultRegistry.shared.disarm(name) } else { FaultRegistry.shared.reset() }
+            case .stop:
+                await target.stop()
+            }
+        } catch let error as TargetError {
+            reply.ok = false
+            reply.error = "target: \(error.description)"
+        } catch {
+            reply.ok = false
+            reply.error = String(describing: error)
+        }
+        return reply
+    }
+
+    private static func arm<Target: ChaosTarget>(_ arming: PointArming, target: Target) {
+        let state = TriggerState(trigger: arming.trigger, seed: arming.seed)
+        let action: FaultAction
+        switch arming.effect {
+        case .fail:
+            action = .fail(message: arming.message ?? "injected failure")
+        case .delay:
+            action = .delay(.milliseconds(arming.delayMs ?? 0))
+        case .targetEffect:
+            let effect = arming.targetEffect ?? ""
+            action = .call { point in target.applyEffect(effect, at: point.name) }
+        }
+        FaultRegistry.shared.arm(arming.point) { hit in state.shouldFire(hit: hit) ? action : nil }
+    }
+
+    private static func write<Value: Encodable>(_ value: Value) {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(value), let line = String(data: data, encoding: .utf8) else { return }
+        print(line)
+        fflush(nil)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The composition root of the reference app: launches the store and wires every
+/// feature for the chosen variant. A worker process holds one of these per launch.
+@MainActor
+public final class ChaosApp {
+    public let variant: AppVariant
+    public let configuration: StoreConfiguration
+    /// Nil only when not even an in-memory store could be made (see ``launchError``).
+    public let store: AppStore?
+    public let favorites: FavoritesViewModel
+    /// Set when the store could not be made at all: the app shows its error screen.
+    public let launchError: StoreUnavailableError?
+
+    public init(variant: AppVariant, configuration: StoreConfiguration) {
+        self.variant = variant
+        self.configuration = configuration
+        switch variant {
+        case .hardened:
+            do {
+                let store = try AppStore.launch(configuration)
+                self.store = store
+                launchError = nil
+                favorites = FavoritesViewModel(
+                    repository: FavoritesRepository(dataSource: FavoritesDataSource(store: store)),
+                    launchHealth: store.health)
+            } catch {
+                store = nil
+                launchError = error
+                favorites = FavoritesViewModel(
+                    repository: FavoritesRepository(dataSource: UnavailableFavoritesDataSource()),
+                    launchHealth: StoreHealth(mode: .inMemory, userMessage: LaunchMessages.inMemory,
+                                              severity: .error, loadError: error.reason))
+            }
+        case .legacy:
+            let store = LegacyStore.launch(configuration)
+            self.store = store
+            launchError = nil
+            favorites = FavoritesViewModel(
+                repository: FavoritesRepository(dataSource: LegacyFavoritesDataSource(store: store)),
+                launchHealth: store.health)
+        }
+    }
+
+    /// The launch health check, as seed 003's `isHealthy` / `loadError` expose it.
+    public var health: StoreHealth {
+        store?.health ?? StoreHealth(mode: .inMemory, userMessage: LaunchMessages.inMemory,
+                                     severity: .error, loadError: launchError?.reason)
+    }
+
+    /// Graceful stop: the store takes its last backup and closes.
+    public func stop() {
+        store?.close()
+    }
+}
+
+/// Answers every call with a container error: used only when no store exists at all.
+struct UnavailableFavoritesDataSource: FavoritesDataSourceProtocol {
+    private var error: DatabaseError { .containerInitializationFailed(underlying: "no store") }
+    func fetchAll() async throws -> [Favorite] { throw error }
+    func isFavorite(id: Int64) async throws -> Bool { throw error }
+    func add(_ favorite: Favorite) async throws { throw error }
+    func remove(id: Int64) async throws { throw error }
+}

@@ -1,0 +1,61 @@
+import FaultPoints
+import GRDB
+
+/// The favourites data layer's contract. Every method throws ``DatabaseError``.
+public protocol FavoritesDataSourceProtocol: Sendable {
+    func fetchAll() async throws -> [Favorite]
+    func isFavorite(id: Int64) async throws -> Bool
+    func add(_ favorite: Favorite) async throws
+    func remove(id: Int64) async throws
+}
+
+/// The hardened data source: every failure becomes a typed, user-presentable error.
+public struct FavoritesDataSource: FavoritesDataSourceProtocol {
+    let store: AppStore
+
+    public init(store: AppStore) {
+        self.store = store
+    }
+
+    public func fetchAll() async throws -> [Favorite] {
+        do {
+            try await FaultPoint.favoritesFetch.hit()
+            return try await store.writer.read { try Favorite.order(Column("id")).fetchAll($0) }
+        } catch {
+            throw DatabaseError.fetchFailed(operation: "favorites", underlying: DatabaseError.describe(error))
+        }
+    }
+
+    public func isFavorite(id: Int64) async throws -> Bool {
+        do {
+            try await FaultPoint.favoritesPredicate.hit()
+            return try await store.writer.read { try Favorite.exists($0, id: id) }
+        } catch {
+            throw DatabaseError.predicateFailed(underlying: DatabaseError.describe(error))
+        }
+    }
+
+    public func add(_ favorite: Favorite) async throws {
+        do {
+            try await FaultPoint.favoritesSave.hit()
+            try await store.writer.write { try favorite.upsert($0) }
+        } catch {
+            throw DatabaseError.isReadOnly(error)
+                ? DatabaseError.readOnly(underlying: DatabaseError.describe(error))
+                : DatabaseError.saveFailed(underlying: DatabaseError.describe(error))
+        }
+        store.didWrite()
+    }
+
+    public func remove(id: Int64) async throws {
+        do {
+            try await FaultPoint.favoritesDelete.hit()
+            _ = try await store.writer.write { try Favorite.deleteOne($0, id: id) }
+        } catch {
+            throw DatabaseError.isReadOnly(error)
+                ? DatabaseError.readOnly(underlying: DatabaseError.describe(error))
+                : DatabaseError.deleteFailed(operation: "favorite", underlying: DatabaseError.describe(error))
+        }
+        store.didWrite()
+    }
+}

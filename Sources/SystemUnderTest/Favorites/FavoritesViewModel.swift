@@ -1,0 +1,143 @@
+/// The favourites screen's state (seed 002, phase 5): loading, the list, an error
+/// with a message and a retry that gives up after ``maxRetries``.
+@MainActor
+public final class FavoritesViewModel {
+    public enum State: String, Sendable {
+        case loading, okey, empty, error
+    }
+
+    /// The operation a retry repeats.
+    private enum Operation {
+        case load
+        case add(Favorite)
+        case remove(Int64)
+    }
+
+    public private(set) var state: State = .loading
+    public private(set) var favorites: [Favorite] = []
+    /// The error shown to the user, nil when none.
+    public private(set) var errorMessage: String?
+    public private(set) var recoverySuggestion: String?
+    /// A non-blocking notice from the launch (data restored, read-only...), nil when none.
+    public private(set) var notice: String?
+    public private(set) var noticeSeverity: Severity = .none
+    public private(set) var retryCount = 0
+    public let maxRetries: Int
+
+    static let retriesExhaustedMessage = "This still isn't working. Please restart the app, and contact support if it keeps happening."
+
+    private let add: AddFavoriteUseCase
+    private let remove: RemoveFavoriteUseCase
+    private let fetchAll: FetchAllFavoritesUseCase
+    private let isFavorite: IsFavoriteUseCase
+    private var failed: Operation?
+
+    public init(repository: any FavoritesRepositoryProtocol, launchHealth: StoreHealth, maxRetries: Int = 3) {
+        add = AddFavoriteUseCase(repository: repository)
+        remove = RemoveFavoriteUseCase(repository: repository)
+        fetchAll = FetchAllFavoritesUseCase(repository: repository)
+        isFavorite = IsFavoriteUseCase(repository: repository)
+        self.maxRetries = maxRetries
+        notice = launchHealth.userMessage
+        noticeSeverity = launchHealth.severity
+    }
+
+    /// Whether the retry button is offered.
+    public var canRetry: Bool { state == .error && failed != nil && retryCount < maxRetries }
+
+    /// What the user sees right now: an error beats a notice.
+    public var surfaced: (severity: Severity, message: String?) {
+        if state == .error { return (.error, errorMessage) }
+        if let notice { return (noticeSeverity, notice) }
+        return (.none, nil)
+    }
+
+    /// Loads the list. Returns true when it worked.
+    @discardableResult
+    public func load() async -> Bool {
+        state = .loading
+        return await perform(.load)
+    }
+
+    /// Adds a favourite. Returns true only when the store acknowledged the write.
+    @discardableResult
+    public func addFavorite(_ favorite: Favorite) async -> Bool {
+        await perform(.add(favorite))
+    }
+
+    @discardableResult
+    public func removeFavorite(id: Int64) async -> Bool {
+        await perform(.remove(id))
+    }
+
+    public func checkFavorite(id: Int64) async -> Bool? {
+        do {
+            return try await isFavorite.execute(id: id)
+        } catch {
+            show(error)
+            return nil
+        }
+    }
+
+    /// Repeats the failed operation, at most ``maxRetries`` times in a row.
+    @discardableResult
+    public func retry() async -> Bool {
+        guard let operation = failed else { return state != .error }
+        guard retryCount < maxRetries else {
+            errorMessage = Self.retriesExhaustedMessage
+            recoverySuggestion = nil
+            return false
+        }
+        retryCount += 1
+        return await perform(operation)
+    }
+
+    /// Runs one operation. For a write, true means the store acknowledged it, even if
+    /// the list refresh that follows fails (that failure is shown as a load error).
+    private func perform(_ operation: Operation) async -> Bool {
+        do {
+            switch operation {
+            case .load:
+                break
+            case let .add(favorite):
+                try await add.execute(favorite)
+            case let .remove(id):
+                try await remove.execute(id: id)
+            }
+        } catch {
+            failed = operation
+            show(error)
+            return false
+        }
+        let refreshed = await refresh()
+        if case .load = operation { return refreshed }
+        return true
+    }
+
+    private func refresh() async -> Bool {
+        do {
+            favorites = try await fetchAll.execute()
+            state = favorites.isEmpty ? .empty : .okey
+            errorMessage = nil
+            recoverySuggestion = nil
+            failed = nil
+            retryCount = 0
+            return true
+        } catch {
+            failed = .load
+            show(error)
+            return false
+        }
+    }
+
+    private func show(_ error: any Error) {
+        state = .error
+        if let error = error as? DatabaseError {
+            errorMessage = error.userMessage
+            recoverySuggestion = error.recoverySuggestion
+        } else {
+            errorMessage = "Something went wrong. Please try again."
+            recoverySuggestion = "Try again in a moment."
+        }
+    }
+}

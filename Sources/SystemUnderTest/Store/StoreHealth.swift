@@ -1,0 +1,49 @@
+/// What the launch found and did, as the app's health check reports it
+/// (seed 003's `isHealthy` / `loadError`, plus the mode of seed 000's recovery).
+public struct StoreHealth: Sendable, Equatable {
+    public var mode: StoreMode
+    /// What the user is told, free of technical terms; nil when there is nothing to say.
+    public var userMessage: String?
+    public var severity: Severity
+    /// The technical reason the store did not open normally, for diagnostics only.
+    public var loadError: String?
+    /// Files moved into the quarantine folder, never deleted.
+    public var quarantinedFiles: [String]
+    /// The backup file the store was restored from, if any.
+    public var restoredBackup: String?
+    /// Rows recovered from the damaged store that the backup did not hold.
+    public var salvagedRows: Int
+    /// How long the launch took, recovery included.
+    public var launchDuration: Duration
+
+    /// True when the store opened without needing any recovery.
+    public var isHealthy: Bool { loadError == nil }
+
+    public init(
+        mode: StoreMode,
+        userMessage: String? = nil,
+        severity: Severity = .none,
+        loadError: String? = nil,
+        quarantinedFiles: [String] = [],
+        restoredBackup: String? = nil,
+        salvagedRows: Int = 0,
+        launchDuration: Duration = .zero
+    ) {
+        self.mode = mode
+        self.userMessage = userMessage
+        self.severity = severity
+        self.loadError = loadError
+        self.quarantinedFiles = quarantinedFiles
+        self.restoredBackup = restoredBackup
+        self.salvagedRows = salvagedRows
+        self.launchDuration = launchDuration
+    }
+}
+
+/// The words the user sees after a launch that needed help. No codes, no type names.
+enum LaunchMessages {
+    static let restored = "We found a problem with your saved data and restored it from your most recent backup. Changes made after that backup may be missing."
+    static let salvaged = "We found a problem with your saved data and recovered everything we could read. A few recent changes may be missing."
+    static let inMemory = "Your saved data could not be opened, so changes you make now will not be kept after the app closes. Your original data has been set aside safely; please contact support."
+    static let readOnly = "Your data can be viewed but not changed right now, because the storage is read-only."
+}

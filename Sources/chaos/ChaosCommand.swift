@@ -1,0 +1,23 @@
+import ArgumentParser
+import Chaos
+
+/// `chaos`: fault injection and chaos testing for the storage stack of a Swift app.
+@main
+struct ChaosCommand: AsyncParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "chaos",
+        abstract: "Break your app's storage on purpose and check that it survives.",
+        discussion: """
+        Runs declarative scenarios against the real app stack in a child process: \
+        corrupt its database, make a fetch throw, kill it mid-write; then checks that \
+        it did not trap, fell back correctly, recovered in time and kept the data.
+
+        Exit codes: 0 all passed, 1 some deviated, 2 harness error, \
+        64 bad usage or invalid scenario, 130 interrupted.
+        """,
+        version: version,
+        subcommands: [RunCommand.self, ListCommand.self, ValidateCommand.self, WorkerSubcommand.self]
+    )
+}

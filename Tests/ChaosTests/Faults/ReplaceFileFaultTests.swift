@@ -1,0 +1,52 @@
+import Foundation
+import Testing
+@testable import Chaos
+
+@Suite("Fault: replace-file")
+struct ReplaceFileFaultTests {
+    @Test func parsesItsExampleAndResolvesAgainstTheScenarioFolder() throws {
+        let directory = try ScenarioFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("fixtures"), withIntermediateDirectories: true)
+        let target = directory.appendingPathComponent("fixtures/damaged.db")
+        try Data("x".utf8).write(to: target)
+        let step = try ScenarioFixtures.faultStep(ReplaceFileFault.example, baseDirectory: directory)
+        let fault = try #require(step.fault.as(ReplaceFileFault.self))
+        #expect(fault.file == "store")
+        #expect(fault.path == "fixtures/damaged.db")
+        #expect(fault.replacement == target.standardizedFileURL)
+        #expect(step.fault.label == "replace-file store (with fixtures/damaged.db)")
+        var rng = SplitMix64(seed: 1)
+        #expect(fault.plan(fileSize: 10, rng: &rng) == .replace(with: target.standardizedFileURL))
+    }
+
+    @Test func absolutePathsStayAsWritten() throws {
+        let directory = try ScenarioFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let target = directory.appendingPathComponent("user.db")
+        try Data("x".utf8).write(to: target)
+        let step = try ScenarioFixtures.faultStep("- fault: replace-file\n  with: \(target.path)", baseDirectory: URL(fileURLWithPath: "/"))
+        #expect(step.fault.as(ReplaceFileFault.self)?.replacement.path == target.path)
+        #expect(step.fault.as(ReplaceFileFault.self)?.resolvedPath(relativeTo: URL(fileURLWithPath: "/x")).path == target.path)
+    }
+
+    @Test func bundledFixturePathsResolveToTheFixturesFolder() throws {
+        let fixtures = URL(fileURLWithPath: "/bundle/fixtures")
+        let node = try #require(try ScenarioNode.compose("with: fixtures/a.db", file: "b.yaml"))
+        guard case let .map(entries) = node.content else { return }
+        let parameters = ScenarioParameters(
+            context: "fault 'replace-file'", location: node.location, entries: entries,
+            baseDirectory: URL(fileURLWithPath: "/bundle/catalog"), fixturesDirectory: fixtures
+        )
+        let fault = try ReplaceFileFault(parameters: parameters)
+        #expect(fault.replacement.path == "/bundle/fixtures/a.db")
+    }
+
+    @Test func rejectsBadParameters() throws {
+        let directory = try ScenarioFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: replace-file", baseDirectory: directory) }
+        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: replace-file\n  with: nope.db", baseDirectory: directory) }
+        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: replace-file\n  with: .", baseDirectory: directory) }
+    }
+}
