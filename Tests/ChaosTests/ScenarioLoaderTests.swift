@@ -6,7 +6,7 @@ import Testing
 struct ScenarioLoaderTests {
     @Test func designExampleLoadsToTheExpectedModel() throws {
         let scenario = try ScenarioLoader.load(yaml: ScenarioFixtures.designExample, file: "corrupted-db.yaml", baseDirectory: nil)
-        func at(_ line: Int, _ column: Int) -> SourceLocation { SourceLocation(file: "corrupted-db.yaml", line: line, column: column) }
+        func at(_ line: Int, _ column: Int) -> Chaos.SourceLocation { Chaos.SourceLocation(file: "corrupted-db.yaml", line: line, column: column) }
 
         #expect(scenario.name == "corrupted-db")
         #expect(scenario.summary == "The favourites store is overwritten with garbage while the app is closed.")
@@ -192,6 +192,6 @@ struct ScenarioLoaderTests {
 
     @Test func aUTF8ByteOrderMarkIsIgnored() throws {
         let scenario = try ScenarioLoader.load(yaml: "\u{FEFF}" + ScenarioFixtures.designExample, file: "bom.yaml", baseDirectory: nil)
-        #expect(scenario.location == SourceLocation(file: "bom.yaml", line: 1, column: 1))
+        #expect(scenario.location == Chaos.SourceLocation(file: "bom.yaml", line: 1, column: 1))
     }
 }

@@ -87,6 +87,14 @@ public enum ScenarioLoader {
             throw fileError("no such scenario file")
         }
         guard !isDirectory.boolValue else { throw fileError("is a directory, not a scenario file") }
+        // Check the size before reading: a device or a pipe would never end.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw fileError("is not a regular file")
+        }
+        guard ((attributes?[.size] as? NSNumber)?.intValue ?? 0) <= maximumFileSize else {
+            throw fileError("the scenario file is larger than \(maximumFileSize) bytes")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: url)

@@ -125,10 +125,13 @@ extension ScenarioNode {
             return " (\(context.text) at \(context.mark.line):\(context.mark.column))"
         }
         switch error {
+        case let .composer(_, problem, mark, _) where problem == "but found another document":
+            return located("a scenario file holds one YAML document, but a second one starts here ('---')", mark.line, mark.column)
         case let .scanner(context, problem, mark, _),
              let .parser(context, problem, mark, _),
              let .composer(context, problem, mark, _):
-            return located("YAML syntax error: \(problem)\(contextText(context))", mark.line, mark.column)
+            let tab = scalar(atLine: mark.line, column: mark.column, in: text) == "\t" ? "; YAML indents with spaces, not tabs" : ""
+            return located("YAML syntax error: \(problem)\(contextText(context))\(tab)", mark.line, mark.column)
         case let .reader(problem, offset, _, _):
             let (line, column) = lineAndColumn(ofCharacterOffset: offset ?? 0, in: text)
             return located("cannot read the YAML text: \(problem)", line, column)
@@ -140,6 +143,15 @@ extension ScenarioNode {
         default:
             return located("cannot read YAML: \(error)", 1, 1)
         }
+    }
+
+    /// The Unicode scalar at a 1-based line and column, nil when out of range.
+    static func scalar(atLine line: Int, column: Int, in text: String) -> Unicode.Scalar? {
+        guard line >= 1, column >= 1 else { return nil }
+        let lines = text.split(separator: "\n", maxSplits: line, omittingEmptySubsequences: false)
+        guard lines.indices.contains(line - 1) else { return nil }
+        let scalars = Array(lines[line - 1].unicodeScalars.prefix(column))
+        return scalars.count == column ? scalars.last : nil
     }
 
     /// The 1-based line and column (in Unicode scalars) of a character offset.

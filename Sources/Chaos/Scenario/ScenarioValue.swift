@@ -6,7 +6,8 @@
 /// a whole-number `.double` comes back from JSON as `.int`.
 ///
 /// From YAML, a quoted scalar is always a string; a plain one is `null`/`~`/empty →
-/// `.null`, `true`/`false` → `.bool`, an integer → `.int`, a decimal → `.double`, and
+/// `.null`, `true`/`false` → `.bool`, an integer → `.int` (`.double` beyond Int's range),
+/// a decimal → `.double`, and
 /// anything else a string. YAML 1.1's `yes`/`no`/`on`/`off` stay strings (the
 /// "Norway problem").
 public indirect enum ScenarioValue: Sendable, Equatable, Hashable {
@@ -84,7 +85,7 @@ extension ScenarioValue {
         default:
             if let value = ScenarioValue.integer(text) {
                 self = .int(value)
-            } else if ScenarioValue.looksDecimal(text), let value = Double(text), value.isFinite {
+            } else if ScenarioValue.looksNumeric(text), let value = Double(text), value.isFinite {
                 self = .double(value)
             } else {
                 self = .string(text)
@@ -100,8 +101,9 @@ extension ScenarioValue {
         return Int(text)
     }
 
-    /// `[-+]?[0-9]*\.[0-9]+([eE][-+]?[0-9]+)?` or `[-+]?[0-9]+[eE][-+]?[0-9]+`: a number, not `nan`, `inf` or hex.
-    static func looksDecimal(_ text: String) -> Bool {
+    /// `[-+]?[0-9]+` (an integer too large for Int), `[-+]?[0-9]*\.[0-9]+([eE][-+]?[0-9]+)?`
+    /// or `[-+]?[0-9]+[eE][-+]?[0-9]+`: a number, not `nan`, `inf` or hex.
+    static func looksNumeric(_ text: String) -> Bool {
         guard text.count <= 64 else { return false }
         var rest = Substring(text)
         if let first = rest.first, first == "-" || first == "+" { rest = rest.dropFirst() }
@@ -111,7 +113,7 @@ extension ScenarioValue {
         guard parts.count <= 2, parts.allSatisfy({ $0.allSatisfy(\.isASCIIDigit) }),
               parts.contains(where: { !$0.isEmpty })
         else { return false }
-        if mantissaEnd == rest.endIndex { return parts.count == 2 && !(parts.last?.isEmpty ?? true) }
+        if mantissaEnd == rest.endIndex { return parts.count == 1 || !(parts.last?.isEmpty ?? true) }
         var exponent = rest[rest.index(after: mantissaEnd)...]
         if let first = exponent.first, first == "-" || first == "+" { exponent = exponent.dropFirst() }
         return !exponent.isEmpty && exponent.allSatisfy(\.isASCIIDigit)

@@ -8,7 +8,9 @@ import SystemUnderTest
 /// user's stack becomes chaos-testable.
 @MainActor
 final class SystemUnderTestTarget: ChaosTarget {
-    static let files = ["store": "app.sqlite", "wal": "app.sqlite-wal", "shm": "app.sqlite-shm"]
+    static let files = [
+        "store": "app.sqlite", "wal": "app.sqlite-wal", "shm": "app.sqlite-shm", "backups": "backups",
+    ]
     static let actions = ["favorites.add", "favorites.remove", "favorites.list", "favorites.retry", "favorites.check"]
     static let probes = ["health", "surfaced", "favorites.state", "favorites.count", "favorites.error", "backups.count"]
 

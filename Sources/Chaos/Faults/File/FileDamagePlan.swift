@@ -62,7 +62,10 @@ public struct ByteEdit: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The bytes of the file it touches.
-    public var range: Range<Int> { offset..<(offset + bytes.count) }
+    public var range: Range<Int> {
+        let (end, overflow) = offset.addingReportingOverflow(bytes.count)
+        return offset..<(overflow ? Int.max : end)
+    }
 
     public var description: String { describe(past: false) }
 
