@@ -19,7 +19,8 @@ build: deps
 	$(SWIFT) build
 
 demo: build
-	$(CHAOS) demo
+	$(CHAOS) run corrupted-db
+	@echo "Open reports/chaos-report.html in a browser for the timeline."
 
 test: deps
 	$(SWIFT) build --build-tests

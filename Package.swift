@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "FaultPointsTests", dependencies: ["FaultPoints"]),
         .testTarget(
             name: "SystemUnderTestTests",
-            dependencies: ["SystemUnderTest", "FaultPoints", "CChaosVFS", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SystemUnderTest", "FaultPoints", "Chaos", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "FaultPoints", "CChaosVFS"]),
     ],

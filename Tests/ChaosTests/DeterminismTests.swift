@@ -22,8 +22,12 @@ struct DeterminismTests {
         #expect(SplitMix64.subseed(1, "a") != SplitMix64.subseed(1, "b"))
         #expect(SplitMix64.subseed(1, "a") != SplitMix64.subseed(2, "a"))
         #expect(SplitMix64.subseed(1, "a") != 1)
-        // Pinned: a change here changes every derived choice, so every printed seed would stop reproducing.
-        #expect(SplitMix64.subseed(6745, "step-5/corrupt-file") == SplitMix64.subseed(6745, "step-5/corrupt-file"))
+        // Pinned: a change here changes every derived choice, so every seed printed by an
+        // earlier version would stop reproducing its run.
+        #expect(SplitMix64.subseed(6745, "step-5/corrupt-file") == 0x20E7_2DCC_6642_9872)
+        var rng = SplitMix64(seed: 6745).derived("step-5/corrupt-file")
+        #expect(rng.nextInt(below: 1000) == 833)
+        #expect(rng.nextInt(below: 1000) == 498)
     }
 
     @Test func derivedStreamsDoNotDependOnEarlierDraws() {

@@ -282,6 +282,36 @@ struct ScenarioErrorTests {
         #expect(error?.description.contains("(did you mean 'corrupt-file'?)\n  - fault: corupt-file\n           ^") == true)
     }
 
+    @Test func tabsAndSecondDocumentsGetAPlainExplanation() {
+        expectError("name: t\nsteps:\n\t- launch\n", line: 3, column: 1, contains: "YAML indents with spaces, not tabs")
+        expectError("name: t\n---\nname: u\n", line: 2, column: 1, contains: "a scenario file holds one YAML document")
+    }
+
+    @Test func aBundledScenarioIsNamedLikeItsFile() throws {
+        let directory = try ScenarioFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let url = directory.appendingPathComponent("other-name.yaml")
+        try ScenarioFixtures.designExample.write(to: url, atomically: true, encoding: .utf8)
+        #expect(throws: Never.self) { try ScenarioLoader.load(contentsOf: url) }
+        do {
+            _ = try ScenarioLoader.load(contentsOf: url, fixturesDirectory: nil, requireNameMatchesFile: true)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.line == 1)
+            #expect(error.column == 7)
+            #expect(error.message.contains("must be its file's base name 'other-name', found 'corrupted-db'"))
+        }
+    }
+
+    @Test func notARegularFile() {
+        do {
+            _ = try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: "/dev/zero"))
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.description == "/dev/zero: error: is not a regular file")
+        }
+    }
+
     @Test func aliasBombsAreRefused() {
         var yaml = "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
         var previous = "a"

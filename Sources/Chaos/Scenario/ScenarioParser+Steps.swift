@@ -9,10 +9,9 @@ extension ScenarioParser {
             guard let keyword = StepKeyword(rawValue: text) else {
                 throw ScenarioError.unknown("step", text, among: allKeywords, at: node.location)
             }
-            guard keyword.isBare else {
+            guard let action = keyword.bareAction else {
                 throw ScenarioError("step '\(text)' needs a value, like '- \(text): \(Self.placeholder(keyword))'", at: node.location)
             }
-            let action: StepAction = keyword == .launch ? .launch : keyword == .stop ? .stop : .kill
             return ScenarioStep(action: action, location: node.location)
 
         case .list:
@@ -31,9 +30,6 @@ extension ScenarioParser {
                     at: second.keyLocation
                 )
             }
-            guard !keyword.isBare else {
-                throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: lead.keyLocation)
-            }
             let action: StepAction
             switch keyword {
             case .do: action = try parseAction(node, entries, lead)
@@ -41,7 +37,8 @@ extension ScenarioParser {
             case .fault: action = try parseFault(node, entries, lead)
             case .clear: action = try parseClear(node, entries, lead)
             case .wait: action = try parseWait(node, entries, lead)
-            case .launch, .stop, .kill: action = .launch // unreachable: bare keywords are rejected above
+            case .launch, .stop, .kill:
+                throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: lead.keyLocation)
             }
             return ScenarioStep(action: action, location: node.location)
         }

@@ -78,7 +78,17 @@ public enum StepKeyword: String, CaseIterable, Sendable {
     case `do`, checkpoint, fault, clear, wait
 
     /// Written as a bare word, without a value.
-    public var isBare: Bool { self == .launch || self == .stop || self == .kill }
+    public var isBare: Bool { bareAction != nil }
+
+    /// The action of a bare word; nil for the kinds that lead a mapping.
+    var bareAction: StepAction? {
+        switch self {
+        case .launch: .launch
+        case .stop: .stop
+        case .kill: .kill
+        case .do, .checkpoint, .fault, .clear, .wait: nil
+        }
+    }
 }
 
 /// `do: NAME`: perform one of the target's named actions.

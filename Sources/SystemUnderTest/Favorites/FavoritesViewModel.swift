@@ -92,25 +92,32 @@ public final class FavoritesViewModel {
         return await perform(operation)
     }
 
-    /// Runs one operation. For a write, true means the store acknowledged it, even if
-    /// the list refresh that follows fails (that failure is shown as a load error).
+    /// Runs one operation. For a write, true means the store acknowledged it; the list
+    /// on screen is then updated in place rather than fetched again.
     private func perform(_ operation: Operation) async -> Bool {
         do {
             switch operation {
             case .load:
-                break
+                return await refresh()
             case let .add(favorite):
                 try await add.execute(favorite)
+                favorites.removeAll { $0.id == favorite.id }
+                let index = favorites.firstIndex { $0.id > favorite.id } ?? favorites.endIndex
+                favorites.insert(favorite, at: index)
             case let .remove(id):
                 try await remove.execute(id: id)
+                favorites.removeAll { $0.id == id }
             }
         } catch {
             failed = operation
             show(error)
             return false
         }
-        let refreshed = await refresh()
-        if case .load = operation { return refreshed }
+        state = favorites.isEmpty ? .empty : .okey
+        errorMessage = nil
+        recoverySuggestion = nil
+        failed = nil
+        retryCount = 0
         return true
     }
 

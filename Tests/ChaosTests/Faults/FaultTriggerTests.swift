@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import Chaos
 
@@ -74,5 +75,3 @@ struct FaultTriggerTests {
         #expect(try JSONDecoder().decode(Trigger.self, from: data) == trigger)
     }
 }
-
-import Foundation
