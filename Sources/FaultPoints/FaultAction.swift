@@ -13,7 +13,7 @@ public enum FaultAction: Sendable {
 
 /// The error a point throws when a fault fires there. It carries what injected it,
 /// so a report can tell an injected failure from an organic one.
-public struct InjectedFault: Error, Sendable, CustomStringConvertible {
+public struct InjectedFault: LocalizedError, Sendable, CustomStringConvertible {
     /// The point that threw.
     public let point: String
     /// The point's hit count when it fired (1 for the first hit).
@@ -27,6 +27,7 @@ public struct InjectedFault: Error, Sendable, CustomStringConvertible {
     }
 
     public var description: String { "injected fault at \(point) (hit \(hit)): \(message)" }
+    public var errorDescription: String? { description }
 }
 
 /// The outcome of one hit, carried out outside the registry's lock.

@@ -67,8 +67,10 @@ public enum ExpectationEvaluator {
             let observed = missing.isEmpty && changed.isEmpty
                 ? "all \(total) records present"
                 : "\(missing.count) missing, \(changed.count) changed of \(total)"
-            let detail = (missing + changed).isEmpty ? nil
-                : "missing: \(missing.prefix(8).joined(separator: ", ")); changed: \(changed.prefix(8).joined(separator: ", "))"
+            var notes: [String] = []
+            if !missing.isEmpty { notes.append("missing: " + missing.prefix(8).joined(separator: ", ") + (missing.count > 8 ? " …" : "")) }
+            if !changed.isEmpty { notes.append("changed: " + changed.prefix(8).joined(separator: ", ") + (changed.count > 8 ? " …" : "")) }
+            let detail = notes.isEmpty ? nil : notes.joined(separator: "; ")
             return result(missing.isEmpty && changed.isEmpty, expected: "all \(total) records of \(name)", observed: observed, detail: detail)
 
         case let .surfaced(level):

@@ -200,8 +200,15 @@ public final class CaseRunner {
             self.worker = nil
             workerEnded(termination, stderr: worker.stderr, during: name ?? op.rawValue)
             return nil
+        case .interrupted:
+            self.worker = nil
+            _ = worker.kill()
+            interrupted = true
+            stopped = true
+            return nil
         case .hung:
             self.worker = nil
+            evidence.evidenceGap = "not reached: the app hung"
             evidence.abnormalEnd = "hung: no answer to '\(name ?? op.rawValue)' before the case timeout "
                 + "(\(ScenarioDuration.format(scenario.timeout))); the worker's process group was killed"
             stopped = true
@@ -305,7 +312,9 @@ public final class CaseRunner {
             var rng = SplitMix64(seed: subseed)
             let plan = fault.plan(fileSize: size, rng: &rng)
             do {
+                // Paths in the report are relative to the app's data folder, so two runs compare.
                 let done = try FileDamage.apply(plan, to: url)
+                    .replacingOccurrences(of: dataDirectory.path + "/", with: "")
                 injections.append(InjectionRecord(kind: step.fault.kind, target: fault.file, detail: done,
                                                   atMs: ms(clock.now - start), mechanism: "file-damage"))
                 return ("ok", done)

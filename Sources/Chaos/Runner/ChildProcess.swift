@@ -146,7 +146,8 @@ public final class ChildProcess: @unchecked Sendable {
             var descriptor = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, timeoutMs)
             if ready < 0 {
-                if errno == EINTR { continue }
+                // Ctrl-C ends the wait early (the caller checks why); other signals don't.
+                if errno == EINTR { if RunInterruption.requested { return .timedOut } else { continue } }
                 return .endOfFile
             }
             if ready == 0 { continue }

@@ -13,6 +13,8 @@ final class WorkerSession {
         case ended(ChildProcess.Termination)
         /// No reply by the deadline; the worker's process group was killed.
         case hung
+        /// Ctrl-C while waiting; the worker is still running.
+        case interrupted
     }
 
     let process: ChildProcess
@@ -87,6 +89,7 @@ final class WorkerSession {
             case .endOfFile:
                 return .ended(process.waitForExit())
             case .timedOut:
+                if RunInterruption.requested { return .interrupted }
                 process.killGroup()
                 _ = process.waitForExit()
                 return .hung

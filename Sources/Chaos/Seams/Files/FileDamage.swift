@@ -14,7 +14,7 @@ import Foundation
 /// - Edits are written in place and synced, so the damage is on disk before the app
 ///   launches again. An edit that would reach past the end of the file is an error:
 ///   the plan was made for another size.
-/// - `delete` removes exactly the named file. Its `-wal` and `-shm` are files of
+/// - `delete` removes exactly the named file (or folder, such as a backups folder). Its `-wal` and `-shm` are files of
 ///   their own; the caller decides about them.
 /// - `makeReadOnly` clears every write permission bit (`chmod a-w`). Root ignores the
 ///   bits, and tests and workers may run as root, so the target must check the bits.
@@ -54,7 +54,10 @@ public enum FileDamage {
             return "truncated \(path) from \(before) to \(length) bytes"
 
         case .delete:
-            try requireFile(file)
+            // A logical "file" may be a folder of the app's (its backups): delete it whole.
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw FileDamageError(path: path, problem: "the file does not exist")
+            }
             do {
                 try FileManager.default.removeItem(at: file)
             } catch {
