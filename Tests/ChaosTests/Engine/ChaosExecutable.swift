@@ -1,0 +1,73 @@
+import Foundation
+import Chaos
+
+/// Runs the built `chaos` executable as a user would, and captures what it did.
+/// The executable sits beside the test bundle in SwiftPM's build folder.
+struct ChaosExecutable {
+    struct Result {
+        var exitCode: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static var path: String {
+        let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("chaos").path
+    }
+
+    /// Runs `chaos ARGUMENTS` with TMPDIR set to `temporaryDirectory` (so scratch
+    /// directories land where a test can look), bounded by `timeout`.
+    static func run(_ arguments: [String], temporaryDirectory: URL? = nil, timeout: Duration = .seconds(120)) throws -> Result {
+        let work = try TemporaryFolder()
+        var environment = ProcessInfo.processInfo.environment
+        environment["NO_COLOR"] = "1"
+        if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory.path }
+        let stderrFile = work.url.appendingPathComponent("stderr")
+        let child = try ChildProcess(executable: path, arguments: arguments, environment: environment, stderrFile: stderrFile)
+        child.closeInput()
+        var lines: [String] = []
+        let deadline = ContinuousClock.now + timeout
+        loop: while true {
+            switch child.readLine(deadline: deadline) {
+            case let .line(line): lines.append(line)
+            case .endOfFile: break loop
+            case .timedOut:
+                child.killGroup()
+                break loop
+            }
+        }
+        let exitCode: Int32
+        switch child.waitForExit() {
+        case let .exited(code): exitCode = code
+        case let .signaled(signal): exitCode = 128 + signal
+        }
+        let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+        return Result(exitCode: exitCode, stdout: lines.joined(separator: "\n"), stderr: stderr)
+    }
+}
+
+/// A folder removed when the value goes away.
+final class TemporaryFolder {
+    let url: URL
+
+    init() throws {
+        url = URL(fileURLWithPath: NSTemporaryDirectory())
+            .appendingPathComponent("chaos-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+
+    func write(_ name: String, _ text: String, executable: Bool = false) throws -> URL {
+        let file = url.appendingPathComponent(name)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        if executable { _ = chmod(file.path, 0o755) }
+        return file
+    }
+
+    var contents: [String] {
+        (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+    }
+}
