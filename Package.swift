@@ -53,7 +53,8 @@ let package = Package(
         .testTarget(name: "FaultPointsTests", dependencies: ["FaultPoints"]),
         .testTarget(
             name: "SystemUnderTestTests",
-            dependencies: ["SystemUnderTest", "FaultPoints", "Chaos", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SystemUnderTest", "FaultPoints", "Chaos", .product(name: "GRDB", package: "GRDB.swift")],
+            exclude: ["Fixtures"]
         ),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "FaultPoints", "CChaosVFS"]),
     ],

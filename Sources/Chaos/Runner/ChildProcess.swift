@@ -29,6 +29,9 @@ public final class ChildProcess: @unchecked Sendable {
     private var stdinFD: Int32
     private var stdoutFD: Int32
     private var buffer = [UInt8]()
+    /// Bytes of `buffer` already searched for a newline: long lines (a snapshot of
+    /// 100,000 records is megabytes) are scanned once, not once per chunk.
+    private var scanned = 0
     private var termination: Termination?
     // Guards every mutable field: the runner may kill from a timeout path.
     private let lock = NSLock()
@@ -133,16 +136,19 @@ public final class ChildProcess: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         let clock = ContinuousClock()
         while true {
-            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
                 let line = String(decoding: buffer[..<newline], as: UTF8.self)
                 buffer.removeSubrange(...newline)
+                scanned = 0
                 return .line(line)
             }
+            scanned = buffer.count
             guard stdoutFD >= 0 else { return .endOfFile }
             let remaining = deadline - clock.now
             if remaining <= .zero { return .timedOut }
             let (seconds, attoseconds) = remaining.components
-            let timeoutMs = Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+            // In slices: a Ctrl-C handled on another thread does not interrupt this poll.
+            let timeoutMs = Int32(clamping: min(200, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
             var descriptor = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, timeoutMs)
             if ready < 0 {
@@ -150,7 +156,10 @@ public final class ChildProcess: @unchecked Sendable {
                 if errno == EINTR { if RunInterruption.requested { return .timedOut } else { continue } }
                 return .endOfFile
             }
-            if ready == 0 { continue }
+            if ready == 0 {
+                if RunInterruption.requested { return .timedOut }
+                continue
+            }
             var chunk = [UInt8](repeating: 0, count: 65_536)
             let count = chunk.withUnsafeMutableBytes { Glibc.read(stdoutFD, $0.baseAddress, $0.count) }
             if count < 0 {

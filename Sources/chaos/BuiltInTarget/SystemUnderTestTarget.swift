@@ -11,7 +11,9 @@ final class SystemUnderTestTarget: ChaosTarget {
     static let files = [
         "store": "app.sqlite", "wal": "app.sqlite-wal", "shm": "app.sqlite-shm", "backups": "backups",
     ]
-    static let actions = ["favorites.add", "favorites.remove", "favorites.list", "favorites.retry", "favorites.check"]
+    static let actions = [
+        "favorites.add", "favorites.seed", "favorites.remove", "favorites.list", "favorites.retry", "favorites.check",
+    ]
     static let probes = ["health", "surfaced", "favorites.state", "favorites.count", "favorites.error", "backups.count"]
 
     private let context: TargetContext
@@ -44,12 +46,28 @@ final class SystemUnderTestTarget: ChaosTarget {
             let count = try Self.int(arguments, "count", default: 1)
             var acknowledged: [String] = []
             var attempted: [String] = []
-            for _ in 0..<count {
-                let id = counter.next()
+            for id in counter.next(count) {
                 attempted.append("favorite:\(id)")
                 if await favorites.addFavorite(.numbered(id)) { acknowledged.append("favorite:\(id)") }
             }
             return result(ok: acknowledged.count == count, favorites, acknowledged: acknowledged, attempted: attempted)
+        case "favorites.seed":
+            // Setup for large stores: many favourites in one transaction, below the view
+            // model (a user adds one at a time; a benchmark needs 100,000).
+            let count = try Self.int(arguments, "count", default: 1)
+            guard let store = app.store, store.isPersistent || store.health.mode == .inMemory else {
+                return ActionResult(ok: false, error: "no writable store")
+            }
+            let ids = counter.next(count)
+            do {
+                try await store.writer.write { db in
+                    for id in ids { try Favorite.numbered(id).insert(db) }
+                }
+            } catch {
+                return ActionResult(ok: false, error: String(describing: error), attempted: ids.map { "favorite:\($0)" })
+            }
+            let keys = ids.map { "favorite:\($0)" }
+            return ActionResult(ok: true, acknowledged: keys, attempted: keys)
         case "favorites.remove":
             let id = Int64(try Self.int(arguments, "id", default: 1))
             let ok = await favorites.removeFavorite(id: id)
@@ -154,9 +172,11 @@ final class SystemUnderTestTarget: ChaosTarget {
 struct RecordCounter {
     let file: URL
 
-    func next() -> Int64 {
-        let current = (try? String(contentsOf: file, encoding: .utf8)).flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 1
-        try? String(current + 1).write(to: file, atomically: true, encoding: .utf8)
-        return current
+    /// The next `count` ids; they are written down before they are used.
+    func next(_ count: Int) -> [Int64] {
+        let current = (try? String(contentsOf: file, encoding: .utf8))
+            .flatMap { Int64($0.trimmingCharacters(in: .whitespacesAndNewlines)) } ?? 1
+        try? String(current + Int64(count)).write(to: file, atomically: true, encoding: .utf8)
+        return Array(current..<(current + Int64(count)))
     }
 }

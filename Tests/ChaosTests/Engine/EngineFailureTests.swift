@@ -130,3 +130,39 @@ enum ChildProcessProbe {
         }
     }
 }
+
+/// Ctrl-C: the run stops, kills the worker, and still writes the report (exit 130).
+@Suite struct EngineInterruptTests {
+    @Test func ctrlCWritesTheReportAndExits130() throws {
+        let folder = try TemporaryFolder()
+        let marker = folder.url.appendingPathComponent("worker-started")
+        let target = try folder.write("slow-target", """
+        #!/bin/bash
+        echo '{"event":"ready","files":{"store":"app.sqlite"},"actions":[],"probes":[],"pid":'$$'}'
+        touch '\(marker.path)'
+        sleep 987.111 &
+        wait
+        """, executable: true)
+        let scenario = try folder.write("slow.yaml", "name: slow\nsummary: s\nsystem: favorites\ntimeout: 60s\nsteps:\n  - launch\n")
+        let reports = folder.url.appendingPathComponent("reports")
+        let stderrFile = folder.url.appendingPathComponent("stderr")
+        let chaos = try ChildProcess(
+            executable: ChaosExecutable.path,
+            arguments: ["run", scenario.path, "--target-exec", target.path, "--report-dir", reports.path],
+            environment: ProcessInfo.processInfo.environment, stderrFile: stderrFile)
+        // Wait for the event (the worker is up), with a bound.
+        let clock = ContinuousClock()
+        let deadline = clock.now + .seconds(30)
+        while !FileManager.default.fileExists(atPath: marker.path) && clock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        #expect(FileManager.default.fileExists(atPath: marker.path))
+        kill(chaos.pid, SIGINT)
+        let (termination, killed) = chaos.waitForExit(deadline: clock.now + .seconds(20))
+        #expect(!killed, "chaos stops promptly on Ctrl-C")
+        #expect(termination == .exited(130))
+        let report = try JSONReportWriter.read(from: reports.appendingPathComponent("chaos-report.json"))
+        #expect(report.cases.first?.verdict == .interrupted)
+        #expect(try ChildProcessProbe.processes(matching: "sleep 987.111").isEmpty)
+    }
+}

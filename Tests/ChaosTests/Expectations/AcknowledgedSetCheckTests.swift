@@ -1,0 +1,82 @@
+import Testing
+@testable import Chaos
+
+/// Jepsen's set check: acknowledged writes must survive, attempted-but-unacknowledged
+/// writes may survive ("recovered"), nothing else may appear, removals must stay removed.
+@Suite("Acknowledged set check")
+struct AcknowledgedSetCheckTests {
+    @Test func everyAcknowledgedWritePresentPasses() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b"], removed: [], present: ["a", "b"])
+        #expect(check.passed)
+        #expect(check.lost.isEmpty && check.unexpected.isEmpty && check.recovered.isEmpty && check.resurrected.isEmpty)
+        #expect(check.acknowledgedCount == 2)
+        #expect(check.summary == "2 acknowledged, 0 lost, 0 unexpected, 0 recovered")
+    }
+
+    @Test func acknowledgedWriteMissingAtTheEndIsLost() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a", "b", "c"], attempted: ["a", "b", "c"], removed: [], present: ["b"])
+        #expect(!check.passed)
+        #expect(check.lost == ["a", "c"])
+        #expect(check.summary == "3 acknowledged, 2 lost, 0 unexpected, 0 recovered; lost: a, c")
+    }
+
+    @Test func recordNeverAttemptedIsUnexpected() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a"], attempted: ["a"], removed: [], present: ["a", "zombie"])
+        #expect(!check.passed)
+        #expect(check.unexpected == ["zombie"])
+        #expect(check.summary == "1 acknowledged, 0 lost, 1 unexpected, 0 recovered; unexpected: zombie")
+    }
+
+    @Test func unacknowledgedWriteThatReachedTheDiskIsRecoveredAndAllowed() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a"], attempted: ["a", "b"], removed: [], present: ["a", "b"])
+        #expect(check.passed)
+        #expect(check.recovered == ["b"])
+        #expect(check.summary == "1 acknowledged, 0 lost, 0 unexpected, 1 recovered")
+    }
+
+    @Test func unacknowledgedWriteThatDidNotReachTheDiskIsNotLost() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a"], attempted: ["a", "b"], removed: [], present: ["a"])
+        #expect(check.passed)
+        #expect(check.lost.isEmpty)
+    }
+
+    @Test func acknowledgedRemovalIsNotExpectedAtTheEnd() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b"], removed: ["b"], present: ["a"])
+        #expect(check.passed)
+        #expect(check.lost.isEmpty)
+        #expect(check.acknowledgedCount == 1)
+    }
+
+    @Test func removedRecordThatCameBackIsResurrected() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b"], removed: ["b"], present: ["a", "b"])
+        #expect(!check.passed)
+        #expect(check.resurrected == ["b"])
+        #expect(check.summary == "1 acknowledged, 0 lost, 0 unexpected, 0 recovered, 1 resurrected; resurrected: b")
+    }
+
+    @Test func emptyCaseWithNothingPresentPasses() {
+        let check = AcknowledgedSetCheck(acknowledged: [], attempted: [], removed: [], present: [])
+        #expect(check.passed)
+        #expect(check.summary == "0 acknowledged, 0 lost, 0 unexpected, 0 recovered")
+    }
+
+    @Test func listsAreSortedSoTheSummaryIsStable() {
+        let keys: Set = ["favorites:3", "favorites:1", "favorites:2"]
+        let check = AcknowledgedSetCheck(acknowledged: keys, attempted: keys, removed: [], present: [])
+        #expect(check.lost == ["favorites:1", "favorites:2", "favorites:3"])
+    }
+
+    @Test func summaryListsAtMostEightKeysThenTheCount() {
+        let keys = Set((1...10).map { "k\($0)" })
+        let check = AcknowledgedSetCheck(acknowledged: keys, attempted: keys, removed: [], present: [])
+        #expect(check.summary == "10 acknowledged, 10 lost, 0 unexpected, 0 recovered; lost: k1, k10, k2, k3, k4, k5, k6, k7 … (10)")
+    }
+
+    @Test func summaryNamesEveryKindOfFailureInOrder() {
+        let check = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b", "c"], removed: ["b"],
+                                         present: ["b", "c", "x"])
+        #expect(!check.passed)
+        #expect(check.summary
+            == "1 acknowledged, 1 lost, 1 unexpected, 1 recovered, 1 resurrected; lost: a; unexpected: x; resurrected: b")
+    }
+}
