@@ -17,13 +17,18 @@
 **   one relaxed atomic load. SQLITE_FCNTL_VFSNAME is answered as "chaos/<inner>",
 **   so a test can check a connection really goes through the shim.
 **
+**   Power loss is the one piece of mechanism that is not a yes/no answer: while
+**   it is enabled, writes, truncates and syncs of the main database, journal
+**   and WAL go through the crash simulator's undo log (chaos_powerloss.c,
+**   which explains its model) instead of straight to the real file.
+**
 **   Deciding *what* to fail, when and how often (seeds, schedules, scenario
 **   steps, per-path rules) is policy and lives in Swift, in the Chaos target.
 **   Keeping it out of C keeps this file small, obviously correct and free of
 **   allocation on the hot path, and lets the policy be tested and changed in
 **   the language the rest of the framework is written in.
 */
-#include "chaos_vfs.h"
+#include "chaos_internal.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -31,13 +36,6 @@
 #include <string.h>
 
 /* ---- state ------------------------------------------------------------- */
-
-typedef struct chaos_file {
-    sqlite3_file base;  /* must be first */
-    sqlite3_file *real; /* points just past this struct, inside the same allocation */
-    char *path;         /* full path (sqlite3_malloc'd copy), NULL for anonymous temp files */
-    int kind;           /* CHAOS_FILE_* */
-} chaos_file;
 
 /* A hook and its context, published together. Cells are immutable once
 ** published and never freed (a concurrent caller may still hold one); they
@@ -96,15 +94,25 @@ static int cRead(sqlite3_file *pFile, void *buf, int amt, sqlite3_int64 off) {
 static int cWrite(sqlite3_file *pFile, const void *buf, int amt, sqlite3_int64 off) {
     COUNT(g_writes);
     HOOK(pFile, CHAOS_OP_WRITE, off, amt);
+    if (chaos_pl_tracks((chaos_file *)pFile)) return chaos_pl_write((chaos_file *)pFile, buf, amt, off);
     return REAL(pFile)->pMethods->xWrite(REAL(pFile), buf, amt, off);
 }
 static int cTruncate(sqlite3_file *pFile, sqlite3_int64 size) {
-    HOOK(pFile, CHAOS_OP_TRUNCATE, size, 0);
+    chaos_file *p = (chaos_file *)pFile;
+    const hook_cell *h = hook_get();
+    if (h) { /* the hook is told whether the file grows (disk-full fails only that) */
+        sqlite3_int64 now = 0;
+        int grows = p->real->pMethods->xFileSize(p->real, &now) == SQLITE_OK && size > now;
+        int rc = h->fn(h->ctx, CHAOS_OP_TRUNCATE, p->kind, p->path, size, grows);
+        if (rc != 0) return rc;
+    }
+    if (chaos_pl_tracks((chaos_file *)pFile)) return chaos_pl_truncate((chaos_file *)pFile, size);
     return REAL(pFile)->pMethods->xTruncate(REAL(pFile), size);
 }
 static int cSync(sqlite3_file *pFile, int flags) {
     COUNT(g_syncs);
     HOOK(pFile, CHAOS_OP_SYNC, 0, flags);
+    if (chaos_pl_tracks((chaos_file *)pFile)) return chaos_pl_sync((chaos_file *)pFile, flags);
     return REAL(pFile)->pMethods->xSync(REAL(pFile), flags);
 }
 static int cFileSize(sqlite3_file *pFile, sqlite3_int64 *pSize) {
@@ -140,12 +148,14 @@ static int cFileControl(sqlite3_file *pFile, int op, void *pArg) {
 static int cSectorSize(sqlite3_file *pFile) {
     chaos_file *p = (chaos_file *)pFile;
     int v = p->real->pMethods->xSectorSize(p->real);
+    if (chaos_pl_tracks(p)) v = chaos_pl_sector_size(p, v);
     int h = hook_call(CHAOS_OP_SECTOR_SIZE, p->kind, p->path, 0, v);
     return h ? h : v;
 }
 static int cDeviceCharacteristics(sqlite3_file *pFile) {
     chaos_file *p = (chaos_file *)pFile;
     int v = p->real->pMethods->xDeviceCharacteristics(p->real);
+    if (chaos_pl_tracks(p)) v = chaos_pl_device_characteristics(p, v);
     int h = hook_call(CHAOS_OP_DEVICE_CHARACTERISTICS, p->kind, p->path, 0, v);
     return h ? h : v;
 }
@@ -154,7 +164,8 @@ static int cShmMap(sqlite3_file *pFile, int iPg, int pgsz, int bExtend, void vol
     return REAL(pFile)->pMethods->xShmMap(REAL(pFile), iPg, pgsz, bExtend, pp);
 }
 static int cShmLock(sqlite3_file *pFile, int ofst, int n, int flags) {
-    HOOK(pFile, CHAOS_OP_SHM_LOCK, ofst, n);
+    /* Only lock requests ask: failing an unlock is not something SQLite meets. */
+    if (flags & SQLITE_SHM_LOCK) HOOK(pFile, CHAOS_OP_SHM_LOCK, ofst, n);
     return REAL(pFile)->pMethods->xShmLock(REAL(pFile), ofst, n, flags);
 }
 static void cShmBarrier(sqlite3_file *pFile) {
@@ -240,7 +251,9 @@ static int cDelete(sqlite3_vfs *pVfs, const char *zName, int syncDir) {
     else if (zName && ends_with(zName, "-wal")) kind = CHAOS_FILE_WAL;
     int rc = hook_call(CHAOS_OP_DELETE, kind, zName, 0, syncDir);
     if (rc) return rc;
-    return REAL_VFS(pVfs)->xDelete(REAL_VFS(pVfs), zName, syncDir);
+    rc = REAL_VFS(pVfs)->xDelete(REAL_VFS(pVfs), zName, syncDir);
+    if (zName && (rc == SQLITE_OK || rc == SQLITE_IOERR_DELETE_NOENT)) chaos_pl_deleted(zName);
+    return rc;
 }
 static int cAccess(sqlite3_vfs *pVfs, const char *zName, int flags, int *pResOut) {
     return REAL_VFS(pVfs)->xAccess(REAL_VFS(pVfs), zName, flags, pResOut);
@@ -354,6 +367,8 @@ void chaos_vfs_set_hook(chaos_vfs_hook hook, void *context) {
     }
     atomic_store_explicit(&g_hook, cell, memory_order_release);
 }
+
+int chaos_vfs_has_hook(void) { return hook_get() != NULL; }
 
 void chaos_vfs_counters(sqlite3_int64 *opens, sqlite3_int64 *reads, sqlite3_int64 *writes,
                         sqlite3_int64 *syncs) {

@@ -35,7 +35,7 @@ enum : int {
     CHAOS_OP_CLOSE,              /* always forwarded; a non-zero hook result is returned after */
     CHAOS_OP_READ,               /* offset, amount = byte range */
     CHAOS_OP_WRITE,              /* offset, amount = byte range */
-    CHAOS_OP_TRUNCATE,           /* offset = new size */
+    CHAOS_OP_TRUNCATE,           /* offset = new size, amount = 1 if that grows the file, else 0 */
     CHAOS_OP_SYNC,               /* amount = sync flags */
     CHAOS_OP_FILESIZE,
     CHAOS_OP_LOCK,               /* amount = lock level */
@@ -45,7 +45,9 @@ enum : int {
     CHAOS_OP_SECTOR_SIZE,        /* called after forwarding, amount = real answer; non-zero result replaces it */
     CHAOS_OP_DEVICE_CHARACTERISTICS, /* same as SECTOR_SIZE */
     CHAOS_OP_SHM_MAP,            /* offset = region index, amount = region size */
-    CHAOS_OP_SHM_LOCK,           /* offset = first slot, amount = slot count */
+    CHAOS_OP_SHM_LOCK,           /* lock requests only (unlocks are always forwarded);
+                                    offset = first slot, amount = slot count. Slot 0 is
+                                    the WAL write lock, 1 checkpoint, 2 recover, 3+ readers */
     CHAOS_OP_SHM_BARRIER,        /* notification only; result ignored */
     CHAOS_OP_SHM_UNMAP,          /* always forwarded, like CLOSE; amount = delete flag */
     CHAOS_OP_FETCH,              /* offset, amount = byte range */
@@ -78,6 +80,75 @@ sqlite3_vfs *chaos_vfs_get(void);
 ** The context must stay valid until no call can still be inside the old hook.
 */
 void chaos_vfs_set_hook(chaos_vfs_hook hook, void *context);
+
+/* Whether a hook is set now (1) or every call passes straight through (0). */
+int chaos_vfs_has_hook(void);
+
+/*
+** ---- Power loss: the crash simulator (chaos_powerloss.c explains the model) ----
+**
+** While enabled, writes and truncates of main database, rollback journal and
+** WAL files keep an undo log per path that each xSync of the path clears; a
+** crash undoes (per mode) what was not synced, fsyncs, and _exits. It works
+** with or without a hook set: the hook is asked first, and a call it fails
+** never reaches the log.
+*/
+
+/* The exit status of a simulated power loss: distinctive, not a signal's 128+N. */
+#define CHAOS_POWER_LOSS_EXIT 86
+
+/* What a crash does with each pending (unsynced) write. */
+enum : int {
+    CHAOS_POWERLOSS_DROP = 0, /* revert them all: a clean cut losing everything unsynced */
+    CHAOS_POWERLOSS_KEEP = 1, /* keep them all: the OS had flushed everything */
+    CHAOS_POWERLOSS_TORN = 2  /* per sector, a seeded keep / revert / garble */
+};
+
+/*
+** Starts (enabled != 0) or stops undo logging. Enabling again only updates the
+** sector size and tearing; stopping drops every log and disarms the triggers.
+** With torn != 0, tracked files report `sector_size` (a power of two in
+** 512...65536, else 512) from xSectorSize and do not advertise
+** SQLITE_IOCAP_POWERSAFE_OVERWRITE (nor atomic or sequential writes), so
+** SQLite protects itself against torn sectors. Enable before opening the
+** databases: SQLite reads those answers when it opens a file.
+*/
+void chaos_vfs_powerloss_enable(int enabled, int sector_size, int torn);
+
+/*
+** Limits tracking (and the tearing answers) to paths starting with
+** `path_prefix` (copied), e.g. "/data/dir/"; NULL or "" tracks every path.
+*/
+void chaos_vfs_powerloss_set_scope(const char *path_prefix);
+
+/*
+** Arms the crash triggers, counted from now over tracked files: crash at the
+** `at_sync`-th xSync, before it reaches the disk, or right after the
+** `after_writes`-th xWrite returned; 0 disables that trigger; whichever comes
+** first. `mode` is a CHAOS_POWERLOSS_*; `seed` seeds a TORN crash. Arming again
+** replaces both triggers.
+*/
+void chaos_vfs_powerloss_arm(int at_sync, int after_writes, int mode, unsigned long long seed);
+
+/*
+** Crashes now: undoes per `mode` and `seed`, fsyncs, deletes the -shm of each
+** tracked database, and ends the process with _exit(CHAOS_POWER_LOSS_EXIT).
+** Other threads block for good on their next tracked write or sync.
+*/
+void chaos_vfs_powerloss_crash(int mode, unsigned long long seed) __attribute__((noreturn));
+
+/*
+** Since enabling: tracked xWrite and xSync calls that reached the disk (or were
+** about to), and undo-log entries pending now (across all paths). Any may be NULL.
+*/
+void chaos_vfs_powerloss_stats(sqlite3_int64 *writes, sqlite3_int64 *syncs,
+                               sqlite3_int64 *pending_entries);
+
+/*
+** One draw of SplitMix64 (advances *state): the generator the simulator uses,
+** exposed so a test can check it matches Chaos's SplitMix64.
+*/
+unsigned long long chaos_vfs_splitmix64_next(unsigned long long *state);
 
 /*
 ** Process-wide call counters (relaxed atomics): xOpen, xRead, xWrite and xSync

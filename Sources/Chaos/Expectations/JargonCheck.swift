@@ -6,13 +6,13 @@ import Foundation
 public enum JargonCheck {
     private static let patterns: [(String, String)] = [
         (#"SQLITE_[A-Z_]+"#, "an SQLite result code"),
-        (#"(?i)\bsqlite3?\b"#, "the name SQLite"),
+        (#"(?i)sqlite"#, "the name SQLite"),
         (#"\bE(NOSPC|IO|ACCES|PERM|NOENT|ROFS|BUSY|AGAIN|INTR|DQUOT|FBIG|NOMEM)\b"#, "an errno name"),
         (#"\bnil\b"#, "\"nil\""),
         (#"Optional\("#, "\"Optional(\""),
-        (#"\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)+(?:Error|Exception)\b"#, "a type name"),
-        (#"\b(?:error|code|errno) ?[:=#]? ?-?\d{2,}\b"#, "an error code"),
+        (#"\b[A-Z][a-z]+(?:[A-Z][a-z0-9]*)*(?:Error|Exception)\b"#, "a type name"),
         (#"Error Domain="#, "an NSError description"),
+        (#"(?i)\b(?:error|code|errno) ?[:=#]? ?-?\d+\b"#, "an error code"),
         (#"\b0x[0-9a-fA-F]+\b"#, "an address"),
     ]
 

@@ -7,6 +7,10 @@ public enum FaultCatalog {
         ReadOnlyFault.self,
         ReplaceFileFault.self,
         ThrowFault.self,
+        DiskFullFault.self,
+        IOErrorFault.self,
+        SlowIOFault.self,
+        BusyFault.self,
     ]
 
     /// The wire names, in catalog order.

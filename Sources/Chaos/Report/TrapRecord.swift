@@ -2,14 +2,15 @@
 ///
 /// ```json
 /// { "signal" : 4, "signalName" : "SIGILL",
-///   "message" : "Fatal error: Index out of range",
+///   "message" : "Index out of range",
 ///   "site" : "QuizGenerator.swift:42", "backtrace" : "…" }
 /// ```
 public struct TrapRecord: Codable, Sendable, Equatable {
     public var signal: Int32
     /// `SIGILL`, `SIGTRAP`, `SIGABRT`, `SIGBUS`, `SIGSEGV`.
     public var signalName: String
-    /// The `Fatal error: …` line from the worker's stderr, when there was one.
+    /// The text after `Fatal error: ` on the worker's stderr (or the runtime's crash
+    /// banner when there was no such line).
     public var message: String?
     /// The first frame in project code, `File.swift:LINE`.
     public var site: String?

@@ -19,6 +19,15 @@ public final class CaseRunner {
     private var files: [String: String]?
     private var workerLaunches = 0
     private var activeArmings: [(kind: String, arming: PointArming)] = []
+    private var activeStorage: [(kind: String, rule: StorageFaultRule)] = []
+    /// A deferred power loss armed in the running worker, and the step that armed it.
+    private var pendingPowerLoss: (order: PowerLossOrder, step: Int)?
+    /// The power went out: the app is down until the next launch.
+    private var powerOut = false
+    private var tracksWrites: Bool { scenario.steps.contains { if case .powerLoss = $0.action { true } else { false } } }
+    private var tornWrites: Bool {
+        scenario.steps.contains { if case let .powerLoss(step) = $0.action { step.mode == .torn } else { false } }
+    }
     private var evidence = CaseEvidence()
     private var steps: [StepRecord] = []
     private var injections: [InjectionRecord] = []
@@ -88,7 +97,14 @@ public final class CaseRunner {
         let stepStart = clock.now
         var outcome = "ok"
         var detail: String?
+        if powerOut, step.action.touchesApp {
+            steps.append(StepRecord(index: index, label: step.label, startMs: ms(stepStart - start), durationMs: 0,
+                                    outcome: "skipped", detail: "the power is out: the app is down until the next launch"))
+            return
+        }
         switch step.action {
+        case let .powerLoss(powerLoss):
+            (outcome, detail) = losePower(powerLoss, index: index)
         case .launch:
             (outcome, detail) = launch()
         case .stop:
@@ -97,6 +113,7 @@ public final class CaseRunner {
             if let worker {
                 _ = worker.kill()
                 self.worker = nil
+                pendingPowerLoss = nil
                 detail = "worker killed (SIGKILL)"
             } else {
                 detail = "the app was not running"
@@ -126,6 +143,13 @@ public final class CaseRunner {
     }
 
     private func launch() -> (String, String?) {
+        if worker != nil, let pending = pendingPowerLoss {
+            harnessError = "the power loss armed at step \(pending.step) never happened before this launch: "
+                + "its trigger was not reached by the steps in between"
+            stopped = true
+            return ("error", harnessError)
+        }
+        powerOut = false
         if worker != nil {
             // A launch while running is a restart: stop gracefully first.
             let (outcome, detail) = stopWorker()
@@ -133,8 +157,12 @@ public final class CaseRunner {
         }
         guard let session = startWorker() else { return (stopped ? "trapped" : "error", evidence.abnormalEnd ?? harnessError) }
         worker = session
+        if tracksWrites, request(.trackWrites, torn: tornWrites) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
         for (_, arming) in activeArmings {
             guard request(.arm, arming: arming) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
+        }
+        for (_, rule) in activeStorage {
+            guard request(.armStorage, storage: rule) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
         }
         let launchStart = clock.now
         evidence.health = nil
@@ -179,17 +207,34 @@ public final class CaseRunner {
     }
 
     /// Sends a request to the running worker; nil when it died, hung or is absent (the
-    /// case is then stopped and the evidence says why).
+    /// case is then stopped and the evidence says why), or when the power went out as
+    /// a power-loss step said it would (the case goes on).
     private func request(_ op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
-                         arming: PointArming? = nil) -> WorkerReply? {
+                         arming: PointArming? = nil, storage: StorageFaultRule? = nil,
+                         powerLoss: PowerLossOrder? = nil, torn: Bool? = nil) -> WorkerReply? {
         guard let worker else {
             harnessError = harnessError ?? "'\(op.rawValue)' needs the app running: add a launch step before it"
             stopped = true
             return nil
         }
-        switch worker.request(op, name: name, arguments: arguments, arming: arming, deadline: deadline) {
+        let body = WorkerRequest(id: 0, op: op, name: name, arguments: arguments, arming: arming,
+                                 storage: storage, powerLoss: powerLoss, torn: torn)
+        let outcome = worker.request(body, deadline: deadline) { event in
+            switch event.event {
+            case .ack:
+                evidence.acknowledged.insert(event.key)
+                evidence.attempted.insert(event.key)
+                evidence.removed.remove(event.key)
+            case .attempt:
+                evidence.attempted.insert(event.key)
+            case .remove:
+                evidence.removed.insert(event.key)
+            }
+        }
+        switch outcome {
         case let .reply(reply):
             recordFirings(reply.firings)
+            recordStorageFirings(reply.storageFirings)
             if let error = reply.error, error.hasPrefix("target: ") {
                 harnessError = "the target refused '\(name ?? op.rawValue)': \(error.dropFirst(8))"
                 stopped = true
@@ -198,6 +243,10 @@ public final class CaseRunner {
             return reply
         case let .ended(termination):
             self.worker = nil
+            if termination == .exited(PowerLoss.exitCode), let order = powerLoss ?? pendingPowerLoss?.order {
+                powerWentOut(order, during: name ?? op.rawValue, stderr: worker.stderr)
+                return nil
+            }
             workerEnded(termination, stderr: worker.stderr, during: name ?? op.rawValue)
             return nil
         case .interrupted:
@@ -214,6 +263,28 @@ public final class CaseRunner {
             stopped = true
             return nil
         }
+    }
+
+    // MARK: - Power loss
+
+    private func losePower(_ step: PowerLossStep, index: Int) -> (String, String?) {
+        let order = PowerLossOrder(step: step, seed: SplitMix64.subseed(seed, "step-\(index)"))
+        if order.isNow {
+            _ = request(.powerLoss, powerLoss: order)
+            if powerOut { return ("ok", "the power went out (\(step.mode.rawValue))") }
+            return (stopped ? "error" : "ok", evidence.abnormalEnd ?? harnessError ?? "the worker answered instead of losing power")
+        }
+        guard request(.powerLoss, powerLoss: order) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
+        pendingPowerLoss = (order, index)
+        return ("ok", "armed: \(step.label)")
+    }
+
+    private func powerWentOut(_ order: PowerLossOrder, during what: String, stderr: String) {
+        powerOut = true
+        pendingPowerLoss = nil
+        let when = order.isNow ? "now" : "during '\(what)'"
+        injections.append(InjectionRecord(kind: "power-loss", target: "store", detail: "power lost \(when), \(order.mode.rawValue) unsynced writes",
+                                          atMs: ms(clock.now - start), mechanism: "vfs"))
     }
 
     private func workerEnded(_ termination: ChildProcess.Termination, stderr: String, during what: String) {
@@ -254,6 +325,7 @@ public final class CaseRunner {
         var lastMessage: String?
         for _ in 0..<action.repeatCount {
             guard let reply = request(.perform, name: action.name, arguments: action.arguments) else {
+                if powerOut { return ("power-lost", "the power went out during this step") }
                 return (evidence.trap != nil ? "trapped" : "error", evidence.abnormalEnd ?? harnessError)
             }
             evidence.acknowledged.formUnion(reply.acknowledged ?? [])
@@ -323,6 +395,19 @@ public final class CaseRunner {
                 stopped = true
                 return ("error", harnessError)
             }
+        case let fault as DiskFullFault where fault.mechanism == .tmpfs:
+            harnessError = "disk-full with mechanism tmpfs is not supported by this runner yet"
+            stopped = true
+            return ("error", harnessError)
+        case _ where step.fault.family == .storage:
+            guard let rule = StorageFaultRule(fault: step.fault, trigger: step.trigger, seed: subseed) else {
+                harnessError = "fault '\(step.fault.kind)' has no storage rule"
+                stopped = true
+                return ("error", harnessError)
+            }
+            activeStorage.append((step.fault.kind, rule))
+            if worker != nil, request(.armStorage, storage: rule) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
+            return ("ok", "armed in the VFS: \(step.fault.label)")
         case let fault as ThrowFault:
             let arming = PointArming(point: fault.point, effect: .fail, message: fault.message,
                                      trigger: step.trigger, seed: subseed)
@@ -339,16 +424,31 @@ public final class CaseRunner {
     private func clear(_ kind: String?) -> (String, String?) {
         let cleared = activeArmings.filter { kind == nil || $0.kind == kind }
         activeArmings.removeAll { kind == nil || $0.kind == kind }
+        let clearedStorage = activeStorage.filter { kind == nil || $0.kind == kind }
+        activeStorage.removeAll { kind == nil || $0.kind == kind }
         if worker != nil {
             for (_, arming) in cleared where request(.disarm, name: arming.point) == nil {
                 return ("error", harnessError ?? evidence.abnormalEnd)
             }
+            for storageKind in Set(clearedStorage.map(\.kind)) where request(.disarmStorage, name: storageKind) == nil {
+                return ("error", harnessError ?? evidence.abnormalEnd)
+            }
         }
-        if !cleared.isEmpty {
+        let names = cleared.map(\.arming.point) + clearedStorage.map(\.kind)
+        if !names.isEmpty {
             recoverySince = (clock.now, "the clear")
             evidence.recoveryMs = nil
         }
-        return ("ok", cleared.isEmpty ? "nothing armed" : "disarmed " + cleared.map(\.arming.point).joined(separator: ", "))
+        return ("ok", names.isEmpty ? "nothing armed" : "disarmed " + names.joined(separator: ", "))
+    }
+
+    private func recordStorageFirings(_ firings: [StorageFiring]?) {
+        for firing in firings ?? [] {
+            injections.append(InjectionRecord(
+                kind: firing.kind, target: firing.file,
+                detail: "\(firing.operation) of \(URL(fileURLWithPath: firing.path).lastPathComponent) → result code \(firing.resultCode)",
+                atMs: ms(clock.now - start), count: firing.count, mechanism: "vfs"))
+        }
     }
 
     private func recordFirings(_ firings: [PointFiring]?) {

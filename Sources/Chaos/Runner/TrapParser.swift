@@ -25,7 +25,9 @@ public enum TrapParser {
             }
         }
         for line in stderr.split(separator: "\n") where line.hasPrefix("💣 Program crashed:") || line.hasPrefix("*** Program crashed:") {
-            return line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+            var text = line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+            if text.hasSuffix("***") { text = String(text.dropLast(3)).trimmingCharacters(in: .whitespaces) }
+            return text
         }
         return nil
     }
@@ -40,7 +42,7 @@ public enum TrapParser {
             guard let range = line.range(of: ": Fatal error: ") else { continue }
             let location = line[..<range.lowerBound]
             let parts = location.split(separator: ":")
-            if parts.count >= 2, let number = Int(parts[parts.count - 1]), isProjectCode(String(parts[parts.count - 2])) {
+            if parts.count >= 2, let number = Int(parts[parts.count - 1]), isProjectFileID(String(parts[parts.count - 2])) {
                 return "\(URL(fileURLWithPath: String(parts[parts.count - 2])).lastPathComponent):\(number)"
             }
         }
@@ -76,10 +78,19 @@ public enum TrapParser {
         return frames
     }
 
+    /// A `#fileID` of the "Fatal error" line (`Module/File.swift`) in project code: not
+    /// the standard library or another module of the toolchain.
+    static func isProjectFileID(_ fileID: String) -> Bool {
+        let toolchainModules = ["Swift/", "_Concurrency/", "Foundation/", "FoundationEssentials/", "Dispatch/",
+                                "_StringProcessing/", "Synchronization/", "XCTest/", "Testing/"]
+        if toolchainModules.contains(where: { fileID.hasPrefix($0) }) { return false }
+        return isProjectCode(fileID)
+    }
+
     /// Project code: not the Swift runtime or standard library, not a dependency checkout.
     static func isProjectCode(_ path: String) -> Bool {
         guard path.hasSuffix(".swift") else { return false }
-        let foreign = ["/swift/stdlib/", "/swift-corelibs-", "/.build/checkouts/", "/Runtime/", "<compiler-generated>",
+        let foreign = ["/swift/stdlib/", "/swift-corelibs-", "/checkouts/", "/SourcePackages/", "/Runtime/", "<compiler-generated>",
                        "/swift/include/", "/Sources/Chaos/Worker/"]
         if foreign.contains(where: { path.contains($0) }) { return false }
         // Runtime file names that the Swift toolchain compiles in (no directory on some builds).

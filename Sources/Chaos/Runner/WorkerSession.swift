@@ -67,10 +67,12 @@ final class WorkerSession {
         }
     }
 
-    /// Sends one request and waits for its reply until `deadline`.
-    func request(_ op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
-                 arming: PointArming? = nil, deadline: ContinuousClock.Instant) -> Outcome {
-        let request = WorkerRequest(id: nextID, op: op, name: name, arguments: arguments, arming: arming)
+    /// Sends one request and waits for its reply until `deadline`. Event lines that
+    /// come before the reply (acknowledged writes) go to `onEvent` as they arrive.
+    func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant,
+                 onEvent: (WorkerEvent) -> Void = { _ in }) -> Outcome {
+        var request = body
+        request.id = nextID
         nextID += 1
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -78,14 +80,17 @@ final class WorkerSession {
             return .ended(.exited(-1))
         }
         _ = process.writeLine(line)
+        let decoder = JSONDecoder()
         while true {
             switch process.readLine(deadline: deadline) {
             case let .line(text):
-                guard let data = text.data(using: .utf8),
-                      let reply = try? JSONDecoder().decode(WorkerReply.self, from: data) else {
-                    continue  // not a protocol line: ignore, stderr holds diagnostics
+                guard let data = text.data(using: .utf8) else { continue }
+                if let reply = try? decoder.decode(WorkerReply.self, from: data) {
+                    if reply.id == request.id { return .reply(reply) }
+                } else if let event = try? decoder.decode(WorkerEvent.self, from: data) {
+                    onEvent(event)
                 }
-                if reply.id == request.id { return .reply(reply) }
+                // Anything else is not a protocol line: ignored; stderr holds diagnostics.
             case .endOfFile:
                 return .ended(process.waitForExit())
             case .timedOut:

@@ -37,6 +37,7 @@ extension ScenarioParser {
             case .fault: action = try parseFault(node, entries, lead)
             case .clear: action = try parseClear(node, entries, lead)
             case .wait: action = try parseWait(node, entries, lead)
+            case .powerLoss: action = try parsePowerLoss(node, entries, lead)
             case .launch, .stop, .kill:
                 throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: lead.keyLocation)
             }
@@ -51,6 +52,7 @@ extension ScenarioParser {
         case .fault: "corrupt-file"
         case .clear: "all"
         case .wait: "250ms"
+        case .powerLoss: "torn"
         case .launch, .stop, .kill: ""
         }
     }
@@ -173,5 +175,41 @@ extension ScenarioParser {
             throw ScenarioError("'wait' is longer than the longest timeout (\(ScenarioDuration.format(Scenario.maximumTimeout))), found '\(text)'", at: lead.value.location)
         }
         return .wait(duration)
+    }
+
+    // MARK: power-loss
+
+    private func parsePowerLoss(_ node: ScenarioNode, _ entries: [ScenarioNode.Entry], _ lead: ScenarioNode.Entry) throws(ScenarioError) -> StepAction {
+        try checkKeys(entries, allowed: PowerLossStep.keys, lead: lead, context: "a 'power-loss' step")
+        let parameters = parameters("step 'power-loss'", node, entries)
+        let modes = PowerLossStep.Mode.allCases.map(\.rawValue)
+        var step = PowerLossStep()
+        var leadMode: String?
+        if case let .scalar(text, quoted) = lead.value.content, !(text.isEmpty && !quoted) {
+            guard let mode = PowerLossStep.Mode(rawValue: text) else {
+                throw ScenarioError.unknown("power-loss mode", text, among: modes, at: lead.value.location)
+            }
+            leadMode = text
+            step.mode = mode
+        }
+        if let written = try parameters.oneOf("mode", modes) {
+            if leadMode != nil {
+                throw parameters.error("the mode is written twice: keep '- power-loss: \(leadMode ?? "")' or 'mode: \(written)'", at: "mode")
+            }
+            step.mode = PowerLossStep.Mode(rawValue: written) ?? .drop
+        }
+        let triggers = ["at-sync", "after-writes", "at-point"].filter { parameters.contains($0) }
+        if triggers.count > 1 {
+            throw parameters.error("a power loss happens once: give one of at-sync, after-writes, at-point (found \(triggers.joined(separator: " and ")))", at: triggers[1])
+        }
+        if let count = try parameters.int("at-sync", in: 1...1_000_000) { step.moment = .atSync(count) }
+        if let count = try parameters.int("after-writes", in: 1...1_000_000) { step.moment = .afterWrites(count) }
+        if let point = try parameters.string("at-point") {
+            guard ThrowFault.isPointPath(point), !point.hasSuffix("*") else {
+                throw parameters.error("'at-point' needs a fault point path like store/favorites/save, found '\(point)'", at: "at-point")
+            }
+            step.moment = .atPoint(point)
+        }
+        return .powerLoss(step)
     }
 }

@@ -33,6 +33,8 @@ public enum StepAction: Sendable, Equatable {
     case clear(String?)
     /// `wait: 250ms`.
     case wait(Duration)
+    /// `power-loss`: the power goes out now, or when its trigger says.
+    case powerLoss(PowerLossStep)
 
     /// The step's wire name: `launch`, `do`, `fault`, ...
     public var wireName: String { keyword.rawValue }
@@ -47,6 +49,7 @@ public enum StepAction: Sendable, Equatable {
         case .fault: .fault
         case .clear: .clear
         case .wait: .wait
+        case .powerLoss: .powerLoss
         }
     }
 
@@ -59,6 +62,7 @@ public enum StepAction: Sendable, Equatable {
         case let .fault(fault): return fault.label
         case let .clear(kind): return "clear \(kind ?? "all")"
         case let .wait(duration): return "wait \(ScenarioDuration.format(duration))"
+        case let .powerLoss(step): return step.label
         }
     }
 
@@ -76,6 +80,7 @@ public enum StepAction: Sendable, Equatable {
 public enum StepKeyword: String, CaseIterable, Sendable {
     case launch, stop, kill
     case `do`, checkpoint, fault, clear, wait
+    case powerLoss = "power-loss"
 
     /// Written as a bare word, without a value.
     public var isBare: Bool { bareAction != nil }
@@ -86,6 +91,7 @@ public enum StepKeyword: String, CaseIterable, Sendable {
         case .launch: .launch
         case .stop: .stop
         case .kill: .kill
+        case .powerLoss: .powerLoss(PowerLossStep())
         case .do, .checkpoint, .fault, .clear, .wait: nil
         }
     }
@@ -146,5 +152,50 @@ public struct FaultStep: Sendable, Equatable {
     public var label: String {
         let when = trigger.label
         return "fault \(fault.label)" + (when.isEmpty ? "" : " \(when)")
+    }
+}
+
+/// `power-loss`: the machine loses power. Writes the OS had not synced are dropped,
+/// kept or torn (per sector, seeded), and the app dies on the spot.
+///
+/// ```yaml
+/// - power-loss                # now, dropping every unsynced write
+/// - power-loss: torn          # mode: drop | keep | torn
+///   after-writes: 12          # or at-sync: N, at-point: store/favorites/save; default now
+/// ```
+public struct PowerLossStep: Sendable, Equatable {
+    public enum Mode: String, Sendable, CaseIterable, Codable {
+        case drop, keep, torn
+    }
+
+    public enum Moment: Sendable, Equatable {
+        case now
+        case atSync(Int)
+        case afterWrites(Int)
+        case atPoint(String)
+    }
+
+    public var mode: Mode
+    public var moment: Moment
+
+    public init(mode: Mode = .drop, moment: Moment = .now) {
+        self.mode = mode
+        self.moment = moment
+    }
+
+    public static let keys = ["mode", "at-sync", "after-writes", "at-point"]
+
+    /// True when the power goes out later, at a write, a sync or a point.
+    public var isDeferred: Bool { moment != .now }
+
+    public var label: String {
+        let when: String
+        switch moment {
+        case .now: when = "now"
+        case let .atSync(count): when = "at sync \(count)"
+        case let .afterWrites(count): when = "after write \(count)"
+        case let .atPoint(point): when = "at \(point)"
+        }
+        return "power-loss \(mode.rawValue) \(when)"
     }
 }

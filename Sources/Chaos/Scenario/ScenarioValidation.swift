@@ -12,14 +12,27 @@ enum ScenarioValidation {
     static func checkLifecycle(_ steps: [ScenarioStep]) throws(ScenarioError) {
         var launchedAt: SourceLocation?
         var endedAt: SourceLocation?
+        // A deferred power loss ends the app at some later step: the next launch may follow.
+        var pendingPowerLoss = false
         for step in steps {
             switch step.action {
             case .launch:
-                if let launchedAt {
+                if let launchedAt, !pendingPowerLoss {
                     throw ScenarioError("the app is already running (launched at line \(launchedAt.line)): add '- stop' or '- kill' before launching it again", at: step.location)
                 }
                 launchedAt = step.location
                 endedAt = nil
+                pendingPowerLoss = false
+            case let .powerLoss(powerLoss):
+                guard launchedAt != nil else {
+                    throw ScenarioError("'power-loss' needs a running app: add '- launch' before it", at: step.location)
+                }
+                if powerLoss.isDeferred {
+                    pendingPowerLoss = true
+                } else {
+                    launchedAt = nil
+                    endedAt = step.location
+                }
             case .stop, .kill:
                 guard launchedAt != nil else {
                     let when = endedAt.map { " (it ended at line \($0.line))" } ?? ""

@@ -8,11 +8,19 @@ import Foundation
 public enum WorkerHost {
     /// Serves requests until `stop` or end of input, then returns the exit code.
     public static func run<Target: ChaosTarget>(_ type: Target.Type, context: TargetContext) async -> Int32 {
+        // Every SQLite connection of the target goes through the fault VFS.
+        do {
+            try SQLiteFaultVFS.register()
+        } catch {
+            FileHandle.standardError.write(Data("chaos worker: cannot register the fault VFS: \(error)\n".utf8))
+            return 2
+        }
         let target = Target(context: context)
         let ready = WorkerReady(files: Target.files, actions: Target.actions.sorted(),
                                 probes: Target.probes.sorted(), pid: getpid())
         write(ready)
         var firingsSeen = 0
+        var storageFiringsSeen = 0
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let data = line.data(using: .utf8),
@@ -27,6 +35,11 @@ public enum WorkerHost {
             if firings.count > firingsSeen {
                 reply.firings = firings[firingsSeen...].map { PointFiring(point: $0.point, hit: $0.hit, action: $0.action) }
                 firingsSeen = firings.count
+            }
+            let storageFirings = StorageFaults.firings()
+            if storageFirings.count > storageFiringsSeen {
+                reply.storageFirings = Array(storageFirings[storageFiringsSeen...])
+                storageFiringsSeen = storageFirings.count
             }
             write(reply)
             if request.op == .stop { return 0 }
@@ -62,6 +75,20 @@ public enum WorkerHost {
                 if let name = request.name { FaultRegistry.shared.disarm(name) } else { FaultRegistry.shared.reset() }
             case .stop:
                 await target.stop()
+            case .armStorage:
+                guard let rule = request.storage else { throw TargetError("arm-storage without a rule") }
+                try StorageFaults.arm(rule)
+            case .disarmStorage:
+                if let name = request.name, let kind = StorageFaultRule.Kind(rawValue: name) {
+                    StorageFaults.disarm(kind: kind)
+                } else {
+                    StorageFaults.disarmAll()
+                }
+            case .trackWrites:
+                PowerLoss.enable(torn: request.torn ?? false)
+            case .powerLoss:
+                guard let order = request.powerLoss else { throw TargetError("power-loss without an order") }
+                losePower(order)
             }
         } catch let error as TargetError {
             reply.ok = false
@@ -71,6 +98,29 @@ public enum WorkerHost {
             reply.error = String(describing: error)
         }
         return reply
+    }
+
+    /// Now: the process ends here, with the unsynced writes dropped, kept or torn.
+    /// Later: at the Nth sync or write of the store's files, or at a fault point.
+    private static func losePower(_ order: PowerLossOrder) {
+        let mode = PowerLoss.Mode(rawValue: order.mode.rawValue) ?? .drop
+        let seed = order.seed
+        if order.isNow {
+            fflush(nil)
+            PowerLoss.crashNow(mode: mode, seed: seed)
+        }
+        if let point = order.atPoint {
+            FaultRegistry.shared.arm(point) { _ in .call { _ in PowerLoss.crashNow(mode: mode, seed: seed) } }
+        } else {
+            PowerLoss.arm(atSync: order.atSync, afterWrites: order.afterWrites, mode: mode, seed: seed)
+        }
+    }
+
+    /// Tells the controller at once that a write was attempted, acknowledged or removed:
+    /// if the power goes out in the middle of an action, what was acknowledged before
+    /// the cut is known.
+    public static func record(_ event: WorkerEvent) {
+        write(event)
     }
 
     private static func arm<Target: ChaosTarget>(_ arming: PointArming, target: Target) {

@@ -21,6 +21,50 @@ public enum WorkerOperation: String, Codable, Sendable {
     case disarm
     /// Graceful stop: the app closes its store; the worker exits 0 after replying.
     case stop
+    /// Arm a storage fault in the fault VFS (`storage`).
+    case armStorage = "arm-storage"
+    /// Disarm storage faults of kind `name` (all when nil).
+    case disarmStorage = "disarm-storage"
+    /// Start keeping the undo log of unsynced writes, so a power loss can be simulated.
+    case trackWrites = "track-writes"
+    /// Lose power now (no reply: the worker exits with ``PowerLossOrder/exitCode``), or
+    /// arm a later power loss (`powerLoss`).
+    case powerLoss = "power-loss"
+}
+
+/// When and how the power goes out, as sent to the worker.
+public struct PowerLossOrder: Codable, Sendable, Equatable {
+    public var mode: PowerLossStep.Mode
+    public var atSync: Int?
+    public var afterWrites: Int?
+    public var atPoint: String?
+    public var seed: UInt64
+
+    public init(step: PowerLossStep, seed: UInt64) {
+        mode = step.mode
+        self.seed = seed
+        switch step.moment {
+        case .now: break
+        case let .atSync(count): atSync = count
+        case let .afterWrites(count): afterWrites = count
+        case let .atPoint(point): atPoint = point
+        }
+    }
+
+    public var isNow: Bool { atSync == nil && afterWrites == nil && atPoint == nil }
+}
+
+/// A line the worker writes between a request and its reply: a write acknowledged
+/// or attempted as it happens, so a power cut in the middle of an action loses none.
+public struct WorkerEvent: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case ack, attempt, remove }
+    public var event: Kind
+    public var key: String
+
+    public init(event: Kind, key: String) {
+        self.event = event
+        self.key = key
+    }
 }
 
 public struct WorkerRequest: Codable, Sendable, Equatable {
@@ -29,14 +73,22 @@ public struct WorkerRequest: Codable, Sendable, Equatable {
     public var name: String?
     public var arguments: [String: ScenarioValue]?
     public var arming: PointArming?
+    public var storage: StorageFaultRule?
+    public var powerLoss: PowerLossOrder?
+    /// For `track-writes`: keep sector-level detail so writes can be torn.
+    public var torn: Bool?
 
     public init(id: Int, op: WorkerOperation, name: String? = nil,
-                arguments: [String: ScenarioValue]? = nil, arming: PointArming? = nil) {
+                arguments: [String: ScenarioValue]? = nil, arming: PointArming? = nil,
+                storage: StorageFaultRule? = nil, powerLoss: PowerLossOrder? = nil, torn: Bool? = nil) {
         self.id = id
         self.op = op
         self.name = name
         self.arguments = arguments
         self.arming = arming
+        self.storage = storage
+        self.powerLoss = powerLoss
+        self.torn = torn
     }
 }
 
@@ -98,6 +150,8 @@ public struct WorkerReply: Codable, Sendable, Equatable {
     public var isRead: Bool?
     /// Fault points that fired while serving this request.
     public var firings: [PointFiring]?
+    /// Storage faults that fired in the VFS while serving this request.
+    public var storageFirings: [StorageFiring]?
     /// For `snapshot`: table → record key → canonical row text.
     public var snapshot: [String: [String: String]]?
 

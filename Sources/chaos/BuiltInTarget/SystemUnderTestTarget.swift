@@ -47,8 +47,13 @@ final class SystemUnderTestTarget: ChaosTarget {
             var acknowledged: [String] = []
             var attempted: [String] = []
             for id in counter.next(count) {
-                attempted.append("favorite:\(id)")
-                if await favorites.addFavorite(.numbered(id)) { acknowledged.append("favorite:\(id)") }
+                let key = "favorite:\(id)"
+                attempted.append(key)
+                WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+                if await favorites.addFavorite(.numbered(id)) {
+                    acknowledged.append(key)
+                    WorkerHost.record(WorkerEvent(event: .ack, key: key))
+                }
             }
             return result(ok: acknowledged.count == count, favorites, acknowledged: acknowledged, attempted: attempted)
         case "favorites.seed":

@@ -17,13 +17,6 @@ struct WorkerSubcommand: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        // Through the fault VFS from the first connection on.
-        do {
-            try SQLiteFaultVFS.register()
-        } catch {
-            printError("chaos worker: \(error)")
-            throw ExitCode(2)
-        }
         var options: [String: String] = [:]
         for pair in option {
             let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)

@@ -7,7 +7,7 @@ import Testing
 struct ExpectationEvaluatorTests {
     private static let gap = "not reached: the app trapped"
 
-    private func evaluate(_ expectation: Expectation, _ build: (inout CaseEvidence) -> Void = { _ in }) -> ExpectationResult {
+    private func evaluate(_ expectation: Chaos.Expectation, _ build: (inout CaseEvidence) -> Void = { _ in }) -> ExpectationResult {
         var evidence = CaseEvidence()
         build(&evidence)
         return ExpectationEvaluator.evaluate(expectation, evidence: evidence)
@@ -212,7 +212,7 @@ struct ExpectationEvaluatorTests {
     // MARK: preserved: acknowledged
 
     @Test func preservedAcknowledgedPassesWhenEveryAcknowledgedWriteIsPresent() {
-        let result = evaluate(.preserved(Expectation.acknowledged)) {
+        let result = evaluate(.preserved(Chaos.Expectation.acknowledged)) {
             $0.attempted = ["favorites:1", "favorites:2", "favorites:3"]
             $0.acknowledged = ["favorites:1", "favorites:2"]
             $0.finalSnapshot = ["favorites": ["favorites:1": "a", "favorites:2": "b", "favorites:3": "c"]]
@@ -223,7 +223,7 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func preservedAcknowledgedFailsNamingTheLostRecords() {
-        let result = evaluate(.preserved(Expectation.acknowledged)) {
+        let result = evaluate(.preserved(Chaos.Expectation.acknowledged)) {
             $0.attempted = ["favorites:1", "favorites:2"]
             $0.acknowledged = ["favorites:1", "favorites:2"]
             $0.finalSnapshot = ["favorites": ["favorites:1": "a"]]
@@ -233,7 +233,7 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func preservedAcknowledgedFailsWithTheEvidenceGapWithoutAFinalSnapshot() {
-        let result = evaluate(.preserved(Expectation.acknowledged)) {
+        let result = evaluate(.preserved(Chaos.Expectation.acknowledged)) {
             $0.acknowledged = ["favorites:1"]
             $0.evidenceGap = Self.gap
         }
@@ -295,7 +295,7 @@ struct ExpectationEvaluatorTests {
         #expect(result.detail?.hasPrefix("contains ") == true)
     }
 
-    @Test(.disabled("bug: JargonCheck's type-name pattern misses two-word names such as DatabaseError"))
+    @Test
     func surfacedFailsOnASwiftTypeNameEvenWhenTheSeverityMatches() {
         let result = evaluate(.surfaced(.error), surfacedEvidence("error", "The operation failed (DatabaseError)."))
         #expect(!result.passed)

@@ -41,7 +41,7 @@ struct JargonCheckTests {
         #expect(JargonCheck.problem(in: "Saving failed: \(name)") == "contains an errno name: '\(name)'")
     }
 
-    @Test(.disabled("bug: the SQLite-name pattern requires a word boundary after sqlite3, so C API names like sqlite3_step pass"))
+    @Test
     func sqliteAPINameFails() {
         #expect(JargonCheck.problem(in: "sqlite3_step failed")?.hasPrefix("contains the name SQLite") == true)
     }
@@ -58,8 +58,7 @@ struct JargonCheckTests {
         #expect(JargonCheck.problem(in: "Loading failed: StoreLoadError") == "contains a type name: 'StoreLoadError'")
     }
 
-    @Test(.disabled("bug: JargonCheck's type-name pattern misses two-word names such as DatabaseError"),
-          arguments: ["DatabaseError", "DecodingError", "CocoaError", "PersistenceError"])
+    @Test(arguments: ["DatabaseError", "DecodingError", "CocoaError", "PersistenceError"])
     func twoWordTypeNameFails(name: String) {
         #expect(JargonCheck.problem(in: "The operation couldn't be completed (\(name)).") == "contains a type name: '\(name)'")
     }
@@ -69,7 +68,7 @@ struct JargonCheckTests {
         #expect(JargonCheck.problem(in: message)?.hasPrefix("contains an error code") == true)
     }
 
-    @Test(.disabled("bug: the error-code pattern is case-sensitive, so a capitalised 'Error 13' passes"))
+    @Test
     func capitalisedErrorCodeFails() {
         #expect(JargonCheck.problem(in: "Error 13. Please try again.")?.hasPrefix("contains an error code") == true)
     }

@@ -104,7 +104,7 @@ struct TrapParserTests {
         #expect(TrapParser.site(in: "Swift/ContiguousArrayBuffer.swift:691: Fatal error: Index out of range\n") == nil)
     }
 
-    @Test(.disabled("bug: isProjectCode takes any standard library file not in its runtimeFiles list for project code"))
+    @Test
     func anyStandardLibraryFatalLineIsNotASite() {
         // Swift 6.3 prints this for `lo..<hi` with lo > hi (checked against a real program).
         #expect(TrapParser.site(in: "Swift/Range.swift:761: Fatal error: Range requires lowerBound <= upperBound\n") == nil)
@@ -124,7 +124,7 @@ struct TrapParserTests {
         #expect(TrapParser.site(in: stderr) == "AppStore.swift:120")
     }
 
-    @Test(.disabled("bug: isProjectCode knows dependency checkouts only under the literal /.build/checkouts/"))
+    @Test
     func frameInADependencyCheckoutOfAnotherScratchPathIsNotTheSite() {
         let stderr = """
               1 [ra] 0x0000 Database.execute(sql:) + 12 in chaos at /work/main/.build-ut/checkouts/GRDB.swift/GRDB/Core/Database.swift:900:13
@@ -178,7 +178,7 @@ struct TrapParserTests {
         #expect(TrapParser.backtrace(in: stderr)?.hasPrefix("💣 Program crashed") == true)
     }
 
-    @Test(.disabled("bug: the message keeps the trailing ' ***' of the plain-text crash banner"))
+    @Test
     func plainTextCrashBannerIsTheMessageWithoutItsStars() {
         let stderr = "\n*** Program crashed: Illegal instruction at 0x00007f1b25af9361 ***\n"
         #expect(TrapParser.message(in: stderr) == "Illegal instruction at 0x00007f1b25af9361")

@@ -1,0 +1,476 @@
+/*
+** CChaosVFS: the crash simulator (power loss).
+**
+** Method:
+**
+**   A power cut loses what the OS had not yet put on the disk: everything
+**   written to a file since that file's last fsync may be there, may be
+**   missing, or (a sector being written when the power went) may be garbage.
+**   SQLite is designed to survive exactly that, given honest answers from
+**   xSync, xSectorSize and xDeviceCharacteristics.
+**
+**   SQLite's own crash VFS (src/test6.c) buffers writes in memory until xSync.
+**   That image is per file handle, which breaks when several connections share
+**   a file (GRDB's DatabasePool). This simulator is an undo log instead:
+**
+**   - Writes go through to the real file at once, so every connection sees
+**     them as it would without the simulator.
+**   - Before each xWrite, and each xTruncate, of a main database, rollback
+**     journal or WAL file, the pre-image is kept: the byte range, its old
+**     bytes (read from the real file) and the file's old size. The log is kept
+**     per PATH, shared by every handle on that path.
+**   - xSync of a file makes its path durable: that path's log is cleared.
+**     Closing a file is not durable; its log stays.
+**   - xDelete of a file is treated as durable (its log is dropped), as are
+**     file creation and directory entries in general: the simulator models
+**     file contents, not the directory. That can hide a loss (SQLite syncs the
+**     directory after deleting a journal only with synchronous=EXTRA), never
+**     invent one.
+**   - The -shm wal-index is not tracked: it is shared memory that SQLite
+**     rebuilds from the WAL when the first connection opens after a crash. On
+**     a crash it is deleted, as a reboot would lose it.
+**
+**   On a crash (a trigger, or chaos_vfs_powerloss_crash) the calling thread
+**   takes the simulator's lock for good, so no other thread writes, truncates
+**   or syncs a tracked file again. Then, for each path in the order it was
+**   first written, and for each pending entry newest to oldest, it decides:
+**
+**     DROP  revert every entry: a clean cut that loses everything unsynced;
+**     KEEP  keep every entry: the OS had flushed it all;
+**     TORN  per SECTOR of each entry, a seeded choice of keep, revert or
+**           garble (the whole sector becomes random bytes); a truncate is
+**           kept or reverted as a whole.
+**
+**   Reverting newest to oldest leaves each sector holding one of the values
+**   it had since the last sync (or garbage), which is what a disk may hold.
+**   A reverted entry that had grown the file truncates it back, unless a newer
+**   kept entry grew it further (then the reverted tail reads as zeros, a hole).
+**   Every touched file is fsynced, then the process ends with
+**   _exit(CHAOS_POWER_LOSS_EXIT): no atexit handlers, no stdio flush.
+**
+**   Torn sectors are only honest if SQLite knows sectors can tear: while
+**   tearing is enabled, tracked files report the simulated sector size from
+**   xSectorSize and do not claim SQLITE_IOCAP_POWERSAFE_OVERWRITE (nor atomic
+**   or sequential writes) in xDeviceCharacteristics. Garbling 512-byte sectors
+**   behind a file that promises power-safe overwrite reports lost commits that
+**   a real disk honouring that promise would never lose.
+**
+**   Randomness is SplitMix64 (the algorithm of Chaos's SplitMix64.swift) seeded
+**   from the crash's seed, drawn in a fixed order, so a seed replays a crash.
+**
+**   Cost: nothing unless enabled (one relaxed atomic load in the shim). While
+**   enabled, every tracked write, truncate and sync holds one process-wide
+**   mutex around the pre-image read and the real call, so that a crash on
+**   another thread can never see a write whose pre-image is not logged.
+*/
+#include "chaos_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A limit on pre-image bytes kept at once (all paths); past it writes fail. */
+#define PL_MAX_LOG_BYTES ((sqlite3_int64)1 << 30)
+
+typedef struct pl_entry {
+    sqlite3_int64 off;      /* the changed range: [off, off + len) */
+    sqlite3_int64 len;
+    sqlite3_int64 old_size; /* file size before the change */
+    sqlite3_int64 new_size; /* file size after it */
+    int is_truncate;
+    sqlite3_int64 pre_len;  /* min(off + len, old_size) - off, or 0 */
+    unsigned char *pre;     /* old bytes of [off, off + pre_len); NULL if none */
+} pl_entry;
+
+typedef struct pl_path {
+    char *path;
+    int kind;
+    pl_entry *entries;
+    int count, capacity;
+    struct pl_path *next;
+} pl_path;
+
+atomic_int chaos_pl_active;
+
+/* All guarded by g_lock. */
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_torn;                 /* tearing advertised (sector size, no POWERSAFE_OVERWRITE) */
+static int g_sector = 512;
+static char *g_scope;              /* only paths starting with this are tracked; NULL = all */
+static size_t g_scope_len;
+static pl_path *g_paths, **g_paths_tail = &g_paths;
+static sqlite3_int64 g_log_bytes;
+static sqlite3_int64 g_writes, g_syncs;        /* tracked, since enable */
+static sqlite3_int64 g_crash_at_sync;           /* absolute g_syncs value; 0 = none */
+static sqlite3_int64 g_crash_after_write;       /* absolute g_writes value; 0 = none */
+static int g_crash_mode;
+static unsigned long long g_crash_seed;
+
+/* ---- SplitMix64 -------------------------------------------------------- */
+
+unsigned long long chaos_vfs_splitmix64_next(unsigned long long *state) {
+    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, bound): Lemire's multiply-and-reject, as SplitMix64.nextInt(below:). */
+static uint64_t rng_below(unsigned long long *state, uint64_t bound) {
+    if (bound <= 1) return 0;
+    __uint128_t product = (__uint128_t)chaos_vfs_splitmix64_next(state) * bound;
+    if ((uint64_t)product < bound) {
+        uint64_t threshold = (0 - bound) % bound;
+        while ((uint64_t)product < threshold)
+            product = (__uint128_t)chaos_vfs_splitmix64_next(state) * bound;
+    }
+    return (uint64_t)(product >> 64);
+}
+
+/* ---- the log ----------------------------------------------------------- */
+
+static int in_scope(const char *path) {
+    return g_scope == NULL || strncmp(path, g_scope, g_scope_len) == 0;
+}
+
+static pl_path *find_path(const char *path) {
+    for (pl_path *r = g_paths; r; r = r->next)
+        if (strcmp(r->path, path) == 0) return r;
+    return NULL;
+}
+
+/* The record of p's path, created on first use and cached on the file. */
+static pl_path *record_of(chaos_file *p) {
+    if (p->pl) return p->pl;
+    pl_path *r = find_path(p->path);
+    if (!r) {
+        r = calloc(1, sizeof(*r));
+        if (!r || !(r->path = strdup(p->path))) {
+            free(r);
+            return NULL;
+        }
+        r->kind = p->kind;
+        *g_paths_tail = r;
+        g_paths_tail = &r->next;
+    }
+    return p->pl = r;
+}
+
+static void clear_log(pl_path *r) {
+    for (int i = 0; i < r->count; i++) {
+        g_log_bytes -= r->entries[i].pre_len;
+        free(r->entries[i].pre);
+    }
+    r->count = 0;
+}
+
+static int append(pl_path *r, const pl_entry *e) {
+    if (r->count == r->capacity) {
+        int capacity = r->capacity ? r->capacity * 2 : 16;
+        pl_entry *grown = realloc(r->entries, (size_t)capacity * sizeof(pl_entry));
+        if (!grown) return SQLITE_IOERR_NOMEM;
+        r->entries = grown;
+        r->capacity = capacity;
+    }
+    r->entries[r->count++] = *e;
+    g_log_bytes += e->pre_len;
+    return SQLITE_OK;
+}
+
+/*
+** Logs the change of [off, off + len) to size new_size (lock held): reads the
+** old bytes that exist from the real file. The entry is appended before the
+** real call, so a change that fails half way is still undone by a crash.
+*/
+static int log_change(chaos_file *p, sqlite3_int64 off, sqlite3_int64 len, sqlite3_int64 new_size,
+                      int is_truncate, pl_path **out) {
+    pl_path *r = record_of(p);
+    if (!r) return SQLITE_IOERR_NOMEM;
+    sqlite3_int64 old_size = 0;
+    int rc = p->real->pMethods->xFileSize(p->real, &old_size);
+    if (rc != SQLITE_OK) return rc;
+    pl_entry e = {off, len, old_size, new_size < 0 ? (off + len > old_size ? off + len : old_size) : new_size,
+                  is_truncate, 0, NULL};
+    sqlite3_int64 pre_end = off + len < old_size ? off + len : old_size;
+    if (pre_end > off) {
+        sqlite3_int64 n = pre_end - off;
+        if (g_log_bytes + n > PL_MAX_LOG_BYTES || n > INT32_MAX) return SQLITE_IOERR_NOMEM;
+        if (!(e.pre = malloc((size_t)n))) return SQLITE_IOERR_NOMEM;
+        rc = p->real->pMethods->xRead(p->real, e.pre, (int)n, off);
+        if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ) {
+            free(e.pre);
+            return rc;
+        }
+        e.pre_len = n;
+    }
+    if ((rc = append(r, &e)) != SQLITE_OK) {
+        free(e.pre);
+        return rc;
+    }
+    *out = r;
+    return SQLITE_OK;
+}
+
+static void crash_locked(int mode, unsigned long long seed) __attribute__((noreturn));
+
+int chaos_pl_write(chaos_file *p, const void *buf, int amt, sqlite3_int64 off) {
+    pthread_mutex_lock(&g_lock);
+    int rc;
+    if (!atomic_load(&chaos_pl_active) || !in_scope(p->path)) {
+        rc = p->real->pMethods->xWrite(p->real, buf, amt, off);
+    } else {
+        pl_path *r;
+        rc = log_change(p, off, amt, -1, 0, &r);
+        if (rc == SQLITE_OK) rc = p->real->pMethods->xWrite(p->real, buf, amt, off);
+        if (rc == SQLITE_OK) {
+            g_writes++;
+            if (g_crash_after_write && g_writes >= g_crash_after_write) crash_locked(g_crash_mode, g_crash_seed);
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+int chaos_pl_truncate(chaos_file *p, sqlite3_int64 size) {
+    pthread_mutex_lock(&g_lock);
+    int rc = SQLITE_OK;
+    if (atomic_load(&chaos_pl_active) && in_scope(p->path)) {
+        sqlite3_int64 old_size = 0;
+        rc = p->real->pMethods->xFileSize(p->real, &old_size);
+        pl_path *r;
+        if (rc == SQLITE_OK && size < old_size) rc = log_change(p, size, old_size - size, size, 1, &r);
+        else if (rc == SQLITE_OK && size > old_size) rc = log_change(p, old_size, size - old_size, size, 1, &r);
+    }
+    if (rc == SQLITE_OK) rc = p->real->pMethods->xTruncate(p->real, size);
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+int chaos_pl_sync(chaos_file *p, int flags) {
+    pthread_mutex_lock(&g_lock);
+    int rc;
+    if (!atomic_load(&chaos_pl_active) || !in_scope(p->path)) {
+        rc = p->real->pMethods->xSync(p->real, flags);
+    } else {
+        g_syncs++;
+        if (g_crash_at_sync && g_syncs >= g_crash_at_sync) crash_locked(g_crash_mode, g_crash_seed);
+        rc = p->real->pMethods->xSync(p->real, flags);
+        pl_path *r = record_of(p);
+        if (rc == SQLITE_OK && r) clear_log(r);
+    }
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+void chaos_pl_deleted(const char *path) {
+    if (!atomic_load_explicit(&chaos_pl_active, memory_order_relaxed)) return;
+    pthread_mutex_lock(&g_lock);
+    pl_path *r = find_path(path);
+    if (r) clear_log(r);
+    pthread_mutex_unlock(&g_lock);
+}
+
+int chaos_pl_sector_size(const chaos_file *p, int real_answer) {
+    pthread_mutex_lock(&g_lock);
+    int v = g_torn && in_scope(p->path) ? g_sector : real_answer;
+    pthread_mutex_unlock(&g_lock);
+    return v;
+}
+
+int chaos_pl_device_characteristics(const chaos_file *p, int real_answer) {
+    pthread_mutex_lock(&g_lock);
+    int v = real_answer;
+    if (g_torn && in_scope(p->path)) {
+        v &= ~(SQLITE_IOCAP_POWERSAFE_OVERWRITE | SQLITE_IOCAP_ATOMIC | SQLITE_IOCAP_ATOMIC512 |
+               SQLITE_IOCAP_ATOMIC1K | SQLITE_IOCAP_ATOMIC2K | SQLITE_IOCAP_ATOMIC4K |
+               SQLITE_IOCAP_ATOMIC8K | SQLITE_IOCAP_ATOMIC16K | SQLITE_IOCAP_ATOMIC32K |
+               SQLITE_IOCAP_ATOMIC64K | SQLITE_IOCAP_SAFE_APPEND | SQLITE_IOCAP_SEQUENTIAL |
+               SQLITE_IOCAP_BATCH_ATOMIC);
+    }
+    pthread_mutex_unlock(&g_lock);
+    return v;
+}
+
+/* ---- the crash --------------------------------------------------------- */
+
+static void pwrite_all(int fd, const void *buf, sqlite3_int64 n, sqlite3_int64 off) {
+    const unsigned char *b = buf;
+    while (n > 0) {
+        ssize_t w = pwrite(fd, b, (size_t)n, (off_t)off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) return; /* nothing better to do while the power goes */
+        b += w;
+        n -= w;
+        off += w;
+    }
+}
+
+static void zero_fill(int fd, sqlite3_int64 from, sqlite3_int64 to) {
+    static const unsigned char zeros[4096];
+    while (from < to) {
+        sqlite3_int64 n = to - from < (sqlite3_int64)sizeof(zeros) ? to - from : (sqlite3_int64)sizeof(zeros);
+        pwrite_all(fd, zeros, n, from);
+        from += n;
+    }
+}
+
+static void garble(int fd, sqlite3_int64 from, sqlite3_int64 to, unsigned long long *rng) {
+    unsigned char bytes[4096];
+    while (from < to) {
+        sqlite3_int64 n = to - from < (sqlite3_int64)sizeof(bytes) ? to - from : (sqlite3_int64)sizeof(bytes);
+        for (sqlite3_int64 i = 0; i < n; i += 8) {
+            uint64_t word = chaos_vfs_splitmix64_next(rng);
+            for (int k = 0; k < 8 && i + k < n; k++) bytes[i + k] = (unsigned char)(word >> (8 * k));
+        }
+        pwrite_all(fd, bytes, n, from);
+        from += n;
+    }
+}
+
+enum { KEEP = 0, REVERT = 1, GARBLE = 2 };
+
+static int choose(int mode, unsigned long long *rng, int choices) {
+    if (mode == CHAOS_POWERLOSS_DROP) return REVERT;
+    if (mode == CHAOS_POWERLOSS_KEEP) return KEEP;
+    return (int)rng_below(rng, (uint64_t)choices);
+}
+
+/* Undoes (or not) one entry; *size is the file's simulated size, updated. */
+static void undo_entry(int fd, const pl_entry *e, int mode, unsigned long long *rng, sqlite3_int64 *size) {
+    if (e->is_truncate) {
+        if (choose(mode, rng, 2) != REVERT) return;
+        if (e->new_size < e->old_size) { /* shrank: put the cut bytes back */
+            if (e->pre) pwrite_all(fd, e->pre, e->pre_len, e->off);
+            if (*size < e->old_size) *size = e->old_size;
+        } else if (*size == e->new_size) { /* grew: shrink back if nothing newer grew it more */
+            if (ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
+        }
+        return;
+    }
+    if (e->len <= 0) return;
+    const sqlite3_int64 sector = g_sector > 0 ? g_sector : 512;
+    const sqlite3_int64 end = e->off + e->len;
+    int tail_reverted = 1; /* every part past old_size was reverted */
+    int any_tail = end > e->old_size;
+    /* First pass: decide and apply, sector by sector, in file order. */
+    int n = (int)((end - 1) / sector - e->off / sector + 1);
+    unsigned char *choices = malloc((size_t)n);
+    for (int i = 0; i < n; i++) {
+        sqlite3_int64 s0 = (e->off / sector + i) * sector, s1 = s0 + sector;
+        sqlite3_int64 a = s0 > e->off ? s0 : e->off, b = s1 < end ? s1 : end;
+        int c = choose(mode, rng, 3);
+        if (choices) choices[i] = (unsigned char)c;
+        if (c == KEEP) {
+            if (b > e->old_size) tail_reverted = 0;
+        } else if (c == REVERT) {
+            sqlite3_int64 pre_end = b < e->off + e->pre_len ? b : e->off + e->pre_len;
+            if (pre_end > *size) pre_end = *size;
+            if (e->pre && pre_end > a) pwrite_all(fd, e->pre + (a - e->off), pre_end - a, a);
+        } else { /* GARBLE: the whole sector, within the file */
+            if (b > e->old_size) tail_reverted = 0;
+            sqlite3_int64 g1 = s1 < *size ? s1 : *size;
+            if (g1 > s0) garble(fd, s0, g1, rng);
+        }
+    }
+    /* Then the size: truncate back, or leave the reverted tail as a hole. */
+    if (any_tail && tail_reverted && *size == e->new_size) {
+        if (ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
+    } else if (any_tail) {
+        for (int i = 0; i < n; i++) {
+            if (choices ? choices[i] != REVERT : mode != CHAOS_POWERLOSS_DROP) continue;
+            sqlite3_int64 s0 = (e->off / sector + i) * sector, s1 = s0 + sector;
+            sqlite3_int64 a = s0 > e->off ? s0 : e->off, b = s1 < end ? s1 : end;
+            if (a < e->old_size) a = e->old_size;
+            if (b > *size) b = *size;
+            if (b > a) zero_fill(fd, a, b);
+        }
+    }
+    free(choices);
+}
+
+static void crash_locked(int mode, unsigned long long seed) {
+    unsigned long long rng = seed;
+    for (pl_path *r = g_paths; r; r = r->next) {
+        if (r->count > 0) {
+            int fd = open(r->path, O_RDWR | O_CLOEXEC);
+            if (fd >= 0) {
+                struct stat st;
+                sqlite3_int64 size = fstat(fd, &st) == 0 ? (sqlite3_int64)st.st_size : 0;
+                for (int i = r->count - 1; i >= 0; i--) undo_entry(fd, &r->entries[i], mode, &rng, &size);
+                fsync(fd);
+                close(fd);
+            }
+        }
+        if (r->kind == CHAOS_FILE_MAIN_DB) {
+            size_t n = strlen(r->path);
+            char *shm = malloc(n + 5);
+            if (shm) {
+                memcpy(shm, r->path, n);
+                memcpy(shm + n, "-shm", 5);
+                unlink(shm);
+                free(shm);
+            }
+        }
+    }
+    _exit(CHAOS_POWER_LOSS_EXIT);
+}
+
+/* ---- public API -------------------------------------------------------- */
+
+void chaos_vfs_powerloss_enable(int enabled, int sector_size, int torn) {
+    pthread_mutex_lock(&g_lock);
+    if (enabled) {
+        g_sector = sector_size >= 512 && sector_size <= 65536 && (sector_size & (sector_size - 1)) == 0
+                       ? sector_size : 512;
+        g_torn = torn != 0;
+        if (!atomic_load(&chaos_pl_active)) {
+            g_writes = g_syncs = 0;
+            g_crash_at_sync = g_crash_after_write = 0;
+        }
+        atomic_store(&chaos_pl_active, 1);
+    } else {
+        atomic_store(&chaos_pl_active, 0);
+        g_torn = 0;
+        g_crash_at_sync = g_crash_after_write = 0;
+        for (pl_path *r = g_paths; r; r = r->next) clear_log(r);
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+void chaos_vfs_powerloss_set_scope(const char *path_prefix) {
+    char *copy = path_prefix && *path_prefix ? strdup(path_prefix) : NULL;
+    pthread_mutex_lock(&g_lock);
+    free(g_scope);
+    g_scope = copy;
+    g_scope_len = copy ? strlen(copy) : 0;
+    pthread_mutex_unlock(&g_lock);
+}
+
+void chaos_vfs_powerloss_arm(int at_sync, int after_writes, int mode, unsigned long long seed) {
+    pthread_mutex_lock(&g_lock);
+    g_crash_at_sync = at_sync > 0 ? g_syncs + at_sync : 0;
+    g_crash_after_write = after_writes > 0 ? g_writes + after_writes : 0;
+    g_crash_mode = mode;
+    g_crash_seed = seed;
+    pthread_mutex_unlock(&g_lock);
+}
+
+void chaos_vfs_powerloss_crash(int mode, unsigned long long seed) {
+    pthread_mutex_lock(&g_lock); /* never released */
+    crash_locked(mode, seed);
+}
+
+void chaos_vfs_powerloss_stats(sqlite3_int64 *writes, sqlite3_int64 *syncs, sqlite3_int64 *pending_entries) {
+    pthread_mutex_lock(&g_lock);
+    sqlite3_int64 pending = 0;
+    for (pl_path *r = g_paths; r; r = r->next) pending += r->count;
+    if (writes) *writes = g_writes;
+    if (syncs) *syncs = g_syncs;
+    if (pending_entries) *pending_entries = pending;
+    pthread_mutex_unlock(&g_lock);
+}

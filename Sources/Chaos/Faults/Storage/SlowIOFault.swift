@@ -1,0 +1,43 @@
+/// Every file operation takes longer: a slow or failing flash chip, a busy disk.
+///
+/// ```yaml
+/// - fault: slow-io
+///   latency: 20ms          # per read, write and sync (default 20ms)
+///   jitter: 10ms           # plus a seeded 0...jitter (default 0)
+///   on: any
+/// ```
+public struct SlowIOFault: Fault {
+    public static let kind = "slow-io"
+    public static let family = FaultFamily.storage
+    public static let summary = "Add a seeded latency to every read, write and sync of the store's files."
+    public static let example = """
+        - fault: slow-io
+          latency: 20ms
+          jitter: 10ms
+        """
+    public static let parameterKeys = ["latency", "jitter"]
+    public static let acceptsTrigger = true
+    public static let acceptsStorageFile = true
+
+    public static let maximum: Duration = .seconds(10)
+
+    public var latency: Duration
+    public var jitter: Duration
+
+    public init(latency: Duration = .milliseconds(20), jitter: Duration = .zero) {
+        self.latency = latency
+        self.jitter = jitter
+    }
+
+    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+        latency = try parameters.duration("latency") ?? .milliseconds(20)
+        jitter = try parameters.duration("jitter") ?? .zero
+        guard latency <= Self.maximum else { throw parameters.error("'latency' is at most 10s per operation", at: "latency") }
+        guard jitter <= Self.maximum else { throw parameters.error("'jitter' is at most 10s per operation", at: "jitter") }
+    }
+
+    public var label: String {
+        jitter == .zero ? "\(Self.kind) \(ScenarioDuration.format(latency))"
+            : "\(Self.kind) \(ScenarioDuration.format(latency)) ± \(ScenarioDuration.format(jitter))"
+    }
+}

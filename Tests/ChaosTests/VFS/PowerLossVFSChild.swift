@@ -1,0 +1,107 @@
+import CSQLite
+import Foundation
+import Testing
+
+@testable import Chaos
+
+/// What one crash trial's child process does. Travels as JSON in the
+/// `CHAOS_POWERLOSS_CHILD` environment variable.
+struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
+    var directory: String
+    var journalMode: String = "wal"      // wal | delete
+    var synchronous: String = "full"     // off | normal | full
+    var transactions = 12
+    var rowsPerTransaction = 4
+    var torn = false                     // enable(torn:) — needed for mode torn
+    var atSync: Int?
+    var afterWrites: Int?
+    var crashAtEnd = false
+    var mode: PowerLoss.Mode = .drop
+    var seed: UInt64 = 0
+    /// Arms a slow-io rule too, so the storage-fault hook is live during the crash.
+    var withStorageRule = false
+
+    var databasePath: String { directory + "/crash.sqlite" }
+
+    var description: String {
+        var parts = ["\(journalMode)/\(synchronous)", "mode=\(mode.rawValue)", "seed=\(seed)"]
+        if let atSync { parts.append("at-sync=\(atSync)") }
+        if let afterWrites { parts.append("after-writes=\(afterWrites)") }
+        if crashAtEnd { parts.append("at-end") }
+        if torn { parts.append("torn-enabled") }
+        if withStorageRule { parts.append("with-rule") }
+        return parts.joined(separator: " ")
+    }
+
+    static let environmentKey = "CHAOS_POWERLOSS_CHILD"
+    /// The Swift Testing filter that selects ``PowerLossVFSChild`` alone.
+    static let testFilter = "PowerLossVFSChild"
+}
+
+/// The crash-trial child. In a normal test run it does nothing. Spawned by
+/// ``PowerLossVFSTests`` (this same test executable, filtered to this test, with
+/// `CHAOS_POWERLOSS_CHILD` set) it runs a workload through the chaos VFS with power
+/// loss armed, writes "READY" and "COMMIT <n>" lines to stdout with write(2) as soon
+/// as each COMMIT returns, and dies by `_exit(PowerLoss.exitCode)` at the armed crash.
+@Suite struct PowerLossVFSChild {
+    @Test func workload() throws {
+        guard let json = ProcessInfo.processInfo.environment[PowerLossTrialConfig.environmentKey] else { return }
+        let config = try JSONDecoder().decode(PowerLossTrialConfig.self, from: Data(json.utf8))
+        do {
+            try Self.run(config)
+        } catch {
+            Self.say("ERROR \(error)")
+            exit(3)
+        }
+    }
+
+    /// Unbuffered, so a line written before the crash is never lost with it.
+    static func say(_ line: String) {
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+    }
+
+    /// The SQL payload of row `k` of transaction `txn`; the verifier recomputes it.
+    static let payloadSQL = "printf('%d:%d:%0200d', txn, k, txn * 1000 + k)"
+
+    static func run(_ config: PowerLossTrialConfig) throws {
+        try SQLiteFaultVFS.register()
+        PowerLoss.enable(torn: config.torn, under: config.directory)
+        if config.withStorageRule {
+            try StorageFaults.arm(StorageFaultRule(
+                kind: .slowIO, operation: .sync, on: .any, directory: config.directory, jitterMs: 1, seed: config.seed))
+        }
+        if config.atSync != nil || config.afterWrites != nil {
+            PowerLoss.arm(atSync: config.atSync, afterWrites: config.afterWrites, mode: config.mode, seed: config.seed)
+        }
+
+        let a = try RawDB(path: config.databasePath)
+        try a.exec("PRAGMA auto_vacuum=FULL")
+        _ = try a.rows("PRAGMA journal_mode=\(config.journalMode)")
+        try a.exec("PRAGMA synchronous=\(config.synchronous); PRAGMA wal_autocheckpoint=8")
+        try a.exec("""
+            CREATE TABLE t(txn INTEGER NOT NULL, k INTEGER NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (txn, k));
+            CREATE TABLE scratch(id INTEGER PRIMARY KEY, blob BLOB NOT NULL);
+            """)
+        // A second connection on the same file: the undo log is per path, not per handle.
+        let b = try RawDB(path: config.databasePath)
+        try b.exec("PRAGMA synchronous=\(config.synchronous); PRAGMA wal_autocheckpoint=8; PRAGMA busy_timeout=2000")
+        say("READY")
+
+        for txn in 1...config.transactions {
+            let db = txn % 2 == 0 ? a : b
+            var sql = "BEGIN IMMEDIATE;"
+            for k in 0..<config.rowsPerTransaction {
+                sql += "INSERT INTO t(txn, k, payload) SELECT \(txn), \(k), \(payloadSQL) FROM (SELECT \(txn) AS txn, \(k) AS k);"
+            }
+            sql += "INSERT INTO scratch(blob) VALUES (randomblob(3000));"
+            if txn % 4 == 0 { sql += "DELETE FROM scratch;" }  // auto_vacuum=FULL: the store shrinks
+            sql += "COMMIT;"
+            try db.exec(sql)
+            say("COMMIT \(txn)")
+        }
+        if config.crashAtEnd { PowerLoss.crashNow(mode: config.mode, seed: config.seed) }
+        let stats = PowerLoss.stats()
+        say("STATS \(stats.writes) \(stats.syncs)")
+    }
+}

@@ -1,0 +1,231 @@
+import CChaosVFS
+import CSQLite
+import Foundation
+import Testing
+
+@testable import Chaos
+
+/// Crash trials: each runs ``PowerLossVFSChild`` in a child process (this test
+/// executable again, filtered to that one test), which crashes by power loss at a
+/// chosen point; the parent then opens the database with the plain "unix" VFS and
+/// checks it: `PRAGMA integrity_check`, every transaction whose COMMIT returned
+/// before the crash (the child's stdout says which) is there, and no transaction
+/// is there in part.
+///
+/// Nothing here arms anything in this process, so the suite runs in parallel.
+@Suite struct PowerLossVFSTests {
+
+    @Test func withSynchronousFullNoCrashPointCorruptsOrLosesACommit() async throws {
+        let started = ContinuousClock.now
+        var configs: [PowerLossTrialConfig] = []
+        var totals: [String: (writes: Int, syncs: Int)] = [:]
+        for journalMode in ["wal", "delete"] {
+            let dry = try await PowerLossTrial.run(PowerLossTrialConfig(directory: "", journalMode: journalMode))
+            let stats = try #require(dry.stats, "the dry run printed no stats: \(dry)")
+            #expect(dry.exitStatus == 0 && dry.commits == 12)
+            totals[journalMode] = stats
+            // Every sync point, and every write point, of the whole workload.
+            for n in 1...stats.syncs {
+                let mode = PowerLoss.Mode.allCases[n % 3]
+                configs.append(PowerLossTrialConfig(
+                    directory: "", journalMode: journalMode, torn: mode == .torn, atSync: n, mode: mode, seed: UInt64(n)))
+            }
+            for n in stride(from: 1, through: stats.writes, by: 2) {
+                let mode = PowerLoss.Mode.allCases[(n / 2) % 3]
+                configs.append(PowerLossTrialConfig(
+                    directory: "", journalMode: journalMode, torn: mode == .torn, afterWrites: n, mode: mode,
+                    seed: UInt64(1000 + n), withStorageRule: n % 10 == 1))
+            }
+            // More seeds for the torn model, at every 3rd sync.
+            for n in stride(from: 2, through: stats.syncs, by: 3) {
+                for seed in [UInt64(7), 99] {
+                    configs.append(PowerLossTrialConfig(
+                        directory: "", journalMode: journalMode, torn: true, atSync: n, mode: .torn, seed: seed))
+                }
+            }
+        }
+
+        let results = try await PowerLossTrial.runAll(configs)
+        var problems: [String] = []
+        for result in results {
+            if result.exitStatus != PowerLoss.exitCode {
+                problems.append("\(result.config): exit \(result.exitStatus), expected \(PowerLoss.exitCode): \(result.output.suffix(300))")
+            } else if let problem = result.verdict.problem {
+                problems.append("\(result.config): \(problem)")
+            }
+        }
+        let elapsed = ContinuousClock.now - started
+        print("power loss: \(results.count) crash trials in \(elapsed) (WAL \(totals["wal"]!), DELETE \(totals["delete"]!)), \(problems.count) problems")
+        #expect(results.count >= 150)
+        #expect(problems.isEmpty, "\(problems.count) of \(results.count) trials:\n\(problems.prefix(10).joined(separator: "\n"))")
+        let crashedMidway = results.filter { $0.commits < 12 }.count
+        #expect(crashedMidway > results.count / 2, "the crash points are spread over the workload")
+    }
+
+    @Test func withoutSyncsADroppedPowerCutLosesCommittedTransactions() async throws {
+        let configs = [
+            PowerLossTrialConfig(directory: "", journalMode: "wal", synchronous: "off", crashAtEnd: true, mode: .drop, seed: 1),
+            PowerLossTrialConfig(directory: "", journalMode: "wal", synchronous: "normal", crashAtEnd: true, mode: .drop, seed: 2),
+            PowerLossTrialConfig(directory: "", journalMode: "wal", synchronous: "off", crashAtEnd: true, mode: .keep, seed: 3),
+        ]
+        let results = try await PowerLossTrial.runAll(configs)
+        for result in results {
+            #expect(result.exitStatus == PowerLoss.exitCode, "\(result.config): \(result.output.suffix(300))")
+            #expect(result.commits == 12)
+        }
+        // The negative: a simulator that finds nothing here is not simulating anything.
+        #expect(results[0].verdict.lostCommits > 0, "OFF + drop: \(results[0].verdict)")
+        #expect(results[1].verdict.lostCommits > 0, "NORMAL + drop: \(results[1].verdict)")
+        #expect(results[1].verdict.lostCommits < 12, "NORMAL checkpoints sync: not everything is lost")
+        // And the control: the same workload, every write kept, loses nothing.
+        #expect(results[2].verdict.problem == nil, "OFF + keep: \(results[2].verdict)")
+    }
+}
+
+/// One crash trial: spawn, wait, verify.
+struct PowerLossTrial: Sendable {
+    struct Verdict: Sendable, CustomStringConvertible {
+        var integrity = "ok"
+        var lostCommits = 0
+        var partialTransactions = 0
+        var badPayloads = 0
+        var problem: String? {
+            if integrity != "ok" { return "integrity_check: \(integrity)" }
+            if lostCommits > 0 { return "\(lostCommits) committed transactions lost" }
+            if partialTransactions > 0 { return "\(partialTransactions) transactions partly there" }
+            if badPayloads > 0 { return "\(badPayloads) rows with a wrong payload" }
+            return nil
+        }
+        var description: String { problem ?? "ok" }
+    }
+
+    struct Result: Sendable {
+        var config: PowerLossTrialConfig
+        var exitStatus: Int32
+        var output: String
+        var ready: Bool
+        var commits: Int
+        var stats: (writes: Int, syncs: Int)?
+        var verdict: Verdict
+        var duration: Duration
+    }
+
+    /// Runs the trials, two children at a time (2 cores here), each in its own temp dir.
+    static func runAll(_ configs: [PowerLossTrialConfig], width: Int = 2) async throws -> [Result] {
+        try await withThrowingTaskGroup(of: (Int, Result).self) { group in
+            var results = [Result?](repeating: nil, count: configs.count)
+            var next = 0
+            for _ in 0..<min(width, configs.count) {
+                let index = next
+                group.addTask { (index, try await run(configs[index])) }
+                next += 1
+            }
+            while let (index, result) = try await group.next() {
+                results[index] = result
+                if next < configs.count {
+                    let index = next
+                    group.addTask { (index, try await run(configs[index])) }
+                    next += 1
+                }
+            }
+            return results.map { $0! }
+        }
+    }
+
+    /// Runs one child in a fresh temp directory and verifies what it left.
+    static func run(_ config: PowerLossTrialConfig) async throws -> Result {
+        let dir = try VFSTempDir("powerloss")
+        var config = config
+        config.directory = dir.path
+        let started = ContinuousClock.now
+        let (status, output) = try await spawnChild(config)
+        let duration = ContinuousClock.now - started
+        let lines = output.split(separator: "\n").map(String.init)
+        let commits = lines.compactMap { $0.hasPrefix("COMMIT ") ? Int($0.dropFirst(7)) : nil }.max() ?? 0
+        var stats: (writes: Int, syncs: Int)?
+        if let line = lines.first(where: { $0.hasPrefix("STATS ") }) {
+            let numbers = line.split(separator: " ").dropFirst().compactMap { Int($0) }
+            if numbers.count == 2 { stats = (numbers[0], numbers[1]) }
+        }
+        let ready = lines.contains("READY")
+        let verdict = verify(config, ready: ready, commits: commits)
+        if verdict.problem != nil { dir.keep = true }  // left for a post-mortem
+        return Result(
+            config: config, exitStatus: status, output: output, ready: ready, commits: commits, stats: stats,
+            verdict: verdict, duration: duration)
+    }
+
+    /// Opens the database with the plain "unix" VFS, as the next launch would
+    /// after the reboot, and checks it.
+    static func verify(_ config: PowerLossTrialConfig, ready: Bool, commits: Int) -> Verdict {
+        var verdict = Verdict()
+        guard FileManager.default.fileExists(atPath: config.databasePath) else {
+            if ready { verdict.lostCommits = max(commits, 1) }
+            return verdict
+        }
+        do {
+            let db = try RawDB(path: config.databasePath, vfs: "unix", flags: SQLITE_OPEN_READWRITE)
+            verdict.integrity = try db.rows("PRAGMA integrity_check").map { $0.joined() }.prefix(3).joined(separator: "; ")
+            guard verdict.integrity == "ok" else { return verdict }
+            let hasTable = try db.int("SELECT count(*) FROM sqlite_schema WHERE name = 't'") == 1
+            guard hasTable else {
+                if ready { verdict.lostCommits = max(commits, 1) }  // the schema itself was committed
+                return verdict
+            }
+            var counts: [Int: Int] = [:]
+            for row in try db.rows("SELECT txn, count(*) FROM t GROUP BY txn") {
+                counts[Int(row[0])!] = Int(row[1])!
+            }
+            verdict.lostCommits = commits > 0 ? (1...commits).filter { counts[$0] != config.rowsPerTransaction }.count : 0
+            verdict.partialTransactions = counts.values.filter { $0 != 0 && $0 != config.rowsPerTransaction }.count
+            verdict.badPayloads = try db.int("SELECT count(*) FROM t WHERE payload IS NOT \(PowerLossVFSChild.payloadSQL)") ?? -1
+        } catch {
+            verdict.integrity = "cannot read: \(error)"
+        }
+        return verdict
+    }
+
+    /// This test executable, again, filtered to the child test, with the config in
+    /// its environment. Its stdout goes to a file (complete even when it `_exit`s).
+    static func spawnChild(_ config: PowerLossTrialConfig) async throws -> (Int32, String) {
+        let executable = try testExecutable()
+        let outputPath = config.directory + "/child-output.txt"
+        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
+        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
+        defer { try? output.close() }
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = ["--testing-library", "swift-testing", "--filter", PowerLossTrialConfig.testFilter]
+        var environment = ProcessInfo.processInfo.environment
+        environment[PowerLossTrialConfig.environmentKey] = String(decoding: try JSONEncoder().encode(config), as: UTF8.self)
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        process.standardOutput = output
+        process.standardError = output
+        process.standardInput = FileHandle.nullDevice
+
+        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
+            process.terminationHandler = { process in
+                let code = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
+                continuation.resume(returning: code)
+            }
+            do {
+                try process.run()
+            } catch {
+                process.terminationHandler = nil
+                continuation.resume(throwing: error)
+            }
+        }
+        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
+        return (status, text)
+    }
+
+    static func testExecutable() throws -> String {
+        guard let resolved = realpath("/proc/self/exe", nil) else {
+            throw VFSTestError(code: -1, message: "cannot resolve /proc/self/exe")
+        }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+}
