@@ -73,3 +73,12 @@ public struct Trigger: Sendable, Equatable, Codable {
 public enum StorageFile: String, Sendable, Codable, CaseIterable {
     case store, journal, wal, any
 }
+
+extension Trigger {
+    /// What is left of `times` after `fired` firings: nil when nothing is left (the
+    /// fault is spent), `.some(nil)` for a fault that always fires.
+    public func remaining(afterFiring fired: Int) -> Int?? {
+        guard let times else { return .some(nil) }
+        return times > fired ? .some(times - fired) : nil
+    }
+}

@@ -158,10 +158,20 @@ public final class CaseRunner {
         guard let session = startWorker() else { return (stopped ? "trapped" : "error", evidence.abnormalEnd ?? harnessError) }
         worker = session
         if tracksWrites, request(.trackWrites, torn: tornWrites) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
+        // Faults stay armed across relaunches until cleared; a `times: N` fault fires N
+        // times in the whole case, not N per launch.
         for (_, arming) in activeArmings {
+            var arming = arming
+            let fired = injections.filter { $0.mechanism == "fault-point" && $0.target == arming.point }.count
+            guard let remaining = arming.trigger.remaining(afterFiring: fired) else { continue }
+            arming.trigger.times = remaining
             guard request(.arm, arming: arming) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
         }
-        for (_, rule) in activeStorage {
+        for (kind, rule) in activeStorage {
+            var rule = rule
+            let fired = injections.filter { $0.mechanism == "vfs" && $0.kind == kind }.count
+            guard let remaining = rule.trigger.remaining(afterFiring: fired) else { continue }
+            rule.trigger.times = remaining
             guard request(.armStorage, storage: rule) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
         }
         let launchStart = clock.now

@@ -40,9 +40,7 @@ public struct FavoritesDataSource: FavoritesDataSourceProtocol {
             try await FaultPoint.favoritesSave.hit()
             try await store.writer.write { try favorite.upsert($0) }
         } catch {
-            throw DatabaseError.isReadOnly(error)
-                ? DatabaseError.readOnly(underlying: DatabaseError.describe(error))
-                : DatabaseError.saveFailed(underlying: DatabaseError.describe(error))
+            throw writeError(error) { .saveFailed(underlying: $0) }
         }
         store.didWrite()
     }
@@ -52,10 +50,16 @@ public struct FavoritesDataSource: FavoritesDataSourceProtocol {
             try await FaultPoint.favoritesDelete.hit()
             _ = try await store.writer.write { try Favorite.deleteOne($0, id: id) }
         } catch {
-            throw DatabaseError.isReadOnly(error)
-                ? DatabaseError.readOnly(underlying: DatabaseError.describe(error))
-                : DatabaseError.deleteFailed(operation: "favorite", underlying: DatabaseError.describe(error))
+            throw writeError(error) { .deleteFailed(operation: "favorite", underlying: $0) }
         }
         store.didWrite()
+    }
+
+    /// A refused write says why: read-only storage, or (read-only because the device is
+    /// full) the save failure that asks the user to free up space.
+    private func writeError(_ error: any Error, otherwise: (String) -> DatabaseError) -> DatabaseError {
+        let detail = DatabaseError.describe(error)
+        guard DatabaseError.isReadOnly(error) else { return otherwise(detail) }
+        return store.health.storageFull ? .saveFailed(underlying: detail) : .readOnly(underlying: detail)
     }
 }

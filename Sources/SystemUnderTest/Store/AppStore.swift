@@ -113,13 +113,19 @@ public final class AppStore: Sendable {
                 return try recover(configuration, reason: problem)
             }
             return (pool, StoreHealth(mode: .persistent))
+        } catch where !StoreIntegrity.isDamage(error) {
+            // A full disk, an I/O error, a lock held elsewhere: the file is not damaged,
+            // so it is not quarantined. Show what can be read; change nothing.
+            return try openReadOnly(configuration, because: error)
         } catch {
             return try recover(configuration, reason: String(describing: error))
         }
     }
 
-    /// Opens the WAL pool, migrates, then sets the durability. GRDB's pool sets
-    /// `synchronous=NORMAL` after `prepareDatabase`, so it is set again here.
+    /// Opens the WAL pool, migrates if needed, then sets the durability. GRDB's pool
+    /// sets `synchronous=NORMAL` after `prepareDatabase`, so it is set again here. A
+    /// store whose schema is current is not written at launch (a full disk must not
+    /// stop the app from opening it).
     static func openPersistent(_ configuration: StoreConfiguration) throws -> DatabasePool {
         var grdbConfiguration = Configuration()
         grdbConfiguration.busyMode = .timeout(5)
@@ -128,7 +134,10 @@ public final class AppStore: Sendable {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = \(configuration.durability.rawValue.uppercased())")
             }
-            try AppSchema.migrator.migrate(pool)
+            let migrator = AppSchema.migrator
+            if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
+                try migrator.migrate(pool)
+            }
         } catch {
             try? pool.close()
             throw error
@@ -213,7 +222,9 @@ public final class AppStore: Sendable {
         }
     }
 
-    private static func openReadOnly(_ configuration: StoreConfiguration) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
+    private static func openReadOnly(
+        _ configuration: StoreConfiguration, because cause: (any Error)? = nil
+    ) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
         var grdbConfiguration = Configuration()
         grdbConfiguration.readonly = true
         do {
@@ -222,9 +233,12 @@ public final class AppStore: Sendable {
                 try? queue.close()
                 return try inMemory(reason: "read-only store is damaged: \(problem)")
             }
-            return (queue, StoreHealth(
-                mode: .readOnly, userMessage: LaunchMessages.readOnly, severity: .warning,
-                loadError: "store file is not writable"))
+            let full = cause.map(StoreIntegrity.isStorageFull) ?? false
+            var health = StoreHealth(
+                mode: .readOnly, userMessage: full ? LaunchMessages.storageFull : LaunchMessages.readOnly, severity: .warning,
+                loadError: cause.map { String(describing: $0) } ?? "store file is not writable")
+            health.storageFull = full
+            return (queue, health)
         } catch {
             return try inMemory(reason: "read-only store cannot be opened: \(error)")
         }

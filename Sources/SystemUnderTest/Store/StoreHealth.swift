@@ -15,6 +15,9 @@ public struct StoreHealth: Sendable, Equatable {
     public var salvagedRows: Int
     /// How long the launch took, recovery included.
     public var launchDuration: Duration
+    /// The store is read-only because the device is out of space (not because of its
+    /// permissions): a refused change then asks the user to free up space.
+    public var storageFull = false
 
     /// True when the store opened without needing any recovery.
     public var isHealthy: Bool { loadError == nil }
@@ -46,4 +49,5 @@ enum LaunchMessages {
     static let salvaged = "We found a problem with your saved data and recovered everything we could read. A few recent changes may be missing."
     static let inMemory = "Your saved data could not be opened, so changes you make now will not be kept after the app closes. Your original data has been set aside safely; please contact support."
     static let readOnly = "Your data can be viewed but not changed right now, because the storage is read-only."
+    static let storageFull = "Your device is out of storage space. You can see your data, but changes can't be saved until you free up some space."
 }

@@ -4,6 +4,23 @@ import GRDB
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_quick_check>
 enum StoreIntegrity {
+    /// True when an error opening the store means the file itself is damaged (so it is
+    /// quarantined and replaced); false for a full disk, an I/O error, a busy lock, a
+    /// permission problem — the environment, not the file.
+    static func isDamage(_ error: any Error) -> Bool {
+        guard let error = error as? GRDB.DatabaseError else { return true }
+        switch error.resultCode {
+        case .SQLITE_CORRUPT, .SQLITE_NOTADB, .SQLITE_FORMAT, .SQLITE_SCHEMA, .SQLITE_MISMATCH, .SQLITE_ERROR:
+            return true
+        default:
+            return false
+        }
+    }
+
+    static func isStorageFull(_ error: any Error) -> Bool {
+        (error as? GRDB.DatabaseError)?.resultCode == .SQLITE_FULL
+    }
+
     /// Nil when the database is sound; otherwise what SQLite reported.
     static func quickCheck(_ db: Database) -> String? {
         do {

@@ -12,6 +12,7 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
     var synchronous: String = "full"     // off | normal | full
     var transactions = 12
     var rowsPerTransaction = 4
+    var autocheckpointPages = 8          // small, so WAL checkpoints (store writes and syncs) happen mid-run
     var torn = false                     // enable(torn:) — needed for mode torn
     var atSync: Int?
     var afterWrites: Int?
@@ -78,14 +79,14 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
         let a = try RawDB(path: config.databasePath)
         try a.exec("PRAGMA auto_vacuum=FULL")
         _ = try a.rows("PRAGMA journal_mode=\(config.journalMode)")
-        try a.exec("PRAGMA synchronous=\(config.synchronous); PRAGMA wal_autocheckpoint=8")
+        try a.exec("PRAGMA synchronous=\(config.synchronous); PRAGMA wal_autocheckpoint=\(config.autocheckpointPages)")
         try a.exec("""
             CREATE TABLE t(txn INTEGER NOT NULL, k INTEGER NOT NULL, payload TEXT NOT NULL, PRIMARY KEY (txn, k));
             CREATE TABLE scratch(id INTEGER PRIMARY KEY, blob BLOB NOT NULL);
             """)
         // A second connection on the same file: the undo log is per path, not per handle.
         let b = try RawDB(path: config.databasePath)
-        try b.exec("PRAGMA synchronous=\(config.synchronous); PRAGMA wal_autocheckpoint=8; PRAGMA busy_timeout=2000")
+        try b.exec("PRAGMA synchronous=\(config.synchronous); PRAGMA wal_autocheckpoint=\(config.autocheckpointPages); PRAGMA busy_timeout=2000")
         say("READY")
 
         for txn in 1...config.transactions {

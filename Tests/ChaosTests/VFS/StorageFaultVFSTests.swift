@@ -69,7 +69,7 @@ extension ChaosVFSTests {
             }
             let grown = fileSize(path + "-wal") - walBefore
             #expect(failure == SQLITE_FULL)
-            #expect(committed >= 5)
+            #expect(committed >= 2)
             #expect(grown <= budget, "never more than the budget: \(grown) bytes")
             #expect(grown > budget - commitMax, "the budget was used before failing: \(grown) bytes")
             #expect(StorageFaults.firings().first?.count == 1)
@@ -137,8 +137,7 @@ extension ChaosVFSTests {
             let rc: Int32
             switch test {
             case .readStore, .lockStore:
-                let reader = try RawDB(path: path)  // a fresh connection: nothing cached
-                rc = reader.code("SELECT count(*) FROM t")
+                rc = db.code("SELECT count(*) FROM t")  // its first read: nothing is cached yet
             case .writeStoreAtCheckpoint:
                 for i in 1...3 { try db.exec("INSERT INTO t(value) VALUES ('wal \(i)')") }
                 #expect(StorageFaults.firings().isEmpty, "in WAL mode commits do not write the store")
