@@ -14,7 +14,24 @@ public final class CaseRunner {
     private let start: ContinuousClock.Instant
     private let deadline: ContinuousClock.Instant
     private var scratch: URL
+    /// The app's data folder, as the app sees it.
     private var dataDirectory: URL { scratch.appendingPathComponent("data") }
+    /// The same folder as the controller reaches it (through the tmpfs namespace, if any).
+    private var hostDataDirectory: URL { tmpfs?.hostView ?? dataDirectory }
+    /// A real small disk under the data folder, for `disk-full` with `mechanism: tmpfs`.
+    private var tmpfs: TmpfsDisk?
+    private var tmpfsFilled = false
+    private var workerCommand: WorkerCommand { tmpfs?.wrap(options.worker) ?? options.worker }
+    private var needsTmpfs: Bool {
+        scenario.steps.contains { step in
+            if case let .fault(fault) = step.action, let diskFull = fault.fault.as(DiskFullFault.self) {
+                return diskFull.mechanism == .tmpfs
+            }
+            return false
+        }
+    }
+    /// 16 MiB: room for the app's store and backups, small enough to fill in a moment.
+    static let tmpfsSizeBytes = 16 << 20
     private var worker: WorkerSession?
     private var files: [String: String]?
     private var workerLaunches = 0
@@ -68,6 +85,16 @@ public final class CaseRunner {
             return report(verdict: .errored, error: "cannot create a scratch directory: \(error)")
         }
         defer { cleanUp() }
+        if needsTmpfs {
+            switch TmpfsDisk.mount(over: dataDirectory, sizeBytes: Self.tmpfsSizeBytes,
+                                   stderrFile: scratch.appendingPathComponent("tmpfs.stderr"), deadline: deadline) {
+            case let .success(disk):
+                tmpfs = disk
+            case let .failure(unavailable):
+                return report(verdict: .skipped, error: "skipped: a real full disk needs a tmpfs in a private mount "
+                    + "namespace (unshare --mount), which this host does not allow: \(unavailable.reason)")
+            }
+        }
 
         for (index, step) in scenario.steps.enumerated() {
             if RunInterruption.requested { interrupted = true; break }
@@ -194,7 +221,7 @@ public final class CaseRunner {
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant,
                                     options: scenario.options, seed: seed)
         do {
-            switch try WorkerSession.start(command: options.worker, context: context, stderrFile: stderrFile,
+            switch try WorkerSession.start(command: workerCommand, context: context, stderrFile: stderrFile,
                                            deadline: deadline) {
             case let .ready(session):
                 files = session.ready.files
@@ -396,7 +423,7 @@ public final class CaseRunner {
             do {
                 // Paths in the report are relative to the app's data folder, so two runs compare.
                 let done = try FileDamage.apply(plan, to: url)
-                    .replacingOccurrences(of: dataDirectory.path + "/", with: "")
+                    .replacingOccurrences(of: hostDataDirectory.path + "/", with: "")
                 injections.append(InjectionRecord(kind: step.fault.kind, target: fault.file, detail: done,
                                                   atMs: ms(clock.now - start), mechanism: "file-damage"))
                 return ("ok", done)
@@ -406,9 +433,22 @@ public final class CaseRunner {
                 return ("error", harnessError)
             }
         case let fault as DiskFullFault where fault.mechanism == .tmpfs:
-            harnessError = "disk-full with mechanism tmpfs is not supported by this runner yet"
-            stopped = true
-            return ("error", harnessError)
+            guard let tmpfs else {
+                harnessError = "disk-full with mechanism tmpfs, but no tmpfs is mounted"
+                stopped = true
+                return ("error", harnessError)
+            }
+            do {
+                let done = try tmpfs.fill()
+                tmpfsFilled = true
+                injections.append(InjectionRecord(kind: step.fault.kind, target: "disk", detail: done,
+                                                  atMs: ms(clock.now - start), mechanism: "tmpfs"))
+                return ("ok", done)
+            } catch {
+                harnessError = "step \(index) '\(step.fault.label)': \(error)"
+                stopped = true
+                return ("error", harnessError)
+            }
         case _ where step.fault.family == .storage:
             guard let rule = StorageFaultRule(fault: step.fault, trigger: step.trigger, seed: subseed) else {
                 harnessError = "fault '\(step.fault.kind)' has no storage rule"
@@ -444,7 +484,12 @@ public final class CaseRunner {
                 return ("error", harnessError ?? evidence.abnormalEnd)
             }
         }
-        let names = cleared.map(\.arming.point) + clearedStorage.map(\.kind)
+        var names = cleared.map(\.arming.point) + clearedStorage.map(\.kind)
+        if tmpfsFilled, kind == nil || kind == DiskFullFault.kind, let tmpfs {
+            _ = tmpfs.drain()
+            tmpfsFilled = false
+            names.append("the tmpfs ballast")
+        }
         if !names.isEmpty {
             recoverySince = (clock.now, "the clear")
             evidence.recoveryMs = nil
@@ -477,7 +522,7 @@ public final class CaseRunner {
             stopped = true
             return nil
         }
-        return dataDirectory.appendingPathComponent(relative)
+        return hostDataDirectory.appendingPathComponent(relative)
     }
 
     /// Starts a worker only to read its ready line (its logical files), then stops it.
@@ -485,7 +530,7 @@ public final class CaseRunner {
         let stderrFile = scratch.appendingPathComponent("describe.stderr")
         let context = TargetContext(dataDirectory: scratch.appendingPathComponent("describe"), variant: options.variant,
                                     options: scenario.options, seed: seed)
-        guard case let .ready(session)? = try? WorkerSession.start(command: options.worker, context: context,
+        guard case let .ready(session)? = try? WorkerSession.start(command: workerCommand, context: context,
                                                                    stderrFile: stderrFile, deadline: deadline) else { return nil }
         _ = session.kill()
         return session.ready.files
@@ -536,7 +581,18 @@ public final class CaseRunner {
     }
 
     private func checkIntegrity() {
-        guard let url = logicalFile("store") else { return }
+        guard var url = logicalFile("store") else { return }
+        if tmpfs != nil {
+            // SQLite resolves /proc/PID/root back to this namespace's "/": check a copy.
+            let copy = scratch.appendingPathComponent("integrity", isDirectory: true)
+            try? FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+            for suffix in ["", "-wal"] {
+                let source = URL(fileURLWithPath: url.path + suffix)
+                guard FileManager.default.fileExists(atPath: source.path) else { continue }
+                try? FileManager.default.copyItem(at: source, to: copy.appendingPathComponent(url.lastPathComponent + suffix))
+            }
+            url = copy.appendingPathComponent(url.lastPathComponent)
+        }
         evidence.integrityChecked = true
         evidence.integrityProblem = IntegrityCheck.problems(at: url.path)
     }
@@ -572,6 +628,8 @@ public final class CaseRunner {
     private func cleanUp() {
         if let worker { _ = worker.kill() }
         worker = nil
+        tmpfs?.unmount()
+        tmpfs = nil
         guard !options.keepScratch else { return }
         // Permission bits may have been cleared by a read-only fault.
         if let enumerator = FileManager.default.enumerator(atPath: scratch.path) {

@@ -17,11 +17,13 @@ struct ChaosExecutable {
 
     /// Runs `chaos ARGUMENTS` with TMPDIR set to `temporaryDirectory` (so scratch
     /// directories land where a test can look), bounded by `timeout`.
-    static func run(_ arguments: [String], temporaryDirectory: URL? = nil, timeout: Duration = .seconds(120)) throws -> Result {
+    static func run(_ arguments: [String], temporaryDirectory: URL? = nil, environment extra: [String: String] = [:],
+                    timeout: Duration = .seconds(120)) throws -> Result {
         let work = try TemporaryFolder()
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory.path }
+        environment.merge(extra) { _, new in new }
         let stderrFile = work.url.appendingPathComponent("stderr")
         let child = try ChildProcess(executable: path, arguments: arguments, environment: environment, stderrFile: stderrFile)
         child.closeInput()

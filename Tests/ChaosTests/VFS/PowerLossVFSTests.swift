@@ -30,8 +30,8 @@ import Testing
                 configs.append(PowerLossTrialConfig(
                     directory: "", journalMode: journalMode, torn: mode == .torn, atSync: n, mode: mode, seed: UInt64(n)))
             }
-            for n in stride(from: 1, through: stats.writes, by: 2) {
-                let mode = PowerLoss.Mode.allCases[(n / 2) % 3]
+            for n in stride(from: 1, through: stats.writes, by: 3) {
+                let mode = PowerLoss.Mode.allCases[(n / 3) % 3]
                 configs.append(PowerLossTrialConfig(
                     directory: "", journalMode: journalMode, torn: mode == .torn, afterWrites: n, mode: mode,
                     seed: UInt64(1000 + n), withStorageRule: n % 10 == 1))
