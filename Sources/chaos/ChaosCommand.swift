@@ -18,6 +18,6 @@ struct ChaosCommand: AsyncParsableCommand {
         64 bad usage or invalid scenario, 130 interrupted.
         """,
         version: version,
-        subcommands: [RunCommand.self, ListCommand.self, ValidateCommand.self, WorkerSubcommand.self]
+        subcommands: [RunCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self, WorkerSubcommand.self]
     )
 }

@@ -41,10 +41,21 @@ public final class CaseRunner {
     private var pendingPowerLoss: (order: PowerLossOrder, step: Int)?
     /// The power went out: the app is down until the next launch.
     private var powerOut = false
-    private var tracksWrites: Bool { scenario.steps.contains { if case .powerLoss = $0.action { true } else { false } } }
-    private var tornWrites: Bool {
-        scenario.steps.contains { if case let .powerLoss(step) = $0.action { step.mode == .torn } else { false } }
+    private var tracksWrites: Bool {
+        options.sweepTrial?.powerLossOrder != nil
+            || scenario.steps.contains { if case .powerLoss = $0.action { true } else { false } }
     }
+    private var tornWrites: Bool {
+        options.sweepTrial?.powerLossOrder?.mode == .torn
+            || scenario.steps.contains { if case let .powerLoss(step) = $0.action { step.mode == .torn } else { false } }
+    }
+    /// The target options of every launch: the scenario's, then the run's overrides.
+    private var targetOptions: [String: String] { scenario.options.merging(options.optionOverrides) { _, new in new } }
+
+    /// After `run()`: whether the sweep trial's fault fired.
+    public private(set) var sweepFired = false
+    /// After `run()`: tracked writes and syncs of the first launch (crash sweeps count them).
+    public private(set) var firstLaunchIO: (writes: Int, syncs: Int)?
     private var evidence = CaseEvidence()
     private var steps: [StepRecord] = []
     private var injections: [InjectionRecord] = []
@@ -201,6 +212,14 @@ public final class CaseRunner {
             rule.trigger.times = remaining
             guard request(.armStorage, storage: rule) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
         }
+        if workerLaunches == 1, let trial = options.sweepTrial {
+            if let rule = trial.storageRule, request(.armStorage, storage: rule) == nil {
+                return ("error", harnessError ?? evidence.abnormalEnd)
+            }
+            if let order = trial.powerLossOrder, request(.powerLoss, powerLoss: order) == nil {
+                return ("error", harnessError ?? evidence.abnormalEnd)
+            }
+        }
         let launchStart = clock.now
         evidence.health = nil
         recoverySince = (launchStart, "the launch")
@@ -219,7 +238,7 @@ public final class CaseRunner {
         workerLaunches += 1
         let stderrFile = scratch.appendingPathComponent("worker-\(workerLaunches).stderr")
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant,
-                                    options: scenario.options, seed: seed)
+                                    options: targetOptions, seed: seed)
         do {
             switch try WorkerSession.start(command: workerCommand, context: context, stderrFile: stderrFile,
                                            deadline: deadline) {
@@ -270,6 +289,9 @@ public final class CaseRunner {
         }
         switch outcome {
         case let .reply(reply):
+            if workerLaunches == 1, let writes = reply.trackedWrites, let syncs = reply.trackedSyncs {
+                firstLaunchIO = (writes, syncs)
+            }
             recordFirings(reply.firings)
             recordStorageFirings(reply.storageFirings)
             if let error = reply.error, error.hasPrefix("target: ") {
@@ -280,7 +302,9 @@ public final class CaseRunner {
             return reply
         case let .ended(termination):
             self.worker = nil
-            if termination == .exited(PowerLoss.exitCode), let order = powerLoss ?? pendingPowerLoss?.order {
+            if termination == .exited(PowerLoss.exitCode),
+               let order = powerLoss ?? pendingPowerLoss?.order ?? (workerLaunches == 1 ? options.sweepTrial?.powerLossOrder : nil) {
+                if workerLaunches == 1, options.sweepTrial?.powerLossOrder != nil { sweepFired = true }
                 powerWentOut(order, during: name ?? op.rawValue, stderr: worker.stderr)
                 return nil
             }
@@ -499,6 +523,7 @@ public final class CaseRunner {
 
     private func recordStorageFirings(_ firings: [StorageFiring]?) {
         for firing in firings ?? [] {
+            if workerLaunches == 1, options.sweepTrial?.storageRule?.kind.rawValue == firing.kind { sweepFired = true }
             injections.append(InjectionRecord(
                 kind: firing.kind, target: firing.file,
                 detail: "\(firing.operation) of \(URL(fileURLWithPath: firing.path).lastPathComponent) → result code \(firing.resultCode)",
@@ -529,7 +554,7 @@ public final class CaseRunner {
     private func describeTarget() -> [String: String]? {
         let stderrFile = scratch.appendingPathComponent("describe.stderr")
         let context = TargetContext(dataDirectory: scratch.appendingPathComponent("describe"), variant: options.variant,
-                                    options: scenario.options, seed: seed)
+                                    options: targetOptions, seed: seed)
         guard case let .ready(session)? = try? WorkerSession.start(command: workerCommand, context: context,
                                                                    stderrFile: stderrFile, deadline: deadline) else { return nil }
         _ = session.kill()

@@ -13,6 +13,10 @@ public struct RunOptions: Sendable {
     public var scratchRoot: URL
     /// The words after `chaos run NAME` that reproduce a case (`--target-exec PATH`...).
     public var reproduceExtras: [String]
+    /// Target options that override the scenario's own (`--option synchronous=off`).
+    public var optionOverrides: [String: String] = [:]
+    /// A sweep trial's one fault, armed in the first worker only (see ``SweepTrial``).
+    public var sweepTrial: SweepTrial?
 
     public init(variant: String, seed: UInt64?, keepScratch: Bool, worker: WorkerCommand,
                 scratchRoot: URL = FileManager.default.temporaryDirectory, reproduceExtras: [String] = []) {

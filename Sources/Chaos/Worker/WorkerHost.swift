@@ -21,6 +21,7 @@ public enum WorkerHost {
         write(ready)
         var firingsSeen = 0
         var storageFiringsSeen = 0
+        var trackingWrites = false
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let data = line.data(using: .utf8),
@@ -30,11 +31,17 @@ public enum WorkerHost {
                 write(reply)
                 continue
             }
-            var reply = await serve(request, target: target)
+            var reply = await serve(request, target: target, dataDirectory: context.dataDirectory)
+            if request.op == .trackWrites { trackingWrites = true }
             let firings = FaultRegistry.shared.firings
             if firings.count > firingsSeen {
                 reply.firings = firings[firingsSeen...].map { PointFiring(point: $0.point, hit: $0.hit, action: $0.action) }
                 firingsSeen = firings.count
+            }
+            if trackingWrites {
+                let stats = PowerLoss.stats()
+                reply.trackedWrites = stats.writes
+                reply.trackedSyncs = stats.syncs
             }
             let storageFirings = StorageFaults.firings()
             if storageFirings.count > storageFiringsSeen {
@@ -48,7 +55,8 @@ public enum WorkerHost {
         return 0
     }
 
-    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target) async -> WorkerReply {
+    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target,
+                                                   dataDirectory: URL) async -> WorkerReply {
         var reply = WorkerReply(id: request.id, ok: true)
         do {
             switch request.op {
@@ -76,7 +84,9 @@ public enum WorkerHost {
             case .stop:
                 await target.stop()
             case .armStorage:
-                guard let rule = request.storage else { throw TargetError("arm-storage without a rule") }
+                guard var rule = request.storage else { throw TargetError("arm-storage without a rule") }
+                // Only the app's own files count, never another database of the process.
+                rule.directory = rule.directory ?? dataDirectory.path
                 try StorageFaults.arm(rule)
             case .disarmStorage:
                 if let name = request.name, let kind = StorageFaultRule.Kind(rawValue: name) {
@@ -85,7 +95,7 @@ public enum WorkerHost {
                     StorageFaults.disarmAll()
                 }
             case .trackWrites:
-                PowerLoss.enable(torn: request.torn ?? false)
+                PowerLoss.enable(torn: request.torn ?? false, under: dataDirectory.path)
             case .powerLoss:
                 guard let order = request.powerLoss else { throw TargetError("power-loss without an order") }
                 losePower(order)

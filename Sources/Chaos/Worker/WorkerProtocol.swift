@@ -152,6 +152,10 @@ public struct WorkerReply: Codable, Sendable, Equatable {
     public var firings: [PointFiring]?
     /// Storage faults that fired in the VFS while serving this request.
     public var storageFirings: [StorageFiring]?
+    /// Writes and syncs of the store's files so far in this worker, while write
+    /// tracking is on (what a crash sweep enumerates).
+    public var trackedWrites: Int?
+    public var trackedSyncs: Int?
     /// For `snapshot`: table → record key → canonical row text.
     public var snapshot: [String: [String: String]]?
 

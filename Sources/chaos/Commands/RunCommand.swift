@@ -62,8 +62,7 @@ struct RunCommand: ParsableCommand {
             worker = WorkerCommand(executable: path, arguments: [], environment: WorkerCommand.workerEnvironment(), targetName: path)
             extras = ["--target-exec", path]
         } else {
-            worker = WorkerCommand(executable: Self.selfExecutable, arguments: ["worker"],
-                                   environment: WorkerCommand.workerEnvironment(), targetName: RunInfo.builtInTarget)
+            worker = Self.builtInWorker
         }
         let options = RunOptions(variant: variant, seed: seed, keepScratch: keep, worker: worker, reproduceExtras: extras)
         RunInterruption.install()
@@ -83,6 +82,12 @@ struct RunCommand: ParsableCommand {
             throw ExitCode(2)
         }
         if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+    }
+
+    /// The built-in target: this executable's hidden `worker` subcommand.
+    static var builtInWorker: WorkerCommand {
+        WorkerCommand(executable: selfExecutable, arguments: ["worker"],
+                      environment: WorkerCommand.workerEnvironment(), targetName: RunInfo.builtInTarget)
     }
 
     /// This executable's own path: the built-in worker is `chaos worker`.

@@ -21,6 +21,8 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
     var seed: UInt64 = 0
     /// Arms a slow-io rule too, so the storage-fault hook is live during the crash.
     var withStorageRule = false
+    /// "sql" (the transactions) or "sectors" (raw writes to one file, for the model itself).
+    var workload = "sql"
 
     var databasePath: String { directory + "/crash.sqlite" }
 
@@ -49,7 +51,7 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
         guard let json = ProcessInfo.processInfo.environment[PowerLossTrialConfig.environmentKey] else { return }
         let config = try JSONDecoder().decode(PowerLossTrialConfig.self, from: Data(json.utf8))
         do {
-            try Self.run(config)
+            if config.workload == "sectors" { try Self.runSectors(config) } else { try Self.run(config) }
         } catch {
             Self.say("ERROR \(error)")
             exit(3)
@@ -104,5 +106,34 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
         if config.crashAtEnd { PowerLoss.crashNow(mode: config.mode, seed: config.seed) }
         let stats = PowerLoss.stats()
         say("STATS \(stats.writes) \(stats.syncs)")
+    }
+
+    /// The sector model without SQLite's own logic in the way: through the chaos VFS,
+    /// write 16 KiB of 0xAA to a "main database" file and sync it, overwrite it with
+    /// 0xBB in 4 KiB writes, append 4 KiB of 0xCC, then crash. The parent reads the file.
+    static let sectorsSyncedBytes = 16_384, sectorsAppendedBytes = 4096
+
+    static func runSectors(_ config: PowerLossTrialConfig) throws {
+        try SQLiteFaultVFS.register()
+        PowerLoss.enable(torn: config.torn, sectorSize: 512, under: config.directory)
+        guard let vfs = sqlite3_vfs_find(SQLiteFaultVFS.name) else { throw VFSTestError(code: -1, message: "no chaos VFS") }
+        let buffer = UnsafeMutableRawPointer.allocate(byteCount: Int(vfs.pointee.szOsFile), alignment: 16)
+        let file = buffer.bindMemory(to: sqlite3_file.self, capacity: 1)
+        let path = strdup(config.directory + "/sectors.db")!  // SQLite keeps the name: never freed (the process dies)
+        let flags = SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE
+        var rc = vfs.pointee.xOpen(vfs, path, file, flags, nil)
+        guard rc == SQLITE_OK, let methods = file.pointee.pMethods else { throw VFSTestError(code: rc, message: "xOpen") }
+        func write(_ byte: UInt8, count: Int, at offset: Int) throws {
+            let bytes = [UInt8](repeating: byte, count: count)
+            rc = bytes.withUnsafeBytes { methods.pointee.xWrite(file, $0.baseAddress, Int32(count), sqlite3_int64(offset)) }
+            guard rc == SQLITE_OK else { throw VFSTestError(code: rc, message: "xWrite") }
+        }
+        try write(0xAA, count: sectorsSyncedBytes, at: 0)
+        rc = methods.pointee.xSync(file, SQLITE_SYNC_FULL)
+        guard rc == SQLITE_OK else { throw VFSTestError(code: rc, message: "xSync") }
+        for offset in stride(from: 0, to: sectorsSyncedBytes, by: 4096) { try write(0xBB, count: 4096, at: offset) }
+        try write(0xCC, count: sectorsAppendedBytes, at: sectorsSyncedBytes)
+        say("PENDING \(PowerLoss.stats().pending)")
+        PowerLoss.crashNow(mode: config.mode, seed: config.seed)
     }
 }

@@ -55,7 +55,9 @@ import Testing
             }
         }
         let elapsed = ContinuousClock.now - started
-        print("power loss: \(results.count) crash trials in \(elapsed) (WAL \(totals["wal"]!), DELETE \(totals["delete"]!)), \(problems.count) problems")
+        let meanMs = results.map { Double($0.duration.components.attoseconds) / 1e15 + Double($0.duration.components.seconds) * 1000 }
+            .reduce(0, +) / Double(results.count)
+        print("power loss: \(results.count) crash trials in \(elapsed), \(Int(meanMs)) ms per child (WAL \(totals["wal"]!), DELETE \(totals["delete"]!)), \(problems.count) problems")
         #expect(results.count >= 150)
         #expect(problems.isEmpty, "\(problems.count) of \(results.count) trials:\n\(problems.prefix(10).joined(separator: "\n"))")
         let crashedMidway = results.filter { $0.commits < 12 }.count
@@ -80,6 +82,37 @@ import Testing
         #expect(results[1].verdict.lostCommits > 0, "NORMAL + drop: \(results[1].verdict)")
         // And the control: the same workload, every write kept, loses nothing.
         #expect(results[2].verdict.problem == nil, "OFF + keep: \(results[2].verdict)")
+    }
+
+    /// The model itself, on raw writes (``PowerLossVFSChild/runSectors(_:)``):
+    /// drop leaves exactly the synced bytes, keep exactly the latest, torn a seeded
+    /// mix of old, new and garbage 512-byte sectors, the same for the same seed.
+    @Test func dropKeepAndTornDoWhatTheySayToEachSector() async throws {
+        let synced = PowerLossVFSChild.sectorsSyncedBytes, appended = PowerLossVFSChild.sectorsAppendedBytes
+        func config(_ mode: PowerLoss.Mode, seed: UInt64 = 1) -> PowerLossTrialConfig {
+            PowerLossTrialConfig(directory: "", torn: mode == .torn, mode: mode, seed: seed, workload: "sectors")
+        }
+        let runs = try await PowerLossTrial.runAll(
+            [config(.drop), config(.keep), config(.torn, seed: 5), config(.torn, seed: 5), config(.torn, seed: 6)])
+        for run in runs {
+            #expect(run.exitStatus == PowerLoss.exitCode, "\(run.config): \(run.output.suffix(300))")
+            #expect(run.output.contains("PENDING 5"), "4 overwrites and 1 append pending: \(run.output.suffix(200))")
+        }
+        let drop = runs[0].sectorsFile, keep = runs[1].sectorsFile
+        #expect(drop == [UInt8](repeating: 0xAA, count: synced), "drop: the synced bytes, the append truncated away")
+        #expect(keep == [UInt8](repeating: 0xBB, count: synced) + [UInt8](repeating: 0xCC, count: appended))
+
+        let torn = runs[2].sectorsFile
+        #expect(torn == runs[3].sectorsFile, "same seed, same crash")
+        #expect(torn != runs[4].sectorsFile, "another seed, another crash")
+        var kinds: [String: Int] = [:]
+        for start in stride(from: 0, to: min(torn.count, synced), by: 512) {
+            let sector = torn[start..<min(start + 512, torn.count)]
+            let kind = sector.allSatisfy { $0 == 0xAA } ? "old" : sector.allSatisfy { $0 == 0xBB } ? "new" : "garbage"
+            kinds[kind, default: 0] += 1
+        }
+        #expect(kinds["old", default: 0] > 0 && kinds["new", default: 0] > 0 && kinds["garbage", default: 0] > 0, "\(kinds)")
+        #expect(torn.count == synced || torn.count == synced + appended)
     }
 }
 
@@ -109,6 +142,8 @@ struct PowerLossTrial: Sendable {
         var stats: (writes: Int, syncs: Int)?
         var verdict: Verdict
         var duration: Duration
+        /// The "sectors" workload's file, as the crash left it.
+        var sectorsFile: [UInt8]
     }
 
     /// Runs the trials, two children at a time (2 cores here), each in its own temp dir.
@@ -149,11 +184,12 @@ struct PowerLossTrial: Sendable {
             if numbers.count == 2 { stats = (numbers[0], numbers[1]) }
         }
         let ready = lines.contains("READY")
-        let verdict = verify(config, ready: ready, commits: commits)
+        let sectorsFile = (try? Data(contentsOf: URL(fileURLWithPath: config.directory + "/sectors.db"))).map { [UInt8]($0) } ?? []
+        let verdict = config.workload == "sql" ? verify(config, ready: ready, commits: commits) : Verdict()
         if verdict.problem != nil { dir.keep = true }  // left for a post-mortem
         return Result(
             config: config, exitStatus: status, output: output, ready: ready, commits: commits, stats: stats,
-            verdict: verdict, duration: duration)
+            verdict: verdict, duration: duration, sectorsFile: sectorsFile)
     }
 
     /// Opens the database with the plain "unix" VFS, as the next launch would

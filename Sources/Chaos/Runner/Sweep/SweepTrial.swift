@@ -1,0 +1,61 @@
+/// One trial of `chaos explore`: the scenario's workload with exactly one extra fault,
+/// armed in the first launch of the app only (the relaunch that follows is clean, so
+/// it shows what the fault left behind).
+///
+/// Spelled on the command line as `io:17:transient`, `io:17:persistent`,
+/// `crash:after-writes:37:torn:2`, `crash:at-sync:5:drop:1`.
+public enum SweepTrial: Sendable, Equatable, CustomStringConvertible {
+    /// Fail the Nth I/O operation (read, write, sync, truncate) of the first launch:
+    /// once (transient) or from then on (persistent).
+    case ioError(operation: Int, persistent: Bool)
+    /// Lose power at the Nth write or sync of the first launch, in a mode, with a seed.
+    case powerLoss(PowerLossStep.Moment, mode: PowerLossStep.Mode, seed: UInt64)
+
+    public var description: String {
+        switch self {
+        case let .ioError(operation, persistent):
+            return "io:\(operation):\(persistent ? "persistent" : "transient")"
+        case let .powerLoss(moment, mode, seed):
+            switch moment {
+            case let .afterWrites(count): return "crash:after-writes:\(count):\(mode.rawValue):\(seed)"
+            case let .atSync(count): return "crash:at-sync:\(count):\(mode.rawValue):\(seed)"
+            case let .atPoint(point): return "crash:at-point:\(point):\(mode.rawValue):\(seed)"
+            case .now: return "crash:now:\(mode.rawValue):\(seed)"
+            }
+        }
+    }
+
+    /// Reads the command-line spelling back; nil when it is not one.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":").map(String.init)
+        switch parts.first {
+        case "io":
+            guard parts.count == 3, let count = Int(parts[1]), count > 0,
+                  ["transient", "persistent"].contains(parts[2]) else { return nil }
+            self = .ioError(operation: count, persistent: parts[2] == "persistent")
+        case "crash":
+            guard parts.count == 5, let count = Int(parts[2]), count > 0,
+                  let mode = PowerLossStep.Mode(rawValue: parts[3]), let seed = UInt64(parts[4]) else { return nil }
+            switch parts[1] {
+            case "after-writes": self = .powerLoss(.afterWrites(count), mode: mode, seed: seed)
+            case "at-sync": self = .powerLoss(.atSync(count), mode: mode, seed: seed)
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// The storage rule of an I/O-error trial.
+    var storageRule: StorageFaultRule? {
+        guard case let .ioError(operation, persistent) = self else { return nil }
+        return StorageFaultRule(kind: .ioError, operation: nil, on: .any,
+                                trigger: Trigger(after: operation - 1, times: persistent ? nil : 1), seed: 0)
+    }
+
+    /// The power-loss order of a crash trial.
+    var powerLossOrder: PowerLossOrder? {
+        guard case let .powerLoss(moment, mode, seed) = self else { return nil }
+        return PowerLossOrder(step: PowerLossStep(mode: mode, moment: moment), seed: seed)
+    }
+}

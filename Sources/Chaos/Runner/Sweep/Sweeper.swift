@@ -1,0 +1,190 @@
+import Foundation
+
+/// `chaos explore`: SQLite's own fault-count and crash sweeps, as app-level trials.
+///
+/// - `io`: run the workload failing its 1st, 2nd, … Nth I/O operation (read, write,
+///   sync, truncate), once and for good, until a run completes with no fault fired:
+///   every I/O operation of the workload's first launch is then covered.
+/// - `crash`: lose power at every write and every sync of the workload's first
+///   launch, in each mode (drop, keep, torn), with K seeds.
+///
+/// Every trial is a case of its own, in child processes, judged on `no-trap`,
+/// `integrity: ok` and `preserved: acknowledged` (the scenario's own expectations and
+/// `expect-error` steps describe one fault, not every one). Trials run in order, so
+/// the first failure is already the minimal reproduction.
+public struct Sweeper {
+    public enum Kind: String, Sendable, CaseIterable { case io, crash }
+
+    public var scenario: Scenario
+    public var options: RunOptions
+    public var kind: Kind
+    /// At most this many trials.
+    public var limit: Int
+    /// Crash sweeps: seeds per crash point and mode.
+    public var seeds: Int
+    public var modes: [PowerLossStep.Mode] = PowerLossStep.Mode.allCases
+
+    public init(scenario: Scenario, options: RunOptions, kind: Kind, limit: Int, seeds: Int) {
+        self.scenario = scenario
+        self.options = options
+        self.kind = kind
+        self.limit = limit
+        self.seeds = seeds
+    }
+
+    public struct Outcome: Sendable {
+        public var trials: Int = 0
+        /// I/O operations or crash points tried, out of those the workload has.
+        public var pointsCovered: Int = 0
+        public var pointsTotal: Int?
+        /// Failed trials by what failed: trap, hang, integrity, lost-acknowledged, errored.
+        public var failures: [String: Int] = [:]
+        public var firstFailure: (trial: SweepTrial, report: CaseReport)?
+        public var durationMs: Int = 0
+        /// The trials that were not passed, in order.
+        public var failedReports: [CaseReport] = []
+
+        public var failedTrials: Int { failedReports.count }
+    }
+
+    /// The scenario a trial runs: the same steps, less its own power losses (a crash
+    /// sweep brings its own) and its `expect-error` marks, judged on the sweep's checks.
+    var trialScenario: Scenario {
+        var copy = scenario
+        copy.steps = scenario.steps.compactMap { step in
+            switch step.action {
+            case .powerLoss:
+                return nil
+            case var .perform(action):
+                action.expectError = nil
+                var changed = step
+                changed.action = .perform(action)
+                return changed
+            default:
+                return step
+            }
+        }
+        copy.expectations = [
+            ScenarioExpectation(kind: .integrity, location: scenario.location),
+            ScenarioExpectation(kind: .preserved(Expectation.acknowledged), location: scenario.location),
+        ]
+        return copy
+    }
+
+    /// Runs the sweep; `progress` hears after each trial (trials so far, planned total if known, failures).
+    public func run(progress: (Int, Int?, Int) -> Void = { _, _, _ in }) -> Outcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        var outcome = Outcome()
+        switch kind {
+        case .io: runIO(&outcome, progress: progress)
+        case .crash: runCrash(&outcome, progress: progress)
+        }
+        let elapsed = clock.now - start
+        outcome.durationMs = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        return outcome
+    }
+
+    /// Runs one trial (also what `--trial` reproduces).
+    public func runTrial(_ trial: SweepTrial) -> (report: CaseReport, fired: Bool, io: (writes: Int, syncs: Int)?) {
+        var trialOptions = options
+        trialOptions.sweepTrial = trial
+        trialOptions.reproduceExtras = []
+        let runner = CaseRunner(scenario: trialScenario, options: trialOptions)
+        var report = runner.run()
+        report.reproduce = reproduceCommand(trial)
+        return (report, runner.sweepFired, runner.firstLaunchIO)
+    }
+
+    public func reproduceCommand(_ trial: SweepTrial) -> String {
+        var words = ["chaos", "explore", CaseRunner.shellQuoted(scenarioSubject), "--sweep", kind.rawValue,
+                     "--trial", trial.description, "--variant", options.variant]
+        for (key, value) in options.optionOverrides.sorted(by: { $0.key < $1.key }) {
+            words += ["--option", CaseRunner.shellQuoted("\(key)=\(value)")]
+        }
+        return (words + options.reproduceExtras.map(CaseRunner.shellQuoted)).joined(separator: " ")
+    }
+
+    private var scenarioSubject: String {
+        ScenarioLoader.bundledNames().contains(scenario.name) && scenario.location.file.contains("/catalog/")
+            ? scenario.name : scenario.location.file
+    }
+
+    private func runIO(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
+        var operation = 1
+        while outcome.trials < limit && !RunInterruption.requested {
+            var firedAtAll = false
+            for persistent in [false, true] where outcome.trials < limit {
+                let trial = SweepTrial.ioError(operation: operation, persistent: persistent)
+                let (report, fired, _) = runTrial(trial)
+                record(trial, report, into: &outcome)
+                firedAtAll = firedAtAll || fired
+                progress(outcome.trials, nil, outcome.failedTrials)
+            }
+            if !firedAtAll {
+                // No operation numbered this high: every one before it was covered.
+                outcome.pointsTotal = operation - 1
+                break
+            }
+            outcome.pointsCovered = operation
+            operation += 1
+        }
+    }
+
+    private func runCrash(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
+        // A counting run: a crash point past the end never fires and counts the writes and syncs.
+        let counting = runTrial(.powerLoss(.afterWrites(1_000_000_000), mode: .keep, seed: 0))
+        guard let io = counting.io else {
+            outcome.failures["errored", default: 0] += 1
+            outcome.failedReports.append(counting.report)
+            return
+        }
+        var points: [PowerLossStep.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
+        outcome.pointsTotal = points.count
+        let perPoint = modes.count * max(1, seeds)
+        let affordable = max(1, limit / perPoint)
+        if points.count > affordable {
+            // Evenly spread over the workload, first and last included, deterministic.
+            let stride = Double(points.count - 1) / Double(max(1, affordable - 1))
+            points = (0..<affordable).map { points[min(points.count - 1, Int((Double($0) * stride).rounded()))] }
+        }
+        let planned = min(limit, points.count * perPoint)
+        for point in points {
+            for mode in modes {
+                for seed in 1...UInt64(max(1, seeds)) {
+                    guard outcome.trials < limit, !RunInterruption.requested else { return }
+                    let trial = SweepTrial.powerLoss(point, mode: mode, seed: seed)
+                    let (report, _, _) = runTrial(trial)
+                    record(trial, report, into: &outcome)
+                    progress(outcome.trials, planned, outcome.failedTrials)
+                }
+            }
+            outcome.pointsCovered += 1
+        }
+    }
+
+    private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {
+        outcome.trials += 1
+        guard report.verdict != .passed else { return }
+        for kind in Self.failureKinds(report) { outcome.failures[kind, default: 0] += 1 }
+        outcome.failedReports.append(report)
+        if outcome.firstFailure == nil { outcome.firstFailure = (trial, report) }
+    }
+
+    /// What failed in a trial, in the words of the summary.
+    static func failureKinds(_ report: CaseReport) -> [String] {
+        if report.verdict == .errored { return ["errored"] }
+        if report.verdict == .interrupted { return ["interrupted"] }
+        var kinds: [String] = []
+        if report.trap != nil { kinds.append("trap") }
+        for failed in report.expectations where !failed.passed {
+            switch failed.kind {
+            case "no-trap" where report.trap == nil: kinds.append("hang or unexpected exit")
+            case "integrity": kinds.append("integrity")
+            case "preserved": kinds.append(failed.observed.contains("acknowledged, 0 lost") ? "unexpected records" : "lost acknowledged writes")
+            default: break
+            }
+        }
+        return kinds.isEmpty ? ["other"] : Array(Set(kinds)).sorted()
+    }
+}

@@ -1,0 +1,137 @@
+import ArgumentParser
+import Chaos
+import Foundation
+
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Sweep every I/O operation or every crash point of a scenario's workload.",
+        discussion: """
+        --sweep io      fail the 1st, 2nd, ... Nth I/O operation, once and for good, until
+                        a run completes with no fault fired
+        --sweep crash   lose power at every write and sync, in each mode (drop, keep, torn)
+
+        Each trial runs in child processes and is judged on no-trap, integrity and
+        preserved: acknowledged. The first failure printed is the minimal reproduction.
+
+        Examples:
+          chaos explore power-loss-during-save --sweep crash --limit 500
+          chaos explore power-loss-during-save --sweep crash --option synchronous=off
+          chaos explore disk-full-on-save --sweep io
+        """)
+
+    @Argument(help: "A bundled scenario name or a scenario file.")
+    var scenario: String
+
+    @Option(help: "io or crash.")
+    var sweep: String
+
+    @Option(help: "At most this many trials.")
+    var limit: Int = 1_000
+
+    @Option(help: "Crash sweeps: seeds per crash point and mode.")
+    var seeds: Int = 1
+
+    @Option(help: "hardened or legacy.")
+    var variant: String = "hardened"
+
+    @Option(help: "A target option KEY=VALUE overriding the scenario's (repeatable), e.g. synchronous=off.")
+    var option: [String] = []
+
+    @Option(help: "Run only this trial (as printed by a failure), e.g. crash:after-writes:37:torn:2.")
+    var trial: String?
+
+    @Option(help: "Where to write the reports of the failed trials.")
+    var reportDir: String = "reports"
+
+    @Flag(help: "Keep each trial's scratch directory.")
+    var keep = false
+
+    func validate() throws {
+        guard Sweeper.Kind(rawValue: sweep) != nil else { throw ValidationError("--sweep must be io or crash, not '\(sweep)'") }
+        guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
+        guard (1...100).contains(seeds) else { throw ValidationError("--seeds must be from 1 to 100") }
+        guard ["hardened", "legacy"].contains(variant) else { throw ValidationError("--variant must be hardened or legacy") }
+        if let trial, SweepTrial(trial) == nil {
+            throw ValidationError("--trial '\(trial)' is not a trial: io:N:transient|persistent or crash:after-writes|at-sync:N:drop|keep|torn:SEED")
+        }
+        for pair in option where !pair.contains("=") { throw ValidationError("--option wants KEY=VALUE, got '\(pair)'") }
+    }
+
+    func run() throws {
+        let loaded: Scenario
+        do {
+            loaded = try ScenarioLoader.resolve(scenario)
+        } catch {
+            printError(String(describing: error))
+            throw ExitCode(64)
+        }
+        var overrides: [String: String] = [:]
+        for pair in option {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            overrides[parts[0]] = parts.count > 1 ? parts[1] : ""
+        }
+        var options = RunOptions(variant: variant, seed: nil, keepScratch: keep, worker: RunCommand.builtInWorker)
+        options.optionOverrides = overrides
+        let kind = Sweeper.Kind(rawValue: sweep) ?? .io
+        let sweeper = Sweeper(scenario: loaded, options: options, kind: kind, limit: limit, seeds: seeds)
+        RunInterruption.install()
+
+        let optionText = overrides.isEmpty ? "" : ", options " + overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        print("chaos \(ChaosVersion.current) — explore \(loaded.name), \(kind.rawValue) sweep, variant \(variant)\(optionText)")
+        if let trial, let parsed = SweepTrial(trial) {
+            let (report, fired, _) = sweeper.runTrial(parsed)
+            print("trial \(parsed): \(report.verdict.rawValue)\(fired ? "" : " (its fault never fired)")")
+            RunConsole().event(.finished(report, scratch: nil))
+            try write([report], options: options)
+            if report.verdict != .passed { throw ExitCode(1) }
+            return
+        }
+        let terminal = isatty(1) == 1
+        let outcome = sweeper.run { done, planned, failed in
+            let total = planned.map { "/\($0)" } ?? ""
+            let line = "  trials \(done)\(total), failed \(failed)"
+            if terminal {
+                print("\r" + line, terminator: "")
+                fflush(nil)
+            } else if done % 25 == 0 {
+                print(line)
+                fflush(nil)
+            }
+        }
+        if terminal { print("") }
+        let covered = outcome.pointsTotal.map { "\(outcome.pointsCovered) of \($0)" } ?? "\(outcome.pointsCovered) (total not reached: raise --limit)"
+        let unit = kind == .io ? "I/O operations" : "crash points"
+        print("")
+        print("\(outcome.trials) trials in \(String(format: "%.1f", Double(outcome.durationMs) / 1000)) s "
+            + "(\(String(format: "%.1f", Double(outcome.trials) * 1000 / Double(max(1, outcome.durationMs)))) trials/s)")
+        print("\(unit) covered: \(covered)")
+        if outcome.failures.isEmpty {
+            print("failures: none — 0 traps, 0 integrity failures, 0 lost acknowledged writes")
+        } else {
+            print("failures: " + outcome.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+        if let first = outcome.firstFailure {
+            print("first failure: trial \(first.trial)")
+            for failed in first.report.expectations where !failed.passed {
+                print("  ✘ \(failed.label): expected \(failed.expected), saw \(failed.observed)")
+            }
+            if let error = first.report.error { print("  \(error)") }
+            print("  reproduce: \(first.report.reproduce)")
+        }
+        try write(outcome.failedReports, options: options)
+        if RunInterruption.requested { throw ExitCode(130) }
+        if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(2) }
+        if !outcome.failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// The failed trials' reports (a clean sweep writes none).
+    private func write(_ reports: [CaseReport], options: RunOptions) throws {
+        guard !reports.isEmpty else { return }
+        let info = RunInfo(id: UUID().uuidString.lowercased(), startedAt: ISO8601DateFormatter().string(from: Date()),
+                           chaosVersion: ChaosVersion.current, seed: nil, variant: options.variant,
+                           command: CommandLine.arguments.joined(separator: " "), target: RunInfo.builtInTarget)
+        let written = try ReportSet.write(RunReport(run: info, cases: reports), to: URL(fileURLWithPath: reportDir))
+        print("report of the failed trials: \(written.html.path)")
+    }
+}
