@@ -11,7 +11,9 @@ import Testing
 /// Registration and the hook are process-global and other suites may run in
 /// parallel in this process, so these tests are serialized, every hook only
 /// ever fails files under the test's own temp directory, and every test clears
-/// the hook before it returns.
+/// the hook before it returns. Every other test that arms the VFS (storage fault
+/// rules, power loss) is a suite nested in this one (`Tests/ChaosTests/VFS/`), so
+/// that they are serialized with these and with each other.
 @Suite(.serialized)
 struct ChaosVFSTests {
 

@@ -45,7 +45,7 @@ import Testing
             }
         }
 
-        let results = try await PowerLossTrial.runAll(configs)
+        let results = try await PowerLossTrial.runAll(configs, keepProblems: true)
         var problems: [String] = []
         for result in results {
             if result.exitStatus != PowerLoss.exitCode {
@@ -146,21 +146,22 @@ struct PowerLossTrial: Sendable {
         var sectorsFile: [UInt8]
     }
 
-    /// Runs the trials, two children at a time (2 cores here), each in its own temp dir.
-    static func runAll(_ configs: [PowerLossTrialConfig], width: Int = 2) async throws -> [Result] {
+    /// Runs the trials, two children at a time (2 cores here), each in its own temp
+    /// dir, removed afterwards unless `keepProblems` and the trial found a problem.
+    static func runAll(_ configs: [PowerLossTrialConfig], width: Int = 2, keepProblems: Bool = false) async throws -> [Result] {
         try await withThrowingTaskGroup(of: (Int, Result).self) { group in
             var results = [Result?](repeating: nil, count: configs.count)
             var next = 0
             for _ in 0..<min(width, configs.count) {
                 let index = next
-                group.addTask { (index, try await run(configs[index])) }
+                group.addTask { (index, try await run(configs[index], keepProblems: keepProblems)) }
                 next += 1
             }
             while let (index, result) = try await group.next() {
                 results[index] = result
                 if next < configs.count {
                     let index = next
-                    group.addTask { (index, try await run(configs[index])) }
+                    group.addTask { (index, try await run(configs[index], keepProblems: keepProblems)) }
                     next += 1
                 }
             }
@@ -169,7 +170,7 @@ struct PowerLossTrial: Sendable {
     }
 
     /// Runs one child in a fresh temp directory and verifies what it left.
-    static func run(_ config: PowerLossTrialConfig) async throws -> Result {
+    static func run(_ config: PowerLossTrialConfig, keepProblems: Bool = false) async throws -> Result {
         let dir = try VFSTempDir("powerloss")
         var config = config
         config.directory = dir.path
@@ -186,7 +187,7 @@ struct PowerLossTrial: Sendable {
         let ready = lines.contains("READY")
         let sectorsFile = (try? Data(contentsOf: URL(fileURLWithPath: config.directory + "/sectors.db"))).map { [UInt8]($0) } ?? []
         let verdict = config.workload == "sql" ? verify(config, ready: ready, commits: commits) : Verdict()
-        if verdict.problem != nil { dir.keep = true }  // left for a post-mortem
+        if keepProblems, verdict.problem != nil || status != PowerLoss.exitCode { dir.keep = true }  // for a post-mortem
         return Result(
             config: config, exitStatus: status, output: output, ready: ready, commits: commits, stats: stats,
             verdict: verdict, duration: duration, sectorsFile: sectorsFile)

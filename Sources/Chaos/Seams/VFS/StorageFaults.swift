@@ -68,7 +68,7 @@ public enum StorageFaults {
         policy.withLock { $0.rules.map(\.rule) }
     }
 
-    /// Every firing so far, oldest first (at most ``StorageFaultPolicy/maxFirings``).
+    /// Every firing so far, oldest first; the first 10,000 are kept, later ones are not.
     public static func firings() -> [StorageFiring] {
         policy.withLock { $0.firings }
     }
