@@ -294,6 +294,12 @@ public final class CaseRunner {
             }
             recordFirings(reply.firings)
             recordStorageFirings(reply.storageFirings)
+            let controlOperations: Set<WorkerOperation> = [.arm, .disarm, .armStorage, .disarmStorage, .trackWrites, .powerLoss]
+            if !reply.ok, controlOperations.contains(op) {
+                harnessError = "the worker could not '\(op.rawValue)': \(reply.error ?? "no reason given")"
+                stopped = true
+                return nil
+            }
             if let error = reply.error, error.hasPrefix("target: ") {
                 harnessError = "the target refused '\(name ?? op.rawValue)': \(error.dropFirst(8))"
                 stopped = true
@@ -576,10 +582,12 @@ public final class CaseRunner {
             }
         }
         guard needsApp else { return }
+        if evidence.recoveryMs == nil, let since = recoverySince {
+            evidence.recoveryMissing = "no successful read after \(since.what)"
+        }
         if worker == nil {
-            // The data is judged as the user would find it: on a fresh launch.
-            _ = launch()
-            if worker == nil { return }
+            // The app is judged as the user would find it: on a fresh launch.
+            guard verificationLaunch() else { return }
         }
         if let reply = request(.probe, name: "surfaced"), case let .map(surfaced)? = reply.value {
             evidence.surfaced = surfaced
@@ -588,11 +596,24 @@ public final class CaseRunner {
             if let reply = request(.probe, name: probe), let value = reply.value { evidence.probes[probe] = value }
         }
         if kinds.contains(where: { if case .preserved = $0 { true } else { false } }) {
-            evidence.finalSnapshot = snapshot(purpose: "the final snapshot")
+            // Kept means kept across a restart: what the app acknowledged from memory
+            // alone does not count. Stop it gracefully and read its data on a new launch.
+            if worker != nil {
+                let (outcome, _) = stopWorker()
+                guard outcome == "ok" else { return }
+            }
+            guard verificationLaunch() else { return }
+            evidence.finalSnapshot = snapshot(purpose: "the final snapshot, after a restart")
         }
-        if evidence.recoveryMs == nil, let since = recoverySince {
-            evidence.recoveryMissing = "no successful read after \(since.what)"
-        }
+    }
+
+    /// A launch of the controller's own, to read evidence: it is not one of the
+    /// scenario's, so the last launch's health and recovery time stay as they were.
+    private func verificationLaunch() -> Bool {
+        let saved = (evidence.health, evidence.recoveryMs, evidence.recoveryMissing, recoverySince)
+        _ = launch()
+        (evidence.health, evidence.recoveryMs, evidence.recoveryMissing, recoverySince) = saved
+        return worker != nil
     }
 
     private func shutDownWorker() {

@@ -106,19 +106,31 @@ public final class AppStore: Sendable {
             return try openReadOnly(configuration)
         }
 
-        do {
-            let pool = try openPersistent(configuration)
-            if let problem = verify(pool) {
-                try? pool.close()
-                return try recover(configuration, reason: problem)
+        // A failure of the environment (a full disk, an I/O error, a lock held
+        // elsewhere) may pass: try once more before settling for less.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let pool = try openPersistent(configuration)
+                switch verify(pool) {
+                case .sound:
+                    return (pool, StoreHealth(mode: .persistent))
+                case let .damaged(problem):
+                    try? pool.close()
+                    return try recover(configuration, reason: problem)
+                case let .unreadable(error):
+                    try? pool.close()
+                    throw error
+                }
+            } catch where !StoreIntegrity.isDamage(error) {
+                if attempt < 2 { continue }
+                // The file is not damaged, so it is not quarantined. Show what can be
+                // read; change nothing.
+                return try openReadOnly(configuration, because: error)
+            } catch {
+                return try recover(configuration, reason: String(describing: error))
             }
-            return (pool, StoreHealth(mode: .persistent))
-        } catch where !StoreIntegrity.isDamage(error) {
-            // A full disk, an I/O error, a lock held elsewhere: the file is not damaged,
-            // so it is not quarantined. Show what can be read; change nothing.
-            return try openReadOnly(configuration, because: error)
-        } catch {
-            return try recover(configuration, reason: String(describing: error))
         }
     }
 
@@ -145,12 +157,21 @@ public final class AppStore: Sendable {
         return pool
     }
 
-    /// Nil when the store is sound.
-    private static func verify(_ pool: DatabasePool) -> String? {
+    private enum Verification {
+        case sound
+        case damaged(String)
+        /// The check itself could not read the file (an I/O error): not proof of damage.
+        case unreadable(any Error)
+    }
+
+    private static func verify(_ pool: DatabasePool) -> Verification {
         do {
-            return try pool.read { StoreIntegrity.quickCheck($0) }
+            let lines = try pool.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+            return lines == ["ok"] ? .sound : .damaged(lines.prefix(5).joined(separator: "; "))
+        } catch where !StoreIntegrity.isDamage(error) {
+            return .unreadable(error)
         } catch {
-            return String(describing: error)
+            return .damaged(String(describing: error))
         }
     }
 
@@ -232,6 +253,12 @@ public final class AppStore: Sendable {
             if let problem = try queue.read({ StoreIntegrity.quickCheck($0) }) {
                 try? queue.close()
                 return try inMemory(reason: "read-only store is damaged: \(problem)")
+            }
+            // A store that never got its tables (the first launch failed) holds no data:
+            // there is nothing to show read-only.
+            if try !queue.read({ try AppSchema.migrator.hasCompletedMigrations($0) }) {
+                try? queue.close()
+                return try inMemory(reason: "store unavailable and holds no data yet: \(cause.map { String(describing: $0) } ?? "")")
             }
             let full = cause.map(StoreIntegrity.isStorageFull) ?? false
             var health = StoreHealth(

@@ -154,6 +154,8 @@ struct StorageFaultPolicy {
             }
             return counted ? operation : nil
         case .ioError:
+            // No operation: any read, write, sync or truncate (the io sweep's "Nth I/O").
+            if rule.operation == nil { return [.read, .write, .sync, .truncate].contains(operation) ? operation : nil }
             return operation == rule.operation ? operation : nil
         case .busy:
             let isWriteLock = operation == .lock && call.amount >= SQLITE_LOCK_RESERVED
@@ -227,9 +229,7 @@ struct StorageFaultPolicy {
             }
             if let bytes = rule.afterBytes, bytes < 0 { return "'afterBytes' must not be negative, found \(bytes)" }
         case .ioError:
-            if rule.operation == nil {
-                return "io-error needs an operation: one of \(StorageFaultRule.Operation.allCases.map(\.rawValue).joined(separator: ", "))"
-            }
+            break
         case .busy:
             if let operation = rule.operation, operation != .lock {
                 return "busy fails lock requests only, not '\(operation.rawValue)'"

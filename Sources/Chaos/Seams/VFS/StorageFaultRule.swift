@@ -17,7 +17,8 @@
 ///   first that many bytes written to matching files go through; once a write
 ///   does not fit, that write and every later one count as hits. Once fired it
 ///   stays full (sticky) until disarmed, unless the trigger's `times` runs out.
-/// - `io-error`: the extended code of ``operation`` (required): read 266
+/// - `io-error`: the extended code of ``operation`` (nil: any read, write, sync or
+///   truncate, each with its own code — the io sweep's "Nth I/O operation"): read 266
 ///   (`SQLITE_IOERR_READ`), write 778, sync 1034 (`IOERR_FSYNC`), truncate 1546,
 ///   open 14 (`SQLITE_CANTOPEN`), lock 3850 (`IOERR_LOCK`, any lock level), delete 2570.
 /// - `busy`: `SQLITE_BUSY` (5) when a connection asks for the write lock:
