@@ -180,7 +180,8 @@ public final class CaseRunner {
                                 durationMs: ms(clock.now - stepStart), outcome: outcome, detail: detail))
     }
 
-    private func launch() -> (String, String?) {
+    /// `clean`: the controller's own launch to read evidence, with no fault re-armed.
+    private func launch(clean: Bool = false) -> (String, String?) {
         if worker != nil, let pending = pendingPowerLoss {
             harnessError = "the power loss armed at step \(pending.step) never happened before this launch: "
                 + "its trigger was not reached by the steps in between"
@@ -198,14 +199,14 @@ public final class CaseRunner {
         if tracksWrites, request(.trackWrites, torn: tornWrites) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
         // Faults stay armed across relaunches until cleared; a `times: N` fault fires N
         // times in the whole case, not N per launch.
-        for (_, arming) in activeArmings {
+        for (_, arming) in activeArmings where !clean {
             var arming = arming
             let fired = injections.filter { $0.mechanism == "fault-point" && $0.target == arming.point }.count
             guard let remaining = arming.trigger.remaining(afterFiring: fired) else { continue }
             arming.trigger.times = remaining
             guard request(.arm, arming: arming) != nil else { return ("error", harnessError ?? evidence.abnormalEnd) }
         }
-        for (kind, rule) in activeStorage {
+        for (kind, rule) in activeStorage where !clean {
             var rule = rule
             let fired = injections.filter { $0.mechanism == "vfs" && $0.kind == kind }.count
             guard let remaining = rule.trigger.remaining(afterFiring: fired) else { continue }
@@ -608,10 +609,11 @@ public final class CaseRunner {
     }
 
     /// A launch of the controller's own, to read evidence: it is not one of the
-    /// scenario's, so the last launch's health and recovery time stay as they were.
+    /// scenario's, so the last launch's health and recovery time stay as they were, and
+    /// no fault is armed in it: it shows what the faults left behind.
     private func verificationLaunch() -> Bool {
         let saved = (evidence.health, evidence.recoveryMs, evidence.recoveryMissing, recoverySince)
-        _ = launch()
+        _ = launch(clean: true)
         (evidence.health, evidence.recoveryMs, evidence.recoveryMissing, recoverySince) = saved
         return worker != nil
     }

@@ -173,7 +173,6 @@ extension ChaosVFSTests {
 
     @Test func rulesThatMakeNoSenseAreRejectedWithAReason() {
         let bad: [StorageFaultRule] = [
-            StorageFaultRule(kind: .ioError),
             StorageFaultRule(kind: .busy, operation: .write),
             StorageFaultRule(kind: .busy, on: .journal),
             StorageFaultRule(kind: .diskFull, operation: .read),

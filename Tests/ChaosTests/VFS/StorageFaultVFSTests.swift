@@ -294,7 +294,7 @@ extension ChaosVFSTests {
             #expect(chaos_vfs_has_hook() == 1)
             StorageFaults.disarm(kind: .ioError)
             #expect(chaos_vfs_has_hook() == 0)
-            #expect(throws: StorageFaults.RuleError.self) { try StorageFaults.arm(StorageFaultRule(kind: .ioError)) }
+            #expect(throws: StorageFaults.RuleError.self) { try StorageFaults.arm(StorageFaultRule(kind: .busy, operation: .write)) }
             #expect(chaos_vfs_has_hook() == 0, "a rejected rule installs nothing")
         }
 
