@@ -5,7 +5,7 @@ SWIFT        ?= swift
 APT_PACKAGES := libsqlite3-dev libfaketime pkg-config
 CHAOS        := .build/debug/chaos
 
-.PHONY: demo test build deps clean
+.PHONY: demo test bench build deps clean
 
 deps:
 	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
@@ -25,6 +25,12 @@ demo: build
 test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Figures, not tests: release build, medians with min and max (BENCHMARKS.md).
+bench: deps
+	$(SWIFT) build -c release --product chaos
+	$(SWIFT) build -c release --product chaos-bench
+	.build/release/chaos-bench
 
 clean:
 	rm -rf .build reports/*.json reports/*.html reports/*.xml

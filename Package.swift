@@ -50,6 +50,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // `make bench`: figures, not tests (release build).
+        .executableTarget(
+            name: "chaos-bench",
+            dependencies: ["Chaos", "CSQLite", "CChaosVFS", "FaultPoints"],
+            path: "Benchmarks/ChaosBench"
+        ),
         .testTarget(name: "FaultPointsTests", dependencies: ["FaultPoints"]),
         .testTarget(
             name: "SystemUnderTestTests",
