@@ -45,6 +45,6 @@ func interleaved(rounds: Int, _ a: () throws -> Double, _ b: () throws -> Double
 }
 
 func line(_ label: String, _ text: String) {
-    print(label.padding(toLength: 44, withPad: " ", startingAt: 0) + text)
+    print(label.padding(toLength: 52, withPad: " ", startingAt: 0) + text)
     fflush(nil)
 }

@@ -27,11 +27,11 @@ enum VFSBenchmark {
                 try pointReads(db, count: 100_000, keys: 10_000)
             }),
         ]
-        for (name, workload) in workloads {
+        for (index, (name, workload)) in workloads.enumerated() {
             var round = 0
             func measure(_ vfs: String) throws -> Double {
                 round += 1
-                let path = folder.appendingPathComponent("\(vfs)-\(round).sqlite").path
+                let path = folder.appendingPathComponent("\(index)-\(vfs)-\(round).sqlite").path
                 let db = try open(path, vfs: vfs)
                 defer { sqlite3_close_v2(db) }
                 return try seconds { try workload(db) }

@@ -28,7 +28,7 @@ import Testing
 
         let caseKeys: Set<String> = [
             "scenario", "summary", "system", "scenarioFile", "scenarioHash", "seed", "variant", "verdict",
-            "durationMs", "recoveryMs", "steps", "injections", "expectations", "trap", "reproduce", "error",
+            "durationMs", "recoveryMs", "recoveryStartMs", "steps", "injections", "expectations", "trap", "reproduce", "error",
             "workerLaunches",
         ]
         for entry in try cases(root) {
@@ -62,6 +62,7 @@ import Testing
         #expect(passed["recoveryMs"] as? Int == 84)
         let deviated = try cases(root)[1]
         #expect(deviated["recoveryMs"] is NSNull)
+        #expect(deviated["recoveryStartMs"] is NSNull)
         #expect(deviated["error"] is NSNull)
         let firstStep = try #require((passed["steps"] as? [[String: Any]])?.first)
         #expect(firstStep["detail"] is NSNull)

@@ -33,6 +33,9 @@ public struct CaseReport: Codable, Sendable, Equatable {
     /// Time to the first successful user-level read after the fault, or nil
     /// when the case did not measure it.
     public var recoveryMs: Int?
+    /// When the measured recovery window started (since case start): the launch, or
+    /// the clear of a fault. Null when recovery was not measured.
+    public var recoveryStartMs: Int?
     public var steps: [StepRecord]
     /// What fired, in the order it fired.
     public var injections: [InjectionRecord]
@@ -103,6 +106,7 @@ public struct CaseReport: Codable, Sendable, Equatable {
         try container.encode(verdict, forKey: .verdict)
         try container.encode(durationMs, forKey: .durationMs)
         try container.encodeOrNull(recoveryMs, forKey: .recoveryMs)
+        try container.encodeOrNull(recoveryStartMs, forKey: .recoveryStartMs)
         try container.encode(steps, forKey: .steps)
         try container.encode(injections, forKey: .injections)
         try container.encode(expectations, forKey: .expectations)

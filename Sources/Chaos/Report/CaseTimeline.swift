@@ -27,7 +27,7 @@ struct CaseTimeline: Equatable {
 
     init(_ report: CaseReport) {
         let trapAtMs = report.trap.map { _ in Self.trapTime(report) }
-        let recoveryStartMs = report.recoveryMs.map { _ in Self.recoveryStart(report) }
+        let recoveryStartMs = report.recoveryMs.map { _ in report.recoveryStartMs ?? Self.recoveryStart(report) }
         var entries: [(Entry, rank: Int)] = []
         for step in report.steps {
             entries.append((Entry(atMs: step.startMs, event: .step(step)), 0))

@@ -61,6 +61,7 @@ public final class CaseRunner {
     private var injections: [InjectionRecord] = []
     private var stepFailures: [ExpectationResult] = []
     private var recoverySince: (instant: ContinuousClock.Instant, what: String)?
+    private var recoveryStartMs: Int?
     private var harnessError: String?
     private var interrupted = false
     private var stopped = false  // the case ended early (trap, hang, error)
@@ -402,6 +403,7 @@ public final class CaseRunner {
             for key in reply.acknowledged ?? [] { evidence.removed.remove(key) }
             if reply.isRead == true, let since = recoverySince {
                 evidence.recoveryMs = ms(clock.now - since.instant)
+                recoveryStartMs = ms(since.instant - start)
                 recoverySince = nil
             }
             if !reply.ok {
@@ -657,7 +659,7 @@ public final class CaseRunner {
     // MARK: - Report
 
     private func report(verdict: Verdict, expectations: [ExpectationResult] = [], error: String? = nil) -> CaseReport {
-        CaseReport(
+        var report = CaseReport(
             scenario: scenario.name, summary: scenario.summary, system: scenario.system,
             scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
             seed: seed, variant: options.variant, verdict: verdict, durationMs: ms(clock.now - start),
@@ -665,6 +667,8 @@ public final class CaseRunner {
             trap: evidence.trap,
             reproduce: Self.reproduceCommand(scenario: scenario, seed: seed, variant: options.variant, extras: options.reproduceExtras),
             error: error, workerLaunches: workerLaunches)
+        report.recoveryStartMs = evidence.recoveryMs == nil ? nil : recoveryStartMs
+        return report
     }
 
     private func makeScratch() throws -> URL {
