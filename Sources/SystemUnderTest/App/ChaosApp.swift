@@ -1,16 +1,22 @@
 import Foundation
 
-/// The composition root of the reference app: launches the store and wires every
-/// feature for the chosen variant. A worker process holds one of these per launch.
+/// The composition root of the reference app: launches the store, then builds each
+/// feature for the chosen variant when it is first used. A worker process holds one of
+/// these per launch.
+///
+/// A feature is one lazy property here, built by a factory of its own that picks the
+/// hardened or the legacy code (`FavoritesFeature.viewModel(app:)`).
 @MainActor
 public final class ChaosApp {
     public let variant: AppVariant
     public let configuration: StoreConfiguration
     /// Nil only when not even an in-memory store could be made (see ``launchError``).
     public let store: AppStore?
-    public let favorites: FavoritesViewModel
     /// Set when the store could not be made at all: the app shows its error screen.
     public let launchError: StoreUnavailableError?
+
+    // MARK: Features — one line each.
+    public private(set) lazy var favorites: FavoritesViewModel = FavoritesFeature.viewModel(app: self)
 
     public init(variant: AppVariant, configuration: StoreConfiguration) {
         self.variant = variant
@@ -18,27 +24,15 @@ public final class ChaosApp {
         switch variant {
         case .hardened:
             do {
-                let store = try AppStore.launch(configuration)
-                self.store = store
+                store = try AppStore.launch(configuration)
                 launchError = nil
-                favorites = FavoritesViewModel(
-                    repository: FavoritesRepository(dataSource: FavoritesDataSource(store: store)),
-                    launchHealth: store.health)
             } catch {
                 store = nil
                 launchError = error
-                favorites = FavoritesViewModel(
-                    repository: FavoritesRepository(dataSource: UnavailableFavoritesDataSource()),
-                    launchHealth: StoreHealth(mode: .inMemory, userMessage: LaunchMessages.inMemory,
-                                              severity: .error, loadError: error.reason))
             }
         case .legacy:
-            let store = LegacyStore.launch(configuration)
-            self.store = store
+            store = LegacyStore.launch(configuration)
             launchError = nil
-            favorites = FavoritesViewModel(
-                repository: FavoritesRepository(dataSource: LegacyFavoritesDataSource(store: store)),
-                launchHealth: store.health)
         }
     }
 
