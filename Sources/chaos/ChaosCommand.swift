@@ -18,6 +18,9 @@ struct ChaosCommand: AsyncParsableCommand {
         64 bad usage or invalid scenario, 130 interrupted.
         """,
         version: version,
-        subcommands: [RunCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self, WorkerSubcommand.self]
+        subcommands: [
+            RunCommand.self, ReproduceCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self,
+            ReportCommand.self, WorkerSubcommand.self,
+        ]
     )
 }

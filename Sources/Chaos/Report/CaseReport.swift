@@ -36,6 +36,13 @@ public struct CaseReport: Codable, Sendable, Equatable {
     /// When the measured recovery window started (since case start): the launch, or
     /// the clear of a fault. Null when recovery was not measured.
     public var recoveryStartMs: Int?
+    /// Against `--baseline`: `new` (fails now, passed or absent before), `known` (failed
+    /// before too), `fixed` (failed before, passes now); null without a baseline or when
+    /// it passed both times.
+    public var baseline: String?
+    /// The target options the case ran with (the scenario's `options:` and any
+    /// `--option` overrides), so `chaos reproduce` can run it the same way.
+    public var options: [String: String]?
     public var steps: [StepRecord]
     /// What fired, in the order it fired.
     public var injections: [InjectionRecord]
@@ -107,6 +114,8 @@ public struct CaseReport: Codable, Sendable, Equatable {
         try container.encode(durationMs, forKey: .durationMs)
         try container.encodeOrNull(recoveryMs, forKey: .recoveryMs)
         try container.encodeOrNull(recoveryStartMs, forKey: .recoveryStartMs)
+        try container.encodeOrNull(baseline, forKey: .baseline)
+        try container.encodeOrNull(options, forKey: .options)
         try container.encode(steps, forKey: .steps)
         try container.encode(injections, forKey: .injections)
         try container.encode(expectations, forKey: .expectations)

@@ -668,6 +668,7 @@ public final class CaseRunner {
             reproduce: Self.reproduceCommand(scenario: scenario, seed: seed, variant: options.variant, extras: options.reproduceExtras),
             error: error, workerLaunches: workerLaunches)
         report.recoveryStartMs = evidence.recoveryMs == nil ? nil : recoveryStartMs
+        report.options = targetOptions
         return report
     }
 

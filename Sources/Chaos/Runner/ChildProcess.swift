@@ -35,18 +35,27 @@ public final class ChildProcess: @unchecked Sendable {
     private var termination: Termination?
     // Guards every mutable field: the runner may kill from a timeout path.
     private let lock = NSLock()
+    private static let spawnLock = NSLock()
 
     /// Starts `executable` with `arguments` and exactly `environment`.
     public init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL) throws {
         self.stderrFile = stderrFile
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
-        guard pipe(&toChild) == 0, pipe(&fromChild) == 0 else {
+        // With cases running in parallel, another thread's child must never inherit
+        // these ends, or this worker's end of output would not be seen when it dies:
+        // creating the pipes, marking them close-on-exec and spawning happen under one
+        // lock (Glibc's module does not export pipe2).
+        Self.spawnLock.lock()
+        defer { Self.spawnLock.unlock() }
+        guard pipe(&toChild) == 0 else {
             throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
         }
-        // The parent's ends must not leak into other children.
-        _ = fcntl(toChild[1], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(fromChild[0], F_SETFD, FD_CLOEXEC)
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)

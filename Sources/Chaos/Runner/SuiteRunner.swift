@@ -10,33 +10,81 @@ public struct SuiteRunner {
         self.command = command
     }
 
-    /// Runs every scenario; `progress` hears about each case as it starts and ends.
-    public func run(_ scenarios: [Scenario], progress: (CaseEvent) -> Void = { _ in }) -> RunReport {
+    /// Runs every scenario, `jobs` cases at a time (each case has its own scratch
+    /// directory, workers, ports and proxy, so they do not meet); `progress` hears about
+    /// each case as it starts and ends, one event at a time. The report lists the cases
+    /// in the order given, whatever order they finished in.
+    public func run(_ scenarios: [Scenario], jobs: Int = 1, progress: @escaping (CaseEvent) -> Void = { _ in }) -> RunReport {
         let clock = ContinuousClock()
         let start = clock.now
         let startedAt = ISO8601DateFormatter().string(from: Date())
-        var cases: [CaseReport] = []
-        for scenario in scenarios {
-            if RunInterruption.requested {
-                break
+        let shared = SharedProgress(count: scenarios.count, progress: progress)
+        let options = self.options
+        DispatchQueue.concurrentPerform(iterations: max(1, min(jobs, scenarios.count))) { _ in
+            while let index = shared.nextIndex() {
+                let scenario = scenarios[index]
+                shared.emit(.started(scenario))
+                let runner = CaseRunner(scenario: scenario, options: options)
+                let report = runner.run()
+                shared.finish(index, report, event: .finished(report, scratch: options.keepScratch ? runner.scratchDirectory : nil))
             }
-            progress(.started(scenario))
-            let runner = CaseRunner(scenario: scenario, options: options)
-            let report = runner.run()
-            cases.append(report)
-            progress(.finished(report, scratch: options.keepScratch ? runner.scratchDirectory : nil))
         }
         let elapsed = clock.now - start
         let info = RunInfo(
             id: UUID().uuidString.lowercased(), startedAt: startedAt, chaosVersion: ChaosVersion.current,
             seed: options.seed, variant: options.variant, command: command, target: options.worker.targetName)
-        return RunReport(run: info, cases: cases,
+        return RunReport(run: info, cases: shared.reports,
                          durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+    }
+
+    /// The cases of shard `index` (1-based) of `count`: a stable partition by name (the
+    /// same scenario always lands in the same shard, whatever else is in the catalog).
+    public static func shard(_ scenarios: [Scenario], index: Int, of count: Int) -> [Scenario] {
+        scenarios.filter { Int(FNV1a.hash64($0.name) % UInt64(max(1, count))) == index - 1 }
     }
 
     public enum CaseEvent {
         case started(Scenario)
         case finished(CaseReport, scratch: URL?)
+    }
+}
+
+/// The queue of cases and the progress of a run, shared by its worker threads.
+private final class SharedProgress: @unchecked Sendable {
+    private let lock = NSLock()
+    private var next = 0
+    private let count: Int
+    private var finished: [Int: CaseReport] = [:]
+    private let progress: (SuiteRunner.CaseEvent) -> Void
+
+    init(count: Int, progress: @escaping (SuiteRunner.CaseEvent) -> Void) {
+        self.count = count
+        self.progress = progress
+    }
+
+    /// The next case to run, or nil when all are taken (or Ctrl-C was pressed).
+    func nextIndex() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard next < count, !RunInterruption.requested else { return nil }
+        next += 1
+        return next - 1
+    }
+
+    func emit(_ event: SuiteRunner.CaseEvent) {
+        lock.lock(); defer { lock.unlock() }
+        progress(event)
+    }
+
+    func finish(_ index: Int, _ report: CaseReport, event: SuiteRunner.CaseEvent) {
+        lock.lock(); defer { lock.unlock() }
+        finished[index] = report
+        progress(event)
+    }
+
+    /// The finished cases, in the order they were given.
+    var reports: [CaseReport] {
+        lock.lock(); defer { lock.unlock() }
+        return finished.keys.sorted().compactMap { finished[$0] }
     }
 }
 

@@ -1,13 +1,24 @@
 import Chaos
 import Foundation
 
-/// What `chaos run` prints: the seed first, a line per case, the evidence of every
-/// case that did not pass with its reproduce command, a summary, where the reports are.
-/// Colour only on a terminal and never with NO_COLOR set.
-struct RunConsole {
-    let colour: Bool = isatty(1) == 1 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+/// What `chaos run` prints. The seed comes first; then a line per case as it ends
+/// (on a terminal, a live line shows what is running); the evidence of every case that
+/// did not pass, with its reproduce command; a summary table; where the reports are.
+/// Colour and live lines only on a terminal, never with NO_COLOR; plain lines otherwise.
+final class RunConsole: @unchecked Sendable {
+    private let descriptor: Int32
+    private let terminal: Bool
+    private let colour: Bool
+    private var running: [String] = []
+    private var finished: [CaseReport] = []
 
-    func header(seed: UInt64?, scenarios: [Scenario], variant: String, target: String) {
+    init(toStandardError: Bool = false) {
+        descriptor = toStandardError ? 2 : 1
+        terminal = isatty(descriptor) == 1
+        colour = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    }
+
+    func header(seed: UInt64?, scenarios: [Scenario], variant: String, target: String, jobs: Int = 1, shard: String? = nil) {
         let seedText: String
         if let seed {
             seedText = "seed \(seed)"
@@ -16,14 +27,29 @@ struct RunConsole {
         } else {
             seedText = "seed: each scenario's own (--seed N to use one for all)"
         }
-        print("chaos \(ChaosVersion.current) — \(seedText)")
-        print("variant \(variant), target \(target), \(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s")")
-        print("")
-        fflush(nil)
+        say("chaos \(ChaosVersion.current) — \(seedText)")
+        var details = ["variant \(variant)", "target \(target)", "\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s")"]
+        if jobs > 1 { details.append("\(jobs) at a time") }
+        if let shard { details.append("shard \(shard)") }
+        say(details.joined(separator: ", "))
+        say("")
     }
 
     func event(_ event: SuiteRunner.CaseEvent) {
-        guard case let .finished(report, scratch) = event else { return }
+        switch event {
+        case let .started(scenario):
+            running.append(scenario.name)
+            showLive()
+        case let .finished(report, scratch):
+            running.removeAll { $0 == report.scenario }
+            finished.append(report)
+            clearLive()
+            caseLines(report, scratch: scratch)
+            showLive()
+        }
+    }
+
+    private func caseLines(_ report: CaseReport, scratch: URL?) {
         let mark: String
         switch report.verdict {
         case .passed: mark = paint("✔", 32)
@@ -35,31 +61,72 @@ struct RunConsole {
         var line = "\(mark) \(report.scenario.padding(28)) \(report.verdict.rawValue.padding(11)) \(String(report.durationMs).leftPadded(6)) ms"
         if let recovery = report.recoveryMs { line += "   recovered in \(recovery) ms" }
         if let trap = report.trap { line += "   trap \(trap.signalName)" + (trap.site.map { " at \($0)" } ?? "") }
-        print(line)
+        if let baseline = report.baseline { line += "   [\(baseline)]" }
+        say(line)
         if report.verdict != .passed {
             for failed in report.expectations where !failed.passed {
-                print("    \(paint("✘", 31)) \(failed.label): expected \(failed.expected), saw \(failed.observed)")
-                if let detail = failed.detail { print("      \(detail)") }
+                say("    \(paint("✘", 31)) \(failed.label): expected \(failed.expected), saw \(failed.observed)")
+                if let detail = failed.detail { say("      \(detail)") }
             }
-            if let error = report.error { print("    \(error)") }
-            print("    reproduce: \(report.reproduce)")
+            if let error = report.error { say("    \(error)") }
+            if report.verdict != .skipped { say("    reproduce: \(report.reproduce)") }
         }
-        if let scratch { print("    kept: \(scratch.path)") }
-        fflush(nil)
+        if let scratch { say("    kept: \(scratch.path)") }
     }
 
     func footer(_ report: RunReport, html: String?, json: String?, junit: String?) {
+        clearLive()
         let summary = report.summary
+        if report.cases.count > 1 {
+            say("")
+            say("SCENARIO".padding(28) + "  VERDICT".padding(13) + "  TIME".padding(10) + "  RECOVERY")
+            for item in report.cases {
+                let recovery = item.recoveryMs.map { "\($0) ms" } ?? "—"
+                say(item.scenario.padding(28) + "  " + item.verdict.rawValue.padding(11) + "  "
+                    + "\(item.durationMs) ms".padding(8) + "  " + recovery + (item.baseline.map { "  [\($0)]" } ?? ""))
+            }
+        }
         var parts = ["\(summary.passed) passed", "\(summary.deviated) deviated", "\(summary.errored) errored"]
         if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
         if summary.interrupted > 0 { parts.append("\(summary.interrupted) interrupted") }
-        print("")
-        print("\(parts.joined(separator: ", ")) in \(String(format: "%.1f", Double(summary.durationMs) / 1000)) s")
-        if let html, let json, let junit {
-            print("report: \(html)")
-            print("        \(json), \(junit)")
+        let baseline = report.cases.compactMap(\.baseline)
+        if !baseline.isEmpty {
+            parts.append("against the baseline: \(baseline.filter { $0 == "new" }.count) new, "
+                + "\(baseline.filter { $0 == "known" }.count) known, \(baseline.filter { $0 == "fixed" }.count) fixed")
         }
-        fflush(nil)
+        say("")
+        say("\(parts.joined(separator: ", ")) in \(String(format: "%.1f", Double(summary.durationMs) / 1000)) s")
+        if let html, let json, let junit {
+            say("report: \(html)")
+            say("        \(json), \(junit)")
+        }
+    }
+
+    // MARK: - Output
+
+    private func showLive() {
+        guard terminal, !running.isEmpty else { return }
+        let text = "  running: " + running.joined(separator: ", ")
+        write("\u{1B}[2K\r" + paint(String(text.prefix(120)), 90))
+    }
+
+    private func clearLive() {
+        guard terminal else { return }
+        write("\u{1B}[2K\r")
+    }
+
+    private func say(_ text: String) {
+        write(text + "\n")
+    }
+
+    private func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let count = bytes[offset...].withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            offset += count
+        }
     }
 
     private func paint(_ text: String, _ code: Int) -> String {
