@@ -57,8 +57,15 @@ struct ScenarioParser {
                 summary = try node.nonEmptyText("'summary'", expected: "one line that says what happens to the app")
             case .system:
                 let text = try node.nonEmptyText("'system'", expected: "one of: " + Scenario.knownSystems.joined(separator: ", "))
-                guard Scenario.knownSystems.contains(text) else {
-                    throw ScenarioError.unknown("system", text, among: Scenario.knownSystems, at: node.location)
+                // A user's own target names its own systems (kebab-case); a name that is
+                // a near miss of a built-in one is taken for a typo.
+                if !Scenario.knownSystems.contains(text) {
+                    if let near = ClosestName.suggestion(for: text, among: Scenario.knownSystems) {
+                        throw ScenarioError("unknown system '\(text)'", at: node.location, suggestion: near)
+                    }
+                    guard Self.isKebabName(text) else {
+                        throw ScenarioError("a system is a kebab-case name like favorites or notes ([a-z0-9-]+), found '\(text)'", at: node.location)
+                    }
                 }
                 system = text
             case .seed:
