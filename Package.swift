@@ -19,6 +19,7 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
     ],
     targets: [
         // What app code links to mark fault points. No dependencies.
@@ -40,6 +41,11 @@ let package = Package(
             dependencies: [
                 "FaultPoints", "CChaosVFS", "CSQLite", "Scenarios",
                 .product(name: "Yams", package: "Yams"),
+                // The network lab: a TCP fault proxy and the family registry (HTTP/1.1).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
         .executableTarget(
@@ -49,6 +55,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // A user's own stack under Chaos: a small notes app with a fragile repository
+        // and a fixed one (Examples/Notes, docs/TARGETS.md).
+        .executableTarget(
+            name: "chaos-example-notes",
+            dependencies: ["Chaos", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Examples/Notes/Sources"
         ),
         // `make bench`: figures, not tests (release build).
         .executableTarget(
