@@ -4,7 +4,7 @@ import Chaos
 /// Runs the built `chaos` executable as a user would, and captures what it did.
 /// The executable sits beside the test bundle in SwiftPM's build folder.
 struct ChaosExecutable {
-    struct Result {
+    struct Result: Sendable {
         var exitCode: Int32
         var stdout: String
         var stderr: String
@@ -49,7 +49,7 @@ struct ChaosExecutable {
 }
 
 /// A folder removed when the value goes away.
-final class TemporaryFolder {
+final class TemporaryFolder: Sendable {
     let url: URL
 
     init() throws {
