@@ -2,13 +2,24 @@
 #   make demo   installs what is missing, builds, runs the main job
 #   make test   installs what is missing, builds, runs every test
 SWIFT        ?= swift
-APT_PACKAGES := libsqlite3-dev libfaketime pkg-config
+# What the tool needs, and what its tests need besides (reports checked with a real
+# browser, xmllint and jsonschema).
+APT_PACKAGES      := libsqlite3-dev libfaketime pkg-config util-linux
+TEST_APT_PACKAGES := libxml2-utils chromium
 CHAOS        := .build/debug/chaos
 
-.PHONY: demo test bench build deps clean
+.PHONY: demo test bench build deps test-deps apt clean
 
 deps:
-	@missing=""; for p in $(APT_PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	@$(MAKE) --no-print-directory apt PACKAGES="$(APT_PACKAGES)"
+
+test-deps: deps
+	@$(MAKE) --no-print-directory apt PACKAGES="$(TEST_APT_PACKAGES)"
+	@python3 -c 'import jsonschema' 2>/dev/null || python3 -m pip install -q jsonschema 2>/dev/null \
+	  || (SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; $$SUDO apt-get install -y -qq python3-jsonschema)
+
+apt:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
 	  echo "Installing:$$missing"; \
 	  SUDO=""; [ "$$(id -u)" -ne 0 ] && SUDO=sudo; \
@@ -22,7 +33,7 @@ demo: build
 	$(CHAOS) run corrupted-db
 	@echo "Open reports/chaos-report.html in a browser for the timeline."
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

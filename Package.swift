@@ -9,6 +9,8 @@ let package = Package(
     products: [
         .library(name: "FaultPoints", targets: ["FaultPoints"]),
         .library(name: "Chaos", targets: ["Chaos"]),
+        // Clock faults: preloaded into workers before libfaketime (docs/ARCHITECTURE.md).
+        .library(name: "ChaosTimerfdShim", type: .dynamic, targets: ["CTimerfdShim"]),
         .executable(name: "chaos", targets: ["chaos"]),
     ],
     traits: [
@@ -31,6 +33,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The fault VFS: mechanism in C, policy in Swift.
         .target(name: "CChaosVFS", dependencies: ["CSQLite"]),
+        // Timers stay real under libfaketime: a preload, never linked.
+        .target(name: "CTimerfdShim"),
         .target(
             name: "SystemUnderTest",
             dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift")]

@@ -11,6 +11,20 @@ public enum FaultCatalog {
         IOErrorFault.self,
         SlowIOFault.self,
         BusyFault.self,
+        ResetContextFault.self,
+        // Network, carried out by the fault proxy (toxiproxy's vocabulary).
+        NetworkDownFault.self,
+        BlackholeFault.self,
+        LatencyFault.self,
+        ResetPeerFault.self,
+        BandwidthFault.self,
+        SlicerFault.self,
+        LimitDataFault.self,
+        SlowCloseFault.self,
+        // Clock, carried out by libfaketime in the worker (Seams/Clock).
+        ClockJumpFault.self,
+        ClockSkewFault.self,
+        ClockFreezeFault.self,
     ]
 
     /// The wire names, in catalog order.

@@ -21,7 +21,10 @@ public final class CaseRunner {
     /// A real small disk under the data folder, for `disk-full` with `mechanism: tmpfs`.
     private var tmpfs: TmpfsDisk?
     private var tmpfsFilled = false
-    private var workerCommand: WorkerCommand { tmpfs?.wrap(options.worker) ?? options.worker }
+    private var workerCommand: WorkerCommand {
+        let command = tmpfs?.wrap(options.worker) ?? options.worker
+        return faketime?.wrap(command) ?? command  // clock case: libfaketime preloaded
+    }
     private var needsTmpfs: Bool {
         scenario.steps.contains { step in
             if case let .fault(fault) = step.action, let diskFull = fault.fault.as(DiskFullFault.self) {
@@ -32,6 +35,11 @@ public final class CaseRunner {
     }
     /// 16 MiB: room for the app's store and backups, small enough to fill in a moment.
     static let tmpfsSizeBytes = 16 << 20
+    // MARK: Clock — libfaketime in the workers of a case with clock faults (FaketimeClock).
+    private var faketime: FaketimeClock?
+    private var needsClock: Bool {
+        scenario.steps.contains { if case let .fault(step) = $0.action { step.fault.family == .clock } else { false } }
+    }
     private var worker: WorkerSession?
     private var files: [String: String]?
     private var workerLaunches = 0
@@ -49,8 +57,22 @@ public final class CaseRunner {
         options.sweepTrial?.powerLossOrder?.mode == .torn
             || scenario.steps.contains { if case let .powerLoss(step) = $0.action { step.mode == .torn } else { false } }
     }
-    /// The target options of every launch: the scenario's, then the run's overrides.
-    private var targetOptions: [String: String] { scenario.options.merging(options.optionOverrides) { _, new in new } }
+    /// The target options of every launch: the network lab's `remote-url`, the
+    /// scenario's, then the run's overrides.
+    private var targetOptions: [String: String] {
+        (lab.map { ["remote-url": $0.remoteURL] } ?? [:])
+            .merging(scenario.options) { _, new in new }
+            .merging(options.optionOverrides) { _, new in new }
+    }
+    // MARK: Network lab — the remote and the fault proxy of family sync (NetworkLab).
+    /// Started for a `family` scenario, one with network faults or `remote.*` probes;
+    /// stopped in `cleanUp`, however the case ends.
+    private var lab: NetworkLab?
+    private var needsNetworkLab: Bool {
+        scenario.system == "family"
+            || scenario.steps.contains { if case let .fault(step) = $0.action { step.fault.family == .network } else { false } }
+            || scenario.expectations.contains { if case let .state(probe, _) = $0.kind { probe.hasPrefix("remote.") } else { false } }
+    }
 
     /// After `run()`: whether the sweep trial's fault fired.
     public private(set) var sweepFired = false
@@ -105,6 +127,21 @@ public final class CaseRunner {
             case let .failure(unavailable):
                 return report(verdict: .skipped, error: "skipped: a real full disk needs a tmpfs in a private mount "
                     + "namespace (unshare --mount), which this host does not allow: \(unavailable.reason)")
+            }
+        }
+        if needsClock {
+            switch FaketimeClock.prepare(scratch: scratch) {
+            case let .success(seam): faketime = seam
+            case let .failure(.noLibfaketime(reason)):
+                return report(verdict: .skipped, error: "skipped: \(ClockUnavailable.noLibfaketime(reason))")
+            case let .failure(problem): return report(verdict: .errored, error: "\(problem)")
+            }
+        }
+        if needsNetworkLab {
+            do {
+                lab = try NetworkLab.start()
+            } catch {
+                return report(verdict: .errored, error: "\(error)")
             }
         }
 
@@ -176,6 +213,7 @@ public final class CaseRunner {
                 Thread.sleep(forTimeInterval: min(0.05, Double((until - clock.now).components.attoseconds) / 1e18 + Double((until - clock.now).components.seconds)))
             }
         }
+        recordNetworkFirings()
         if evidence.trap != nil && outcome == "ok" { outcome = "trapped" }
         steps.append(StepRecord(index: index, label: step.label, startMs: ms(stepStart - start),
                                 durationMs: ms(clock.now - stepStart), outcome: outcome, detail: detail))
@@ -242,9 +280,11 @@ public final class CaseRunner {
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant,
                                     options: targetOptions, seed: seed)
         do {
+            try faketime?.workerStarting()
             switch try WorkerSession.start(command: workerCommand, context: context, stderrFile: stderrFile,
                                            deadline: deadline) {
             case let .ready(session):
+                faketime?.workerStarted(pid: session.process.pid)
                 files = session.ready.files
                 return session
             case let .failed(termination, _, detail):
@@ -497,6 +537,16 @@ public final class CaseRunner {
             activeArmings.append((step.fault.kind, arming))
             if worker != nil, request(.arm, arming: arming) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
             return ("ok", "armed \(fault.point)")
+        case let fault as ResetContextFault:
+            let arming = PointArming(point: fault.point, effect: .targetEffect, targetEffect: ResetContextFault.effect,
+                                     trigger: step.trigger, seed: subseed)
+            activeArmings.append((step.fault.kind, arming))
+            if worker != nil, request(.arm, arming: arming) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
+            return ("ok", "armed \(fault.point)")
+        case let fault as any NetworkFault:
+            return armNetwork(fault, trigger: step.trigger, seed: subseed)
+        case let fault as any ClockFault:
+            return changeClock(step.fault.kind) { try $0.apply(fault) }
         default:
             harnessError = "fault '\(step.fault.kind)' is not supported by this runner yet"
             stopped = true
@@ -518,6 +568,19 @@ public final class CaseRunner {
             }
         }
         var names = cleared.map(\.arming.point) + clearedStorage.map(\.kind)
+        if let lab, kind == nil || FaultCatalog.kind(named: kind ?? "")?.family == .network {
+            do {
+                names += try lab.clear(kind: kind)
+            } catch {
+                harnessError = "clearing \(kind ?? "all") in the fault proxy: \(error)"
+                stopped = true
+                return ("error", harnessError)
+            }
+        }
+        if faketime != nil, kind == nil || FaultCatalog.kind(named: kind ?? "")?.family == .clock {
+            guard case let ("ok", done?) = changeClock(nil, { try $0.clear(kind: kind) }) else { return ("error", harnessError) }
+            names.append("\(kind ?? "the clock faults") (\(done))")
+        }
         if tmpfsFilled, kind == nil || kind == DiskFullFault.kind, let tmpfs {
             _ = tmpfs.drain()
             tmpfsFilled = false
@@ -528,6 +591,58 @@ public final class CaseRunner {
             evidence.recoveryMs = nil
         }
         return ("ok", names.isEmpty ? "nothing armed" : "disarmed " + names.joined(separator: ", "))
+    }
+
+    // MARK: Clock — libfaketime.
+
+    /// Rewrites the clock of the case's workers; `kind` records it as an injection
+    /// (a `clear` passes nil).
+    private func changeClock(_ kind: String?, _ change: (FaketimeClock) throws -> String) -> (String, String?) {
+        guard let faketime else {
+            harnessError = "clock faults need the libfaketime seam, which this case did not prepare"
+            stopped = true
+            return ("error", harnessError)
+        }
+        do {
+            let done = try change(faketime)
+            if let kind {
+                injections.append(InjectionRecord(kind: kind, target: "clock", detail: done, atMs: ms(clock.now - start),
+                                                  mechanism: InjectionRecord.Mechanism.libfaketime))
+            }
+            return ("ok", done)
+        } catch {
+            harnessError = "moving the app's clock: \(error)"
+            stopped = true
+            return ("error", harnessError)
+        }
+    }
+
+    // MARK: Network lab — arming and evidence.
+
+    private func armNetwork(_ fault: any NetworkFault, trigger: Trigger, seed: UInt64) -> (String, String?) {
+        guard let lab else {
+            harnessError = "fault '\(type(of: fault).kind)' needs the network lab, which is not running"
+            stopped = true
+            return ("error", harnessError)
+        }
+        do {
+            try lab.arm(fault, trigger: trigger, seed: seed)
+        } catch {
+            harnessError = "arming \(fault.label) in the fault proxy: \(error)"
+            stopped = true
+            return ("error", harnessError)
+        }
+        return ("ok", "armed in the fault proxy: \(fault.label)" + (trigger.label.isEmpty ? "" : " (\(trigger.label))"))
+    }
+
+    /// What the proxy's faults did since the last step: the connections they picked
+    /// and the connections they ended.
+    private func recordNetworkFirings() {
+        for firing in lab?.takeFirings() ?? [] {
+            injections.append(InjectionRecord(kind: firing.kind, target: "proxy", detail: firing.detail,
+                                              atMs: ms(clock.now - start), count: firing.connection,
+                                              mechanism: InjectionRecord.Mechanism.proxy))
+        }
     }
 
     private func recordStorageFirings(_ firings: [StorageFiring]?) {
@@ -566,6 +681,7 @@ public final class CaseRunner {
                                     options: targetOptions, seed: seed)
         guard case let .ready(session)? = try? WorkerSession.start(command: workerCommand, context: context,
                                                                    stderrFile: stderrFile, deadline: deadline) else { return nil }
+        faketime?.workerStarted(pid: session.process.pid)
         _ = session.kill()
         return session.ready.files
     }
@@ -596,6 +712,14 @@ public final class CaseRunner {
             evidence.surfaced = surfaced
         }
         for case let .state(probe, _) in kinds {
+            if probe.hasPrefix("remote."), let lab {
+                guard let value = lab.probe(probe) else {
+                    harnessError = "unknown probe '\(probe)'; the network lab answers: \(NetworkLab.probes.joined(separator: ", "))"
+                    return
+                }
+                evidence.probes[probe] = value
+                continue
+            }
             if let reply = request(.probe, name: probe), let value = reply.value { evidence.probes[probe] = value }
         }
         if kinds.contains(where: { if case .preserved = $0 { true } else { false } }) {
@@ -681,6 +805,10 @@ public final class CaseRunner {
     private func cleanUp() {
         if let worker { _ = worker.kill() }
         worker = nil
+        lab?.stop()
+        lab = nil
+        faketime?.cleanUp()
+        faketime = nil
         tmpfs?.unmount()
         tmpfs = nil
         guard !options.keepScratch else { return }

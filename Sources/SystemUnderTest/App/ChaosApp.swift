@@ -17,6 +17,10 @@ public final class ChaosApp {
 
     // MARK: Features — one line each.
     public private(set) lazy var favorites: FavoritesViewModel = FavoritesFeature.viewModel(app: self)
+    public private(set) lazy var family: FamilyFeature = FamilyFeature(app: self)
+    public private(set) lazy var vocabulary: VocabularyScreens = VocabularyFeature.screens(app: self)
+    public private(set) lazy var visits: VisitsScreen = VisitsFeature.screen(app: self)
+    public private(set) lazy var settings: SettingsViewModel = SettingsFeature.viewModel(app: self)
 
     public init(variant: AppVariant, configuration: StoreConfiguration) {
         self.variant = variant

@@ -102,6 +102,8 @@ public final class AppStore: Sendable {
                 return try restore(from: backup, configuration: configuration, damagedStore: nil,
                                reason: "store file missing", quarantined: [])
             }
+        } else if let unknown = newerMigrations(storePath), !unknown.isEmpty {
+            return try openNewerVersion(configuration, unknownMigrations: unknown)
         } else if !hasWritePermission(storePath) {
             return try openReadOnly(configuration)
         }
@@ -281,6 +283,38 @@ public final class AppStore: Sendable {
             // Only reachable when SQLite cannot allocate memory: the caller shows its error screen.
             throw StoreUnavailableError(reason: "\(reason); in-memory store failed: \(error)")
         }
+    }
+
+    /// The migrations the store lists that this version does not know (a newer version
+    /// of the app wrote it), by a read-only peek that writes nothing; nil when the peek
+    /// fails (damage is the normal path's business).
+    private static func newerMigrations(_ path: String) -> [String]? {
+        var grdbConfiguration = Configuration()
+        grdbConfiguration.readonly = true
+        guard let queue = try? DatabaseQueue(path: path, configuration: grdbConfiguration) else { return nil }
+        defer { try? queue.close() }
+        let known = Set(AppSchema.migrator.migrations)
+        return try? queue.read { try AppSchema.migrator.appliedIdentifiers($0).subtracting(known).sorted() }
+    }
+
+    /// A store from a newer version is left exactly as it is — not migrated, not
+    /// quarantined, not backed up — and opened read-only; the app shows its
+    /// data-error screen, and an update of the app opens it again.
+    private static func openNewerVersion(
+        _ configuration: StoreConfiguration, unknownMigrations: [String]
+    ) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
+        let reason = "the store was written by a newer version of the app (unknown migrations: \(unknownMigrations.joined(separator: ", ")))"
+        var grdbConfiguration = Configuration()
+        grdbConfiguration.readonly = true
+        var (writer, health): (any DatabaseWriter, StoreHealth)
+        do {
+            writer = try DatabaseQueue(path: configuration.storeURL.path, configuration: grdbConfiguration)
+            health = StoreHealth(mode: .readOnly, userMessage: LaunchMessages.newerSchema, severity: .error, loadError: reason)
+        } catch {
+            (writer, health) = try inMemory(reason: "\(reason); it cannot be opened: \(error)")
+        }
+        health.newerSchema = true
+        return (writer, health)
     }
 
     /// The permission bits are the signal (the app may run as root, which ignores them).

@@ -18,6 +18,10 @@ public struct StoreHealth: Sendable, Equatable {
     /// The store is read-only because the device is out of space (not because of its
     /// permissions): a refused change then asks the user to free up space.
     public var storageFull = false
+    /// The store was written by a newer version of the app (it lists migrations this
+    /// version does not know). It is left exactly as it is and opened read-only; the
+    /// app shows its data-error screen (seed 003).
+    public var newerSchema = false
 
     /// True when the store opened without needing any recovery.
     public var isHealthy: Bool { loadError == nil }
@@ -50,4 +54,5 @@ enum LaunchMessages {
     static let inMemory = "Your saved data could not be opened, so changes you make now will not be kept after the app closes. Your original data has been set aside safely; please contact support."
     static let readOnly = "Your data can be viewed but not changed right now, because the storage is read-only."
     static let storageFull = "Your device is out of storage space. You can see your data, but changes can't be saved until you free up some space."
+    static let newerSchema = "Your data was saved by a newer version of this app, so this version can't open it. Nothing has been changed. Please update the app."
 }

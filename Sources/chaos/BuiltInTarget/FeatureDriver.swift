@@ -14,6 +14,17 @@ protocol FeatureDriver: AnyObject {
     func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue?
     /// What the feature's screen shows the user right now, if anything.
     func surfaced(app: ChaosApp) -> (severity: Severity, message: String?)
+    /// Called once when the target starts, for a driver that needs the target's
+    /// options or seed (the family feature's `remote-url`). Default: nothing.
+    func configure(_ context: TargetContext)
+    /// A fallback the feature runs on that the store's health cannot see (family:
+    /// `local-only` while families wait to sync), or nil. Default: nil.
+    func fallbackMode(app: ChaosApp) -> StoreMode?
+}
+
+extension FeatureDriver {
+    func configure(_ context: TargetContext) {}
+    func fallbackMode(app: ChaosApp) -> StoreMode? { nil }
 }
 
 /// Reading action arguments, with errors that say what is wrong.

@@ -21,7 +21,9 @@ final class SystemUnderTestTarget: ChaosTarget {
 
     /// Every feature's driver. A new feature adds its driver here.
     static func makeDrivers(_ dataDirectory: URL) -> [any FeatureDriver] {
-        [FavoritesDriver(dataDirectory: dataDirectory)]
+        [FavoritesDriver(dataDirectory: dataDirectory), VocabularyDriver(dataDirectory: dataDirectory),
+         FamilyDriver(), VisitsDriver(dataDirectory: dataDirectory), SettingsDriver(),
+         ClockDriver()]  // not a feature: the clock probes of clock faults
     }
 
     private let context: TargetContext
@@ -31,6 +33,7 @@ final class SystemUnderTestTarget: ChaosTarget {
     init(context: TargetContext) {
         self.context = context
         drivers = Self.makeDrivers(context.dataDirectory)
+        for driver in drivers { driver.configure(context) }
     }
 
     private var configuration: StoreConfiguration {
@@ -79,6 +82,8 @@ final class SystemUnderTestTarget: ChaosTarget {
         }
         let health = app.health
         if let message = health.userMessage { return (health.severity, message) }
+        // A feature's own warning (family: kept on this device for now) comes after the launch's.
+        if let shown = drivers.lazy.map({ $0.surfaced(app: app) }).first(where: { $0.severity != .none }) { return shown }
         return (.none, nil)
     }
 
@@ -105,10 +110,17 @@ final class SystemUnderTestTarget: ChaosTarget {
         app = nil
     }
 
+    /// `reset-context`: resets the settings feature's unit of work, from whatever thread hit the point.
+    nonisolated func applyEffect(_ effect: String, at point: String) {
+        if effect == ResetContextFault.effect { SettingsFeature.resetCurrentContext() }
+    }
+
     private func healthValue(_ app: ChaosApp) -> ScenarioValue {
         let health = app.health
         return .map([
-            "mode": .string(health.mode.rawValue),
+            // A feature's fallback (family: local-only) shows only when the store itself is fine.
+            "mode": .string((health.mode == .persistent ? drivers.lazy.compactMap { $0.fallbackMode(app: app) }.first : nil)
+                .map(\.rawValue) ?? health.mode.rawValue),
             "healthy": .bool(health.isHealthy),
             "severity": .string(health.severity.rawValue),
             "message": health.userMessage.map(ScenarioValue.string) ?? .null,

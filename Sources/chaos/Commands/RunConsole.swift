@@ -11,6 +11,8 @@ final class RunConsole: @unchecked Sendable {
     private let colour: Bool
     private var running: [String] = []
     private var finished: [CaseReport] = []
+    /// Wide enough for the longest scenario name of the run.
+    private var nameWidth = 28
 
     init(toStandardError: Bool = false) {
         descriptor = toStandardError ? 2 : 1
@@ -27,6 +29,7 @@ final class RunConsole: @unchecked Sendable {
         } else {
             seedText = "seed: each scenario's own (--seed N to use one for all)"
         }
+        nameWidth = max(28, scenarios.map(\.name.count).max() ?? 0)
         say("chaos \(ChaosVersion.current) — \(seedText)")
         var details = ["variant \(variant)", "target \(target)", "\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s")"]
         if jobs > 1 { details.append("\(jobs) at a time") }
@@ -58,7 +61,7 @@ final class RunConsole: @unchecked Sendable {
         case .skipped: mark = paint("-", 90)
         case .interrupted: mark = paint("⏹", 33)
         }
-        var line = "\(mark) \(report.scenario.padding(28)) \(report.verdict.rawValue.padding(11)) \(String(report.durationMs).leftPadded(6)) ms"
+        var line = "\(mark) \(report.scenario.padding(nameWidth)) \(report.verdict.rawValue.padding(11)) \(String(report.durationMs).leftPadded(6)) ms"
         if let recovery = report.recoveryMs { line += "   recovered in \(recovery) ms" }
         if let trap = report.trap { line += "   trap \(trap.signalName)" + (trap.site.map { " at \($0)" } ?? "") }
         if let baseline = report.baseline { line += "   [\(baseline)]" }
@@ -79,10 +82,10 @@ final class RunConsole: @unchecked Sendable {
         let summary = report.summary
         if report.cases.count > 1 {
             say("")
-            say("SCENARIO".padding(28) + "  VERDICT".padding(13) + "  TIME".padding(10) + "  RECOVERY")
+            say("SCENARIO".padding(nameWidth) + "  VERDICT".padding(13) + "  TIME".padding(10) + "  RECOVERY")
             for item in report.cases {
                 let recovery = item.recoveryMs.map { "\($0) ms" } ?? "—"
-                say(item.scenario.padding(28) + "  " + item.verdict.rawValue.padding(11) + "  "
+                say(item.scenario.padding(nameWidth) + "  " + item.verdict.rawValue.padding(11) + "  "
                     + "\(item.durationMs) ms".padding(8) + "  " + recovery + (item.baseline.map { "  [\($0)]" } ?? ""))
             }
         }

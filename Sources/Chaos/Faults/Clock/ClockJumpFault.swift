@@ -1,0 +1,59 @@
+import Foundation
+
+/// The device's wall clock jumps: a user sets it by hand, a time zone or daylight
+/// saving change goes wrong, NTP corrects a clock that was far off.
+///
+/// ```yaml
+/// - fault: clock-jump
+///   by: -1h            # signed: -1h back, +30m forward; ms, s, m, h
+/// ```
+///
+/// Jumps add up (`by: -1h` then `by: +1h` is real time again); a frozen clock jumps to
+/// a new frozen reading. `clear: clock-jump` puts the clock right (offset zero) and
+/// keeps any rate.
+public struct ClockJumpFault: ClockFault {
+    public static let kind = "clock-jump"
+    public static let summary = "Move the app's wall clock by a signed duration (Date and SQLite's datetime('now'); timers stay real)."
+    public static let example = """
+        - fault: clock-jump
+          by: -1h
+        """
+    public static let parameterKeys = ["by"]
+
+    public var by: Duration
+
+    public init(by: Duration) {
+        self.by = by
+    }
+
+    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+        guard let by = try parameters.duration("by", allowingSign: true) else {
+            throw parameters.error("fault 'clock-jump' needs 'by:' (a signed duration like -1h or +30m)")
+        }
+        guard by != .zero else {
+            throw parameters.error("'by' of \(parameters.context) is zero, so the clock would not move; use -1h, +30m, …", at: "by")
+        }
+        self.by = by
+    }
+
+    public var label: String {
+        let text = ScenarioDuration.format(by)
+        return "\(Self.kind) \(by > .zero ? "+" : "")\(text)"
+    }
+
+    public func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
+        var next = clock.rebased(at: now)
+        if let frozen = next.frozenAt {
+            next.frozenAt = frozen.addingTimeInterval(by.inSeconds)
+        } else {
+            next.offset += by
+        }
+        return next
+    }
+
+    public static func cleared(_ clock: FakeWallClock, at now: Date) -> FakeWallClock {
+        var next = clock.rebased(at: now)
+        next.offset = .zero
+        return next
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The wall clock the app sees, as a function of real time: what clock faults decide
+/// and the clock seam hands to libfaketime.
+///
+/// Three parts: an offset from real time (jumps, plus the drift a rate has piled up),
+/// a rate (1 is real speed), and an optional frozen reading. The offset is kept as of
+/// a real instant, `since`, so a rate runs from the step that set it. It belongs to
+/// the device, not to one launch of the app: a relaunched app reads the same clock.
+///
+/// Only the wall clock is faked (`Date`, `gettimeofday`, SQLite's `datetime('now')`).
+/// `ContinuousClock`, `Task.sleep` and `asyncAfter` stay real: a fault that moved
+/// them would hang the app, not test it (docs/ARCHITECTURE.md, "Clock").
+public struct FakeWallClock: Sendable, Equatable {
+    /// How far ahead (positive) or behind (negative) of real time the clock was at `since`.
+    public var offset: Duration
+    /// The real instant `offset` refers to.
+    public var since: Date
+    /// Fake seconds per real second; 1 is real speed.
+    public var rate: Double
+    /// The reading of a stopped clock, nil while it runs.
+    public var frozenAt: Date?
+
+    public init(offset: Duration = .zero, since: Date = Date(timeIntervalSince1970: 0), rate: Double = 1,
+                frozenAt: Date? = nil) {
+        self.offset = offset
+        self.since = since
+        self.rate = rate
+        self.frozenAt = frozenAt
+    }
+
+    /// Real time, running at real speed.
+    public static let real = FakeWallClock()
+
+    public var isReal: Bool { offset == .zero && rate == 1 && frozenAt == nil }
+
+    /// The running clock's offset at real instant `now` (a frozen clock's too, were it
+    /// to start running again).
+    public func offset(at now: Date) -> Duration {
+        guard rate != 1 else { return offset }
+        return offset + .seconds(now.timeIntervalSince(since) * (rate - 1))
+    }
+
+    /// What the app reads at real instant `now`.
+    public func reading(at now: Date) -> Date {
+        frozenAt ?? now.addingTimeInterval(offset(at: now).inSeconds)
+    }
+
+    /// The same clock with its offset taken at `now`: the point from which a change
+    /// (a new rate, a jump) applies.
+    public func rebased(at now: Date) -> FakeWallClock {
+        var copy = self
+        copy.offset = offset(at: now)
+        copy.since = now
+        return copy
+    }
+}
+
+extension Duration {
+    /// Seconds as a floating-point number, for arithmetic with `Date`.
+    var inSeconds: Double {
+        Double(components.seconds) + Double(components.attoseconds) / 1e18
+    }
+}

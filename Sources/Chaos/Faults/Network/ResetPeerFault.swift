@@ -1,0 +1,76 @@
+/// The connection is reset: the peer reads "connection reset by peer" (ECONNRESET).
+///
+/// ```yaml
+/// - fault: reset-peer
+///   after-bytes: 0         # optional: once this many bytes have passed this way
+///   timeout: 100ms         # optional: this long after the fault applies (toxiproxy's)
+///   direction: downstream  # upstream | downstream | both (default downstream)
+/// ```
+///
+/// Without `after-bytes` the connection is reset as soon as the fault applies to it
+/// (after `timeout`, default at once), before any byte passes. With `after-bytes: N`
+/// the first N bytes in that direction pass and the reset comes with the next
+/// byte: `after-bytes: 0, direction: downstream` lets a request reach the remote and
+/// resets the connection when the answer starts, so the remote did the work and the
+/// app never heard of it. The proxy sets SO_LINGER to 0 and closes both sides.
+public struct ResetPeerFault: NetworkFault {
+    public static let kind = "reset-peer"
+    public static let family = FaultFamily.network
+    public static let summary = "Reset connections (ECONNRESET), at once or after some bytes."
+    public static let example = """
+        - fault: reset-peer
+          after-bytes: 0
+          direction: downstream
+        """
+    public static let parameterKeys = ["after-bytes", "timeout", "direction"]
+    public static let acceptsTrigger = true
+
+    public var afterBytes: Int?
+    public var timeout: Duration
+    public var direction: NetworkDirection
+
+    public init(afterBytes: Int? = nil, timeout: Duration = .zero, direction: NetworkDirection = .downstream) {
+        self.afterBytes = afterBytes
+        self.timeout = timeout
+        self.direction = direction
+    }
+
+    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+        afterBytes = try parameters.int("after-bytes", in: 0...1_000_000_000)
+        timeout = try parameters.duration("timeout") ?? .zero
+        direction = try NetworkDirection.read(parameters, default: .downstream)
+        if afterBytes != nil, timeout != .zero {
+            throw parameters.error("give 'after-bytes' or 'timeout', not both: a reset happens once", at: "timeout")
+        }
+    }
+
+    public func toxic(seed: UInt64) -> any NetworkToxic {
+        Reset(remaining: afterBytes, timeout: timeout)
+    }
+
+    public var label: String {
+        var text = Self.kind
+        if let afterBytes { text += " after \(afterBytes) bytes" }
+        if timeout != .zero { text += " after \(ScenarioDuration.format(timeout))" }
+        return text + direction.suffix(default: .downstream)
+    }
+
+    struct Reset: NetworkToxic {
+        /// Bytes still let through; nil: reset at start.
+        var remaining: Int?
+        let timeout: Duration
+
+        mutating func atStart() -> NetworkEnding? {
+            remaining == nil ? .reset(after: timeout) : nil
+        }
+
+        mutating func plan(_ count: Int) -> ChunkPlan {
+            guard let left = remaining else { return ChunkPlan(pieces: [], ending: .reset(after: .zero)) }
+            let passed = min(left, count)
+            remaining = left - passed
+            // The reset comes with the first byte past the limit.
+            let ending: NetworkEnding? = count > passed ? .reset(after: .zero) : nil
+            return ChunkPlan(pieces: passed > 0 ? [.init(count: passed)] : [], ending: ending)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/// The visits list's state: loading, the list, an error with a message and a retry
+/// that gives up after ``maxRetries`` (the favourites screen's contract, seed 002).
+@MainActor
+public final class VisitsViewModel {
+    public enum State: String, Sendable {
+        case loading, loaded, empty, error
+    }
+
+    /// The operation a retry repeats.
+    private enum Operation {
+        case load
+        case add(Visit)
+        case remove(Int64)
+    }
+
+    public private(set) var state: State = .loading
+    public private(set) var visits: [Visit] = []
+    public private(set) var errorMessage: String?
+    public private(set) var recoverySuggestion: String?
+    public private(set) var retryCount = 0
+    public let maxRetries: Int
+
+    static let retriesExhaustedMessage = "This still isn't working. Please restart the app, and contact support if it keeps happening."
+
+    private let fetchAll: FetchVisitsUseCase
+    private let add: AddVisitUseCase
+    private let remove: RemoveVisitUseCase
+    private var failed: Operation?
+
+    public init(repository: any VisitsRepositoryProtocol, maxRetries: Int = 3) {
+        fetchAll = FetchVisitsUseCase(repository: repository)
+        add = AddVisitUseCase(repository: repository)
+        remove = RemoveVisitUseCase(repository: repository)
+        self.maxRetries = maxRetries
+    }
+
+    public var canRetry: Bool { state == .error && failed != nil && retryCount < maxRetries }
+
+    @discardableResult
+    public func load() async -> Bool {
+        state = .loading
+        return await perform(.load)
+    }
+
+    /// Adds a visit. True only when the store acknowledged the write.
+    @discardableResult
+    public func addVisit(_ visit: Visit) async -> Bool {
+        await perform(.add(visit))
+    }
+
+    @discardableResult
+    public func removeVisit(id: Int64) async -> Bool {
+        await perform(.remove(id))
+    }
+
+    /// Repeats the failed operation, at most ``maxRetries`` times in a row.
+    @discardableResult
+    public func retry() async -> Bool {
+        guard let operation = failed else { return state != .error }
+        guard retryCount < maxRetries else {
+            errorMessage = Self.retriesExhaustedMessage
+            recoverySuggestion = nil
+            return false
+        }
+        retryCount += 1
+        return await perform(operation)
+    }
+
+    private func perform(_ operation: Operation) async -> Bool {
+        do {
+            switch operation {
+            case .load:
+                visits = try await fetchAll.execute()
+            case let .add(visit):
+                try await add.execute(visit)
+                visits.removeAll { $0.id == visit.id }
+                let index = visits.firstIndex { $0.id > visit.id } ?? visits.endIndex
+                visits.insert(visit, at: index)
+            case let .remove(id):
+                try await remove.execute(id: id)
+                visits.removeAll { $0.id == id }
+            }
+        } catch {
+            failed = operation
+            state = .error
+            let presentable = error as? DatabaseError
+            errorMessage = presentable?.userMessage ?? "Something went wrong. Please try again."
+            recoverySuggestion = presentable?.recoverySuggestion ?? "Try again in a moment."
+            return false
+        }
+        state = visits.isEmpty ? .empty : .loaded
+        errorMessage = nil
+        recoverySuggestion = nil
+        failed = nil
+        retryCount = 0
+        return true
+    }
+}

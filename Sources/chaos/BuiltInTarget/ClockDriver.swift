@@ -1,0 +1,47 @@
+import Chaos
+import Foundation
+import GRDB
+import SystemUnderTest
+
+/// The clocks of the app, as clock faults change them (or must not): what the wall
+/// clock reads, to Foundation and to SQLite, and how long a sleep really takes.
+///
+/// Probes: `clock.now` (Foundation `Date`, ISO-8601 UTC with milliseconds) and
+/// `clock.sqlite-now` (SQLite's `datetime('now')`, UTC, to the second). Action:
+/// `clock.sleep` `{ms: 200}` sleeps with `Task.sleep` and answers the milliseconds it
+/// took on `ContinuousClock`: under a faked wall clock it must still take about `ms`.
+@MainActor
+final class ClockDriver: FeatureDriver {
+    let actions = ["clock.sleep"]
+    let probes = ["clock.now", "clock.sqlite-now"]
+
+    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
+        guard action == "clock.sleep" else { return nil }
+        let requested = try Arguments.int(arguments, "ms", default: 200, in: 0...10_000)
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await Task.sleep(for: .milliseconds(requested))
+        let took = clock.now - start
+        let milliseconds = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
+        return ActionResult(ok: true, value: .int(Int(milliseconds)))
+    }
+
+    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
+        switch name {
+        case "clock.now":
+            let formatter = ISO8601DateFormatter()
+            formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+            return .string(formatter.string(from: Date()))
+        case "clock.sqlite-now":
+            // Its own in-memory database: the answer must not depend on the store's state.
+            let database = try DatabaseQueue()
+            return try await database.read { db in
+                try String.fetchOne(db, sql: "SELECT datetime('now')").map(ScenarioValue.string) ?? .null
+            }
+        default:
+            return nil
+        }
+    }
+
+    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) { (.none, nil) }
+}

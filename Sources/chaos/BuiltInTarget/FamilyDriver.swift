@@ -1,0 +1,113 @@
+import Chaos
+import Foundation
+import SystemUnderTest
+
+/// The family feature (seed 001) under the built-in target: family creation with
+/// remote sync, against the registry the case runner starts behind its fault proxy.
+///
+/// The remote's URL comes from the target option `remote-url` (set by the runner
+/// when it runs a network lab); without it the feature has no remote and keeps
+/// families on the device. While families wait to sync the health mode is
+/// `local-only`, and the screen shows a warning that says so.
+@MainActor
+final class FamilyDriver: FeatureDriver {
+    let actions = ["family.create", "family.retry", "family.sync", "family.list"]
+    let probes = ["family.state", "family.pending", "family.code", "family.count", "family.error"]
+    private var settings = FamilyRemoteSettings.unconfigured
+
+    func configure(_ context: TargetContext) {
+        settings = FamilyRemoteSettings(baseURL: context.options["remote-url"].flatMap(URL.init(string:)),
+                                        seed: context.seed)
+    }
+
+    private func feature(_ app: ChaosApp) -> FamilyFeature {
+        app.family.configure(settings)
+        return app.family
+    }
+
+    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
+        switch action {
+        case "family.create":
+            let name = try Arguments.string(arguments, "name", default: "Family")
+            let parallel = try Arguments.int(arguments, "parallel", default: 1, in: 1...8)
+            return await create(name: name, parallel: parallel, app: app)
+        case "family.retry":
+            let screen = feature(app).screen
+            let ok = await screen.retry()
+            return result(ok: ok, screen, created: ok ? screen.family.map { [$0] } ?? [] : [], app: app)
+        case "family.sync":
+            let screen = feature(app).screen
+            let ok = await screen.syncPending()
+            return ActionResult(ok: ok, value: .int(feature(app).pendingSyncCount),
+                                userMessage: ok ? nil : screen.syncError?.userMessage,
+                                error: ok ? nil : screen.syncError.map { "\($0.underlying)" })
+        case "family.list":
+            let screen = feature(app).screen
+            let ok = await screen.loadFamilies()
+            return ActionResult(ok: ok, value: .int(screen.families.count), userMessage: screen.listError?.userMessage,
+                                error: screen.listError?.underlying, isRead: ok)
+        default:
+            return nil
+        }
+    }
+
+    /// `parallel: N` opens N create screens and taps "create" on all of them at once.
+    private func create(name: String, parallel: Int, app: ChaosApp) async -> ActionResult {
+        let family = feature(app)
+        let screens = [family.screen] + (1..<parallel).map { _ in family.newScreen() }
+        // All started before any is awaited: they interleave at every await, as taps do.
+        let tasks = screens.enumerated().map { index, screen in
+            let title = parallel == 1 ? name : "\(name) \(index + 1)"
+            return Task { @MainActor in await screen.create(name: title) }
+        }
+        var outcomes: [Bool] = []
+        for task in tasks { outcomes.append(await task.value) }
+        let ok = outcomes.allSatisfy { $0 }
+        let created = zip(screens, outcomes).compactMap { $1 ? $0.family : nil }
+        var outcome = result(ok: ok, screens.first { $0.error != nil } ?? family.screen, created: created, app: app)
+        outcome.value = parallel == 1 ? created.first.map { .string($0.code) } ?? .null
+            : .list(created.map { .string($0.code) })
+        return outcome
+    }
+
+    private func result(ok: Bool, _ screen: FamilyCreationViewModel, created: [Family], app: ChaosApp) -> ActionResult {
+        let keys = created.map { "family:\($0.id)" }
+        // Kept means kept on disk: in in-memory mode the app has said changes won't last.
+        let acknowledged = app.store?.isPersistent == true ? keys : []
+        for key in keys { WorkerHost.record(WorkerEvent(event: .attempt, key: key)) }
+        for key in acknowledged { WorkerHost.record(WorkerEvent(event: .ack, key: key)) }
+        return ActionResult(ok: ok, userMessage: ok ? nil : screen.errorMessage,
+                            error: ok ? nil : screen.error.map { "state failed: \($0.underlying)" },
+                            acknowledged: acknowledged, attempted: keys)
+    }
+
+    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
+        switch name {
+        case "family.state": return .string(feature(app).screen.state.wireName)
+        case "family.pending": return .int(feature(app).pendingSyncCount)
+        case "family.code": return feature(app).screen.family.map { .string($0.code) } ?? .null
+        case "family.count":
+            let screen = feature(app).screen
+            guard await screen.loadFamilies() else { return .null }
+            return .int(screen.families.count)
+        case "family.error": return feature(app).screen.errorMessage.map(ScenarioValue.string) ?? .null
+        default: return nil
+        }
+    }
+
+    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
+        // Only a feature in use has anything on screen.
+        guard settings.baseURL != nil else { return (.none, nil) }
+        let screen = feature(app).screen
+        if let error = screen.error ?? screen.listError { return (.error, error.userMessage) }
+        if let notice = screen.notice { return (.warning, notice) }
+        return (.none, nil)
+    }
+
+    /// `local-only` while families wait for the remote. Asked only when this case
+    /// gave the app a remote: other scenarios' launches read nothing more.
+    func fallbackMode(app: ChaosApp) -> StoreMode? {
+        guard settings.baseURL != nil else { return nil }
+        return feature(app).pendingSyncCount > 0 ? .localOnly : nil
+    }
+}

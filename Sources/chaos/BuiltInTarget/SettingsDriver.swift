@@ -1,0 +1,93 @@
+import Chaos
+import Foundation
+import SystemUnderTest
+
+/// The settings feature and its circuit breaker (seed 004) under the built-in target.
+///
+/// A setting is the record `setting:ID` (its fixed row id): a change the app accepts —
+/// into the store, or into the fallback file while the breaker is open — is
+/// acknowledged, and `preserved: acknowledged` then checks that it reached the store.
+///
+/// While the breaker is open and the store itself is `persistent`, the health probe's
+/// mode is `circuit-open` (``fallbackMode(app:)``); a store already in a degraded mode
+/// (read-only, in-memory...) reports that mode instead. The settings are read at
+/// launch, as an app reads them to apply them, so a failure then shows in the launch's
+/// health.
+@MainActor
+final class SettingsDriver: FeatureDriver {
+    let actions = ["settings.set", "settings.get", "settings.list", "settings.open"]
+    let probes = ["settings.breaker", "settings.value", "settings.pending", "settings.error"]
+    /// `settings.value.KEY` answers one setting.
+    static let valuePrefix = "settings.value."
+
+    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
+        guard actions.contains(action) else { return nil }
+        let settings = app.settings
+        switch action {
+        case "settings.set":
+            let key = try Self.key(arguments)
+            let value = try Arguments.string(arguments, "value")
+            let record = "setting:\(key.id)"
+            WorkerHost.record(WorkerEvent(event: .attempt, key: record))
+            guard let outcome = settings.set(value, for: key) else {
+                return ActionResult(ok: false, userMessage: settings.errorMessage, error: "the change was refused",
+                                    attempted: [record])
+            }
+            WorkerHost.record(WorkerEvent(event: .ack, key: record))
+            return ActionResult(ok: true, value: .string(outcome.rawValue), acknowledged: [record], attempted: [record])
+        case "settings.get":
+            let key = try Self.key(arguments)
+            guard let value = settings.value(for: key) else {
+                return ActionResult(ok: false, userMessage: settings.errorMessage, error: "the setting could not be read")
+            }
+            return ActionResult(ok: true, value: .string(value), isRead: true)
+        case "settings.list":
+            let ok = settings.refresh()
+            return ActionResult(ok: ok, value: ok ? Self.map(settings.values) : nil, userMessage: settings.errorMessage,
+                                error: ok ? nil : "the settings could not be read", isRead: ok)
+        default:
+            let ok = settings.onAppear()
+            return ActionResult(ok: ok, value: .string(settings.breakerState.rawValue), userMessage: settings.errorMessage,
+                                error: ok ? nil : "the settings could not be read", isRead: ok)
+        }
+    }
+
+    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
+        if name.hasPrefix(Self.valuePrefix) {
+            guard let key = SettingKey(rawValue: String(name.dropFirst(Self.valuePrefix.count))) else {
+                throw TargetError("unknown setting in probe '\(name)'; settings: \(Self.keyNames)")
+            }
+            return app.settings.value(for: key).map(ScenarioValue.string) ?? .null
+        }
+        guard probes.contains(name) else { return nil }
+        let settings = app.settings
+        switch name {
+        case "settings.breaker": return .string(settings.breakerState.rawValue)
+        case "settings.value": return settings.refresh() ? Self.map(settings.values) : .null
+        case "settings.pending": return .int(settings.pendingCount)
+        default: return settings.errorMessage.map(ScenarioValue.string) ?? .null
+        }
+    }
+
+    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
+        app.settings.errorMessage.map { (.error, $0) } ?? (.none, nil)
+    }
+
+    func fallbackMode(app: ChaosApp) -> StoreMode? {
+        app.settings.breakerState == .open && app.health.mode == .persistent ? .circuitOpen : nil
+    }
+
+    private static var keyNames: String { SettingKey.allCases.map(\.rawValue).joined(separator: ", ") }
+
+    private static func key(_ arguments: [String: ScenarioValue]) throws -> SettingKey {
+        let name = try Arguments.string(arguments, "key")
+        guard let key = SettingKey(rawValue: name) else {
+            throw TargetError("unknown setting '\(name)'; settings: \(keyNames)")
+        }
+        return key
+    }
+
+    private static func map(_ values: [SettingKey: String]) -> ScenarioValue {
+        .map(Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, ScenarioValue.string($0.value)) }))
+    }
+}

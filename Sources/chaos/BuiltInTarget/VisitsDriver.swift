@@ -1,0 +1,155 @@
+import Chaos
+import Foundation
+import SystemUnderTest
+
+/// The visits log and its data-error screen (seed 003) under the built-in target.
+///
+/// While the data-error screen is shown, the list's actions are refused with the
+/// screen's message, as a user cannot reach them; the screen's own actions are
+/// `visits.restart`, `visits.contact-support` and `visits.reset`.
+@MainActor
+final class VisitsDriver: FeatureDriver {
+    let actions = [
+        "visits.add", "visits.list", "visits.retry", "visits.remove",
+        "visits.restart", "visits.contact-support", "visits.reset",
+    ]
+    let probes = [
+        "visits.screen", "visits.state", "visits.count", "visits.error", "visits.problem",
+        "visits.restart-requested", "visits.set-aside", "visits.store-hash", "visits.diagnostics",
+    ]
+    private let counter: RecordCounter
+    private let dataDirectory: URL
+    /// The visits tab was opened in this launch: only then does it show anything.
+    private var opened = false
+
+    init(dataDirectory: URL) {
+        self.dataDirectory = dataDirectory
+        counter = RecordCounter(file: dataDirectory.appendingPathComponent("chaos-next-visit-id"))
+    }
+
+    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
+        guard actions.contains(action) else { return nil }
+        opened = true
+        let screen = app.visits
+        switch action {
+        case "visits.restart", "visits.contact-support", "visits.reset":
+            return try errorScreenAction(action, arguments: arguments, screen: screen)
+        default:
+            break
+        }
+        if let dataError = screen.dataError {
+            return ActionResult(ok: false, userMessage: dataError.message,
+                                error: "the data-error screen is shown instead of the list (\(screen.health.problem?.rawValue ?? "?"))")
+        }
+        let list = screen.list
+        switch action {
+        case "visits.add":
+            let count = try Arguments.int(arguments, "count", default: 1)
+            var acknowledged: [String] = []
+            var attempted: [String] = []
+            for id in counter.next(count) {
+                let key = "visit:\(id)"
+                attempted.append(key)
+                WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+                if await list.addVisit(.numbered(id)), app.store?.isPersistent == true {
+                    acknowledged.append(key)
+                    WorkerHost.record(WorkerEvent(event: .ack, key: key))
+                }
+            }
+            return result(ok: list.state != .error, list, acknowledged: acknowledged, attempted: attempted)
+        case "visits.remove":
+            let id = Int64(try Arguments.int(arguments, "id", default: 1))
+            let ok = await list.removeVisit(id: id)
+            return result(ok: ok, list, removed: ok ? ["visit:\(id)"] : [])
+        case "visits.list":
+            let ok = await list.load()
+            var outcome = result(ok: ok, list)
+            outcome.value = .int(list.visits.count)
+            outcome.isRead = ok
+            return outcome
+        case "visits.retry":
+            let ok = await list.retry()
+            var outcome = result(ok: ok, list)
+            outcome.isRead = ok && list.state != .error
+            return outcome
+        default:
+            return nil
+        }
+    }
+
+    private func errorScreenAction(_ action: String, arguments: [String: ScenarioValue],
+                                   screen: VisitsScreen) throws -> ActionResult {
+        guard let dataError = screen.dataError else {
+            return ActionResult(ok: false, error: "'\(action)' is on the data-error screen, which is not shown")
+        }
+        switch action {
+        case "visits.restart":
+            dataError.restart()
+            return ActionResult(ok: true, value: .bool(dataError.restartRequested))
+        case "visits.contact-support":
+            guard let file = dataError.contactSupport() else {
+                return ActionResult(ok: false, userMessage: dataError.actionMessage, error: "the diagnostics file was not written")
+            }
+            return ActionResult(ok: true, value: .string(file.path.replacingOccurrences(of: dataDirectory.path + "/", with: "")))
+        default:
+            let confirmed = try Arguments.bool(arguments, "confirm", default: false)
+            switch dataError.resetData(confirmed: confirmed) {
+            case .needsConfirmation:
+                return ActionResult(ok: false, userMessage: dataError.confirmationPrompt,
+                                    error: "refused: a reset needs the user's confirmation (confirm: true)")
+            case let .movedAside(files):
+                return ActionResult(ok: true, value: .list(files.map(ScenarioValue.string)))
+            case .failed:
+                return ActionResult(ok: false, userMessage: dataError.actionMessage, error: "the files could not be moved aside")
+            }
+        }
+    }
+
+    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
+        guard probes.contains(name) else { return nil }
+        opened = true
+        let screen = app.visits
+        switch name {
+        case "visits.screen": return .string(screen.isShowingDataError ? "data-error" : "list")
+        case "visits.state": return .string(screen.isShowingDataError ? "data-error" : screen.list.state.rawValue)
+        case "visits.count":
+            guard !screen.isShowingDataError, await screen.list.load() else { return .null }
+            return .int(screen.list.visits.count)
+        case "visits.error": return screen.surfaced.severity == .error ? screen.surfaced.message.map(ScenarioValue.string) ?? .null : .null
+        case "visits.problem": return .string(screen.health.problem?.rawValue ?? "none")
+        case "visits.restart-requested": return .bool(screen.dataError?.restartRequested ?? false)
+        case "visits.set-aside": return .list(screen.filesSetAside.map(ScenarioValue.string))
+        case "visits.store-hash": return .string(Self.fingerprint(of: dataDirectory.appendingPathComponent("app.sqlite")))
+        case "visits.diagnostics":
+            guard let file = screen.dataError?.diagnosticsFile, let data = try? Data(contentsOf: file),
+                  let text = String(data: data, encoding: .utf8) else { return .null }
+            return .string(text)
+        default: return nil
+        }
+    }
+
+    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
+        guard opened else { return (.none, nil) }
+        let shown = app.visits.surfaced
+        return shown.severity == .error ? shown : (.none, nil)
+    }
+
+    private func result(ok: Bool, _ list: VisitsViewModel, acknowledged: [String] = [],
+                        attempted: [String] = [], removed: [String] = []) -> ActionResult {
+        ActionResult(ok: ok, userMessage: ok ? nil : list.errorMessage,
+                     error: ok ? nil : "view model state \(list.state.rawValue)",
+                     acknowledged: acknowledged, attempted: attempted, removed: removed)
+    }
+
+    /// FNV-1a (64-bit) of a file's bytes, as hex: enough to tell whether the app changed
+    /// a single byte of it (not a security hash). "missing" when there is no file.
+    static func fingerprint(of file: URL) -> String {
+        guard let data = try? Data(contentsOf: file) else { return "missing" }
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        for byte in data {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01B3
+        }
+        return String(format: "fnv1a64:%016llx", hash)
+    }
+}

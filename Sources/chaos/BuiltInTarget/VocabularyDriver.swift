@@ -1,0 +1,166 @@
+import Chaos
+import Foundation
+import SystemUnderTest
+
+/// The vocabulary and quiz feature (seed 000) under the built-in target.
+///
+/// Sets and words get their ids from a counter file, like favourites, so a record
+/// lost in a recovery is never replaced by a new one under the same key. Every quiz
+/// is shuffled from its own sub-seed of the case seed (`quiz/1`, `quiz/2`, …): the
+/// same seed asks the same questions.
+@MainActor
+final class VocabularyDriver: FeatureDriver {
+    let actions = [
+        "vocabulary.create-set", "vocabulary.add-words", "vocabulary.list", "quiz.generate", "quiz.answer", "quiz.retry",
+    ]
+    let probes = [
+        "quiz.state", "quiz.options", "quiz.notice", "quiz.error", "quiz.question", "quiz.attempts",
+        "vocabulary.sets", "vocabulary.words",
+    ]
+    private let counter: RecordCounter
+    /// The case seed, from ``configure(_:)``.
+    private var seed: UInt64 = 0
+    private var quizzesGenerated = 0
+
+    init(dataDirectory: URL) {
+        counter = RecordCounter(file: dataDirectory.appendingPathComponent("chaos-next-vocabulary-id"))
+    }
+
+    func configure(_ context: TargetContext) {
+        seed = context.seed
+    }
+
+    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
+        let library = app.vocabulary.library
+        let quiz = app.vocabulary.quiz
+        switch action {
+        case "vocabulary.create-set":
+            let name = try Arguments.string(arguments, "name")
+            guard let id = counter.next(1).first else { throw TargetError("no record id left") }
+            let key = "vocabularySet:\(id)"
+            WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+            let saved = await library.createSet(VocabularySet(id: id, name: name))
+            var outcome = libraryResult(ok: saved, library, keys: [key], acknowledged: saved && isKept(app))
+            outcome.value = .int(Int(id))
+            return outcome
+        case "vocabulary.add-words":
+            let count = try Arguments.int(arguments, "count", default: 1, in: 1...10_000)
+            let setID: Int64
+            switch try await resolveSet(arguments, library) {
+            case let .found(id): setID = id
+            case let .failed(outcome): return outcome
+            }
+            let words = counter.next(count).map { VocabularyWord.numbered($0, in: setID) }
+            let keys = words.map { "vocabularyWord:\($0.id)" }
+            for key in keys { WorkerHost.record(WorkerEvent(event: .attempt, key: key)) }
+            let saved = await library.addWords(words)
+            return libraryResult(ok: saved, library, keys: keys, acknowledged: saved && isKept(app))
+        case "vocabulary.list":
+            let ok = await library.load()
+            var outcome = libraryResult(ok: ok, library)
+            outcome.value = .int(library.sets.count)
+            outcome.isRead = ok
+            return outcome
+        case "quiz.generate":
+            let options = try Arguments.int(arguments, "options", default: 4, in: 0...100)
+            let setID: Int64
+            switch try await resolveSet(arguments, library) {
+            case let .found(id): setID = id
+            case let .failed(outcome): return outcome
+            }
+            quizzesGenerated += 1
+            let quizSeed = SplitMix64.subseed(seed, "quiz/\(quizzesGenerated)")
+            let ok = await quiz.generate(setID: setID, optionCount: options, seed: quizSeed)
+            var outcome = quizResult(ok: ok, quiz)
+            outcome.value = quiz.quiz.map { .int($0.optionCount) } ?? .null
+            outcome.isRead = ok
+            return outcome
+        case "quiz.answer":
+            let correct = try Arguments.bool(arguments, "correct", default: true)
+            guard let question = quiz.currentQuestion, let setID = quiz.quiz?.setID,
+                  let option = correct ? question.correctOption : question.options.first(where: { !question.isCorrect($0) })
+            else {
+                return ActionResult(ok: false, error: "no quiz question on screen (quiz state \(quiz.state.name))")
+            }
+            let key = "quizStatistics:\(setID)"
+            WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+            let counted = await quiz.answer(option)
+            return quizResult(ok: counted, quiz, keys: [key], acknowledged: counted && isKept(app))
+        case "quiz.retry":
+            let ok = await quiz.retry()
+            var outcome = quizResult(ok: ok, quiz)
+            outcome.isRead = ok && quiz.errorMessage == nil
+            return outcome
+        default:
+            return nil
+        }
+    }
+
+    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
+        let quiz = app.vocabulary.quiz
+        let library = app.vocabulary.library
+        switch name {
+        case "quiz.state": return .string(quiz.state.name)
+        case "quiz.options": return quiz.quiz.map { .int($0.optionCount) } ?? .null
+        case "quiz.notice": return quiz.notice.map(ScenarioValue.string) ?? .null
+        case "quiz.error": return quiz.errorMessage.map(ScenarioValue.string) ?? .null
+        case "quiz.question": return quiz.currentQuestion.map { .string($0.prompt) } ?? .null
+        case "quiz.attempts":
+            guard await library.load() else { return .null }
+            return .int(library.sets.reduce(0) { $0 + $1.statistics.attempts })
+        case "vocabulary.sets":
+            guard await library.load() else { return .null }
+            return .int(library.sets.count)
+        case "vocabulary.words":
+            guard await library.load() else { return .null }
+            return .int(library.sets.reduce(0) { $0 + $1.wordCount })
+        default: return nil
+        }
+    }
+
+    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
+        app.vocabulary.surfaced
+    }
+
+    /// A save counts as acknowledged only when the app says it is kept: in in-memory
+    /// mode it has told the user that changes will not survive.
+    private func isKept(_ app: ChaosApp) -> Bool {
+        app.store?.isPersistent == true
+    }
+
+    private enum SetLookup {
+        case found(Int64)
+        case failed(ActionResult)
+    }
+
+    /// The set a scenario names, by id (`set: 3`) or by name (`set: Animals`), found as
+    /// a user would: in the list of sets.
+    private func resolveSet(_ arguments: [String: ScenarioValue], _ library: VocabularyViewModel) async throws -> SetLookup {
+        switch arguments["set"] {
+        case let .int(id)?: return .found(Int64(id))
+        case let .string(name)?:
+            guard await library.load() else { return .failed(libraryResult(ok: false, library)) }
+            guard let set = library.set(named: name) else {
+                return .failed(ActionResult(ok: false, error: "no vocabulary set named '\(name)' in the list"))
+            }
+            return .found(set.id)
+        case nil: throw TargetError("'set' is required: a set's name or id")
+        case let other?: throw TargetError("'set' must be a set's name or id, found \(other)")
+        }
+    }
+
+    private func libraryResult(ok: Bool, _ library: VocabularyViewModel, keys: [String] = [],
+                               acknowledged: Bool = false) -> ActionResult {
+        if acknowledged { for key in keys { WorkerHost.record(WorkerEvent(event: .ack, key: key)) } }
+        return ActionResult(ok: ok, userMessage: ok ? nil : library.errorMessage,
+                            error: ok ? nil : "vocabulary list state \(library.state.rawValue)",
+                            acknowledged: acknowledged ? keys : [], attempted: keys)
+    }
+
+    private func quizResult(ok: Bool, _ quiz: QuizViewModel, keys: [String] = [], acknowledged: Bool = false) -> ActionResult {
+        if acknowledged { for key in keys { WorkerHost.record(WorkerEvent(event: .ack, key: key)) } }
+        return ActionResult(ok: ok, userMessage: ok ? nil : quiz.errorMessage,
+                            error: ok ? nil : "quiz state \(quiz.state.name)",
+                            acknowledged: acknowledged ? keys : [], attempted: keys)
+    }
+}

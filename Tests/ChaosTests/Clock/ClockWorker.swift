@@ -1,0 +1,89 @@
+import Foundation
+@testable import Chaos
+
+/// A real `chaos worker` under the clock seam, driven request by request: what a
+/// clock case's workers are, without a scenario around them.
+final class ClockWorker {
+    let folder: TemporaryFolder
+    let seam: FaketimeClock
+    private(set) var session: WorkerSession?
+
+    /// `environment` edits the worker's environment after the seam made it (to take
+    /// the shim out, say); `before` moves the clock before the worker starts.
+    init(environment edit: (inout [String: String]) -> Void = { _ in },
+         before: (FaketimeClock) throws -> Void = { _ in }) throws {
+        folder = try TemporaryFolder()
+        let libraries = try FaketimeLibraries.locate().get()
+        seam = try FaketimeClock(libraries: libraries, timestampFile: folder.url.appendingPathComponent("faketime.rc"))
+        try before(seam)
+        var command = seam.wrap(WorkerCommand(executable: ChaosExecutable.path, arguments: ["worker"],
+                                              environment: WorkerCommand.workerEnvironment(), targetName: "built-in"))
+        edit(&command.environment)
+        let context = TargetContext(dataDirectory: folder.url.appendingPathComponent("data"), variant: "hardened",
+                                    options: [:], seed: 1)
+        try seam.workerStarting()
+        let start = try WorkerSession.start(command: command, context: context,
+                                            stderrFile: folder.url.appendingPathComponent("stderr"),
+                                            deadline: .now + .seconds(20))
+        guard case let .ready(session) = start else {
+            seam.cleanUp()
+            throw ClockWorkerError("the worker did not start: \(start)")
+        }
+        self.session = session
+        seam.workerStarted(pid: session.process.pid)
+        _ = try request(.launch)
+    }
+
+    deinit {
+        if let session { _ = session.kill() }
+        seam.cleanUp()
+    }
+
+    /// One request; `within` bounds the wait (the worker is killed after it).
+    func request(_ op: WorkerOperation, _ name: String? = nil, _ arguments: [String: ScenarioValue]? = nil,
+                 within: Duration = .seconds(20)) throws -> WorkerReply {
+        guard let session else { throw ClockWorkerError("the worker is gone") }
+        switch session.request(WorkerRequest(id: 0, op: op, name: name, arguments: arguments), deadline: .now + within) {
+        case let .reply(reply):
+            guard reply.ok else { throw ClockWorkerError("'\(name ?? op.rawValue)' failed: \(reply.error ?? "?")") }
+            return reply
+        case let outcome:
+            self.session = nil
+            throw ClockWorkerError("no reply to '\(name ?? op.rawValue)' within \(within): \(outcome)")
+        }
+    }
+
+    /// `clock.now`, as a date.
+    func now() throws -> Date {
+        guard case let .string(text)? = try request(.probe, "clock.now").value, let date = Self.iso.date(from: text) else {
+            throw ClockWorkerError("clock.now is not an ISO-8601 date")
+        }
+        return date
+    }
+
+    /// `clock.sqlite-now`: SQLite's `datetime('now')`, as a date.
+    func sqliteNow() throws -> Date {
+        guard case let .string(text)? = try request(.probe, "clock.sqlite-now").value,
+              let date = ClockFreezeFault.parseDate(text) else { throw ClockWorkerError("clock.sqlite-now is not a date") }
+        return date
+    }
+
+    /// `clock.sleep`: how many milliseconds a `Task.sleep` of `ms` took in the worker.
+    func sleep(ms: Int, within: Duration = .seconds(20)) throws -> Int {
+        guard case let .int(took)? = try request(.perform, "clock.sleep", ["ms": .int(ms)], within: within).value else {
+            throw ClockWorkerError("clock.sleep answered no duration")
+        }
+        return took
+    }
+
+    static var iso: ISO8601DateFormatter {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter
+    }
+}
+
+struct ClockWorkerError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
