@@ -6,10 +6,21 @@ import Foundation
 let rounds = Int(ProcessInfo.processInfo.environment["CHAOS_BENCH_ROUNDS"] ?? "") ?? 5
 print("chaos-bench — \(ProcessInfo.processInfo.processorCount) cores, \(rounds) rounds, \(Date())")
 print("")
+let chaos = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("chaos").path
 do {
+    FaultPointBenchmark.run(rounds: rounds)
+    print("")
     try VFSBenchmark.run(rounds: rounds)
     print("")
     try SweepBenchmark.run(rounds: 3, trials: 60)
+    print("")
+    try RecoveryBenchmark.run(chaos: chaos, sizes: [10_000, 100_000, 1_000_000], rounds: 3)
+    print("")
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    line("Peak memory: controller (this process)", "\(usage.ru_maxrss / 1024) MiB")
+    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+    line("Peak memory: largest worker", "\(usage.ru_maxrss / 1024) MiB (with 1,000,000 favourites)")
 } catch {
     FileHandle.standardError.write(Data("chaos-bench: \(error)\n".utf8))
     exit(2)
