@@ -57,7 +57,7 @@ final class RecordingSleeper: Sendable {
     private let waits = Mutex<[Duration]>([])
     var recorded: [Duration] { waits.withLock { $0 } }
     var sleep: @Sendable (Duration) async -> Void {
-        { [waits] duration in waits.withLock { $0.append(duration) } }
+        { [self] duration in self.waits.withLock { $0.append(duration) } }
     }
 }
 

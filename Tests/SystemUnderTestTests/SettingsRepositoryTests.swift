@@ -105,6 +105,24 @@ extension SystemUnderTestSuite {
             #expect(SettingsFallbackFile(directory: directory.url).read().values == ["color-scheme": "dark"])
         }
 
+        @Test @MainActor func aReadOnlyStoreStillShowsItsSettingsAndChangesGoToTheFile() throws {
+            let directory = try TemporaryAppDirectory()
+            do {
+                let app = ChaosApp(variant: .hardened, configuration: directory.configuration)
+                #expect(app.settings.set("large", for: .fontSize) == .stored)
+                app.stop()
+            }
+            try FileManager.default.removeItem(at: SettingsFallbackFile(directory: directory.url).url)
+            #expect(chmod(directory.configuration.storeURL.path, 0o444) == 0)
+            let app = ChaosApp(variant: .hardened, configuration: directory.configuration)
+            defer { app.stop() }
+            #expect(app.health.mode == .readOnly)
+            #expect(app.settings.breakerState == .open)
+            #expect(app.settings.values[.fontSize] == "large", "read from the store, through the file")
+            #expect(app.settings.set("fr", for: .language) == .keptInFallback)
+            #expect(app.settings.value(for: .language) == "fr")
+        }
+
         @Test @MainActor func refusedValuesAreShownInPlainWords() throws {
             let directory = try TemporaryAppDirectory()
             let app = ChaosApp(variant: .hardened, configuration: directory.configuration)

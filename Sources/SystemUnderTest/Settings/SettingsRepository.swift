@@ -44,7 +44,9 @@ public final class SettingsRepository: SettingsRepositoryProtocol {
         SettingsContextSlot.shared.replace(with: context)
         if !store.isPersistent {
             // A store that keeps nothing on disk (in memory, read-only) cannot keep a
-            // setting across a restart: the file serves from the start.
+            // setting across a restart: the file serves from the start, holding what
+            // the store can still show.
+            adoptReadableValues()
             breaker.recordFailure(at: clock.now)
         }
     }
@@ -132,6 +134,17 @@ public final class SettingsRepository: SettingsRepositoryProtocol {
         contents.values = values
         contents.pending = []
         try? fallback.write(contents)
+    }
+
+    /// Copies what a read-only store still holds into the file, except changes pending there.
+    private func adoptReadableValues() {
+        guard let stored = try? Self.values(of: context.fetchAll()) else { return }
+        var contents = fallback.read()
+        let before = contents
+        for (key, value) in stored where !contents.pending.contains(key.rawValue) {
+            contents.values[key.rawValue] = value
+        }
+        if contents != before { try? fallback.write(contents) }
     }
 
     private func fallbackValues() -> [SettingKey: String] {

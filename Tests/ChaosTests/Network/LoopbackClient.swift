@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -56,14 +57,18 @@ final class LoopbackClient {
     /// A request the family registry answers (and then closes the connection).
     static let listRequest = "GET /families HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
 
-    func send(_ text: String) {
+    /// Sends it all; returns the errno when the socket refused (a reset that arrives
+    /// before the send is reported to the send, once, and not to the next receive).
+    @discardableResult
+    func send(_ text: String) -> Int32? {
         let bytes = Array(text.utf8)
         var sent = 0
         while sent < bytes.count {
             let count = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { return }
+            guard count > 0 else { return errno }
             sent += count
         }
+        return nil
     }
 
     /// The next thing that happens on the socket, waiting at most `bound`.
@@ -125,3 +130,7 @@ func threads(named prefix: String) -> Int {
         ((try? String(contentsOfFile: "/proc/self/task/\(task)/comm", encoding: .utf8)) ?? "").hasPrefix(prefix)
     }.count
 }
+
+/// Every test that starts a network lab runs in here, one at a time: the lab's
+/// event-loop thread and ports are counted by ``NetworkProxyTests``.
+@Suite("Network lab", .serialized) struct NetworkLabSuite {}

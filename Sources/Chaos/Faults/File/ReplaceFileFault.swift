@@ -44,7 +44,12 @@ public struct ReplaceFileFault: FileFault {
             replacement = fixtures.appendingPathComponent(String(path.dropFirst("fixtures/".count))).standardizedFileURL
         } else {
             let base = parameters.baseDirectory ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-            replacement = Self.resolve(path, relativeTo: base)
+            let beside = Self.resolve(path, relativeTo: base)
+            // A catalog scenario opened by path (Sources/Scenarios/catalog/x.yaml) finds
+            // its `fixtures/` beside the catalog folder, as the bundle lays them out.
+            let sibling = Self.resolve(path, relativeTo: base.deletingLastPathComponent())
+            replacement = path.hasPrefix("fixtures/") && !FileManager.default.fileExists(atPath: beside.path)
+                && FileManager.default.fileExists(atPath: sibling.path) ? sibling : beside
         }
     }
 

@@ -89,6 +89,8 @@ public final class NetworkFaultProxy: Sendable {
         try ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.autoRead, value: false)
+            // One chunk per read: the next is pulled only when this one is through.
+            .childChannelOption(.maxMessagesPerRead, value: 1)
             .childChannelInitializer(accept)
             .bind(host: host, port: port)
             .wait()

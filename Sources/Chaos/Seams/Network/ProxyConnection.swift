@@ -53,6 +53,7 @@ final class ProxyConnection: @unchecked Sendable {
         }
         ClientBootstrap(group: eventLoop)
             .channelOption(.autoRead, value: false)
+            .channelOption(.maxMessagesPerRead, value: 1)
             .channelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.addHandler(ProxyGlueHandler(connection: self, side: .server))

@@ -1,0 +1,69 @@
+import Chaos
+import Foundation
+import Testing
+
+/// Seed 001's scenarios end to end: the real `chaos` executable, real workers, the
+/// real registry and fault proxy on loopback. The hardened app passes them; the
+/// legacy app traps (force unwrap of a remote answer it never got, `try!` on a
+/// code two creations shared), so every check is shown to fail.
+@Suite(.serialized) struct FamilyScenarioTests {
+    static let scenarios = ["family-create-offline", "family-remote-blackhole", "family-reset-peer-mid-sync", "family-concurrent-create"]
+
+    func run(_ variant: String) throws -> [String: CaseReport] {
+        let folder = try TemporaryFolder()
+        let result = try ChaosExecutable.run(["run"] + Self.scenarios + ["--variant", variant, "--report-dir", folder.url.path])
+        #expect(result.exitCode == (variant == "hardened" ? 0 : 1), "\(result.stdout)\n\(result.stderr)")
+        let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
+        return Dictionary(uniqueKeysWithValues: report.cases.map { ($0.scenario, $0) })
+    }
+
+    @Test func hardenedPassesEveryFamilyScenario() throws {
+        let cases = try run("hardened")
+        for name in Self.scenarios {
+            let report = try #require(cases[name])
+            #expect(report.verdict == .passed, "\(name): \(report.expectations.filter { !$0.passed }.map(\.observed))")
+            #expect(report.trap == nil)
+        }
+        let offline = try #require(cases["family-create-offline"])
+        #expect(offline.injections.map(\.detail).first?.hasPrefix("stopped listening on 127.0.0.1:") == true)
+        #expect(offline.injections.allSatisfy { $0.mechanism == "proxy" })
+        #expect(try #require(offline.recoveryMs) < 5_000)
+        // The black hole costs the request timeout, never the case's 20 s bound.
+        let blackhole = try #require(cases["family-remote-blackhole"])
+        let create = try #require(blackhole.steps.first { $0.label.hasPrefix("do family.create") })
+        #expect(create.durationMs < 10_000, "creation took \(create.durationMs) ms")
+        let reset = try #require(cases["family-reset-peer-mid-sync"])
+        #expect(reset.injections.map(\.detail).contains("connection 2 reset (ECONNRESET) by reset-peer"))
+    }
+
+    @Test func legacyTrapsWhereTheOldCodeForceUnwrapped() throws {
+        let cases = try run("legacy")
+        for name in Self.scenarios {
+            let report = try #require(cases[name])
+            #expect(report.verdict == .deviated, "\(name) must deviate on legacy")
+            let trap = try #require(report.trap, "\(name) must trap on legacy")
+            #expect(trap.signal == 4)
+            #expect(trap.site?.hasPrefix("LegacyFamilyCreation.swift:") == true, "\(name): site \(trap.site ?? "none")")
+            #expect(report.reproduce == "chaos run \(name) --seed 1 --variant legacy")
+        }
+        #expect(cases["family-create-offline"]?.trap?.message?.contains("Unexpectedly found nil") == true)
+        #expect(cases["family-concurrent-create"]?.trap?.message?.contains("UNIQUE constraint failed: family.code") == true)
+    }
+
+    @Test func anUnknownRemoteProbeIsAHarnessError() throws {
+        // `remote.*` names a probe the lab answers; an unknown one is the harness's error.
+        let folder = try TemporaryFolder()
+        let file = try folder.write("family-probe.yaml", """
+            name: family-probe
+            summary: An unknown remote probe is a harness error that names the known ones.
+            system: family
+            steps:
+              - launch
+            expect:
+              - state: { probe: remote.nonsense, equals: 0 }
+            """)
+        let result = try ChaosExecutable.run(["run", file.path, "--report-dir", folder.url.path])
+        #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
+        #expect(result.stdout.contains("remote.families"), "\(result.stdout)")
+    }
+}

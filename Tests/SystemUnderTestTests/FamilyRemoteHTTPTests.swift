@@ -1,0 +1,83 @@
+import Chaos
+import Foundation
+import Testing
+@testable import SystemUnderTest
+
+/// The app's HTTP client against the real registry and fault proxy on loopback: what
+/// each kind of network failure looks like to the app, and so what it does about it
+/// (unreachable: stop and queue; interrupted: retry).
+extension SystemUnderTestSuite {
+    @Suite struct FamilyRemoteHTTP {
+        private func remote(_ lab: NetworkLab, timeout: Duration = .seconds(2)) throws -> HTTPFamilyRemote {
+            HTTPFamilyRemote(baseURL: try #require(URL(string: lab.remoteURL)), timeout: timeout)
+        }
+
+        @Test func looksUpAndRegistersThroughTheProxy() async throws {
+            let lab = try NetworkLab.start()
+            defer { lab.stop() }
+            let client = try remote(lab)
+            let family = RemoteFamily(code: "ABC234", name: "Rivera", clientID: "d-1")
+            #expect(try await client.lookup("ABC234") == nil)
+            #expect(try await client.register(family) == .created)
+            #expect(try await client.lookup("ABC234") == family)
+            #expect(try await client.register(RemoteFamily(code: "ABC234", name: "Other", clientID: "d-2")) == .codeTaken)
+            #expect(lab.registry.registry.families.count == 1)
+        }
+
+        @Test func aRefusedConnectionIsUnreachable() async throws {
+            let lab = try NetworkLab.start()
+            defer { lab.stop() }
+            try lab.arm(NetworkDownFault(), trigger: Trigger(), seed: 1)
+            let client = try remote(lab)
+            do throws(FamilyRemoteError) {
+                _ = try await client.lookup("ABC234")
+                Issue.record("a refused connection answered")
+            } catch {
+                guard case .unreachable = error else { Issue.record("refused → \(error)"); return }
+            }
+        }
+
+        @Test func aSilentRemoteIsUnreachableWithinTheTimeout() async throws {
+            let lab = try NetworkLab.start()
+            defer { lab.stop() }
+            try lab.arm(BlackholeFault(), trigger: Trigger(), seed: 1)
+            let client = try remote(lab, timeout: .milliseconds(500))
+            let clock = ContinuousClock()
+            let start = clock.now
+            do throws(FamilyRemoteError) {
+                _ = try await client.lookup("ABC234")
+                Issue.record("a black hole answered")
+            } catch {
+                guard case .unreachable = error else { Issue.record("black hole → \(error)"); return }
+            }
+            #expect(clock.now - start < .seconds(5), "bounded by the request timeout, not the case's")
+        }
+
+        @Test func aResetAnswerIsInterruptedAndTheRemoteDidTheWork() async throws {
+            let lab = try NetworkLab.start()
+            defer { lab.stop() }
+            try lab.arm(ResetPeerFault(afterBytes: 0), trigger: Trigger(times: 1), seed: 1)
+            let client = try remote(lab)
+            do throws(FamilyRemoteError) {
+                _ = try await client.register(RemoteFamily(code: "ABC234", name: "Rivera", clientID: "d-1"))
+                Issue.record("a reset answer arrived")
+            } catch {
+                #expect(error.isTransient, "reset → \(error)")
+            }
+            #expect(lab.registry.registry.families.count == 1)
+        }
+
+        @Test func aCutAnswerIsInterrupted() async throws {
+            let lab = try NetworkLab.start()
+            defer { lab.stop() }
+            try lab.arm(LimitDataFault(bytes: 30), trigger: Trigger(), seed: 1)
+            let client = try remote(lab)
+            do throws(FamilyRemoteError) {
+                _ = try await client.lookup("ABC234")
+                Issue.record("a cut answer was taken whole")
+            } catch {
+                #expect(error.isTransient, "cut → \(error)")
+            }
+        }
+    }
+}
