@@ -40,6 +40,7 @@ test: test-deps
 # Figures, not tests: release build, medians with min and max (BENCHMARKS.md).
 bench: deps
 	$(SWIFT) build -c release --product chaos
+	$(SWIFT) build -c release --product ChaosTimerfdShim
 	$(SWIFT) build -c release --product chaos-bench
 	.build/release/chaos-bench
 

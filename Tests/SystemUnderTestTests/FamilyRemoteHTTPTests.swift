@@ -41,7 +41,7 @@ extension SystemUnderTestSuite {
             let lab = try NetworkLab.start()
             defer { lab.stop() }
             try lab.arm(BlackholeFault(), trigger: Trigger(), seed: 1)
-            let client = try remote(lab, timeout: .milliseconds(500))
+            let client = try remote(lab, timeout: .seconds(1))
             let clock = ContinuousClock()
             let start = clock.now
             do throws(FamilyRemoteError) {
@@ -50,6 +50,7 @@ extension SystemUnderTestSuite {
             } catch {
                 guard case .unreachable = error else { Issue.record("black hole → \(error)"); return }
             }
+            #expect(clock.now - start >= .milliseconds(900), "it waited for its timeout")
             #expect(clock.now - start < .seconds(5), "bounded by the request timeout, not the case's")
         }
 
@@ -67,10 +68,14 @@ extension SystemUnderTestSuite {
             #expect(lab.registry.registry.families.count == 1)
         }
 
+        /// Cut in the body. (Cut inside the header block, FoundationNetworking itself
+        /// traps on Swift 6.3 — "Transfer completed, but there's no response",
+        /// swift-corelibs-foundation#5285 — so no app on it survives that; see SCENARIOS.md.)
         @Test func aCutAnswerIsInterrupted() async throws {
             let lab = try NetworkLab.start()
             defer { lab.stop() }
-            try lab.arm(LimitDataFault(bytes: 30), trigger: Trigger(), seed: 1)
+            // The 404's head is about 100 bytes; its body is cut.
+            try lab.arm(LimitDataFault(bytes: 104), trigger: Trigger(), seed: 1)
             let client = try remote(lab)
             do throws(FamilyRemoteError) {
                 _ = try await client.lookup("ABC234")

@@ -45,7 +45,7 @@ public actor FamilySyncService {
         var current = family
         var lastProblem = FamilyRemoteError.interrupted("no attempt made")
         for attempt in 0..<backoff.maxAttempts {
-            if attempt > 0, lastProblem.isTransient { await sleep(delays[min(attempt - 1, delays.count - 1)]) }
+            if attempt > 0, lastProblem.isTransient { await sleep(delays.dropFirst(attempt - 1).first ?? backoff.cap) }
             try? await data.recordAttempt(current)
             do throws(FamilyRemoteError) {
                 switch try await remote.register(RemoteFamily(current)) {

@@ -19,7 +19,8 @@ public struct HTTPFamilyRemote: FamilyRemote {
         self.baseURL = baseURL
         self.timeout = timeout
         let configuration = URLSessionConfiguration.ephemeral
-        let seconds = Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18
+        // Whole seconds: FoundationNetworking on Linux times a sub-second request out at once.
+        let seconds = max(1, (Double(timeout.components.seconds) + Double(timeout.components.attoseconds) / 1e18).rounded(.up))
         configuration.timeoutIntervalForRequest = seconds
         configuration.timeoutIntervalForResource = seconds * 2
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData

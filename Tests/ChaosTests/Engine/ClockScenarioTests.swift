@@ -45,10 +45,11 @@ import Testing
         #expect(report.cases.first?.error?.contains("timerfd shim") == true)
     }
 
-    /// A frozen clock is exact, so a `state:` expectation can pin it: it passes with
-    /// the frozen date and deviates with any other.
-    @Test(arguments: [("2031-06-01T12:00:00.000Z", Verdict.passed), ("2031-06-01T12:00:01.000Z", Verdict.deviated)])
-    func aFrozenClockMidCaseIsWhatTheAppReads(_ expected: String, _ verdict: Verdict) throws {
+    /// A frozen clock is exact, so a `state:` expectation can pin it: frozen mid-case,
+    /// then jumped an hour while the app runs, it reads 13:00; the check deviates on
+    /// any other reading (12:00 is what a jump step that did nothing would leave).
+    @Test(arguments: [("2031-06-01T13:00:00.000Z", Verdict.passed), ("2031-06-01T12:00:00.000Z", Verdict.deviated)])
+    func aFrozenAndJumpedClockMidCaseIsWhatTheAppReads(_ expected: String, _ verdict: Verdict) throws {
         let folder = try TemporaryFolder()
         let scenario = try folder.write("frozen.yaml", """
             name: frozen-clock
@@ -61,17 +62,22 @@ import Testing
                 at: 2031-06-01 12:00:00
               - do: clock.sleep
                 with: { ms: 200 }
+              - fault: clock-jump
+                by: +1h
               - do: favorites.add
             expect:
               - preserved: acknowledged
               - state: { probe: clock.now, equals: "\(expected)" }
-              - state: { probe: clock.sqlite-now, equals: "2031-06-01 12:00:00" }
+              - state: { probe: clock.sqlite-now, equals: "2031-06-01 13:00:00" }
             """)
         let result = try ChaosExecutable.run(["run", scenario.path, "--report-dir", folder.url.path])
         let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
         let only = try #require(report.cases.first)
         #expect(only.verdict == verdict, "\(result.stdout)")
-        #expect(only.injections.first?.detail.hasPrefix("the app's clock is frozen at 2031-06-01 12:00:00Z") == true)
+        let details = only.injections.map(\.detail)
+        #expect(details.count == 2)
+        #expect(details.first?.hasPrefix("the app's clock is frozen at 2031-06-01 12:00:00Z") == true)
+        #expect(details.last?.hasPrefix("the app's clock is frozen at 2031-06-01 13:00:00Z") == true)
         #expect(only.steps.allSatisfy { $0.outcome == "ok" }, "the sleep under a frozen clock ended")
     }
 }

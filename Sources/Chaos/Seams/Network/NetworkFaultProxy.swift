@@ -186,7 +186,7 @@ public final class NetworkFaultProxy: Sendable {
             let listener = state.listener
             state.listener = nil
             state.firings.append(NetworkFiring(kind: NetworkDownFault.kind, connection: nil,
-                                               detail: "stopped listening on \(Self.host):\(port); "
+                                               detail: "stopped listening (connections are refused); "
                                                    + "\(state.connections.count) open connection(s) reset"))
             return (listener, Array(state.connections.values))
         }
@@ -220,7 +220,7 @@ public final class NetworkFaultProxy: Sendable {
             }
             state.withLockedValue { $0.listener = listener }
             record(NetworkFiring(kind: NetworkDownFault.kind, connection: nil,
-                                 detail: "listening again on \(Self.host):\(port)"))
+                                 detail: "listening again, on the same port"))
         }
         return removed.map(\.fault.label)
     }
