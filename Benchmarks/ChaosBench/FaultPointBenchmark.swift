@@ -7,21 +7,27 @@ enum FaultPointBenchmark {
     static let benchPoint = FaultPoint("bench/loop/hit")
     static let otherPoint = FaultPoint("bench/other/point")
 
+    /// A step the optimiser cannot fold into a closed form: a 64-bit LCG chain.
+    @inline(__always)
+    static func step(_ state: UInt64, _ index: Int) -> UInt64 {
+        state &* 6_364_136_223_846_793_005 &+ UInt64(truncatingIfNeeded: index) | 1
+    }
+
     @inline(never)
     static func bare(_ iterations: Int) -> Int {
-        var sum = 0
-        for index in 0..<iterations { sum &+= index &* 31 }
-        return sum
+        var state: UInt64 = 1
+        for index in 0..<iterations { state = step(state, index) }
+        return Int(truncatingIfNeeded: state)
     }
 
     @inline(never)
     static func withPoint(_ iterations: Int) -> Int {
-        var sum = 0
+        var state: UInt64 = 1
         for index in 0..<iterations {
             try? benchPoint.hit()
-            sum &+= index &* 31
+            state = step(state, index)
         }
-        return sum
+        return Int(truncatingIfNeeded: state)
     }
 
     static func run(rounds: Int) {
