@@ -36,7 +36,7 @@ public final class FamilyCodeGenerator: Sendable {
     /// A code free locally (`isTakenLocally`) and, if the remote answers, remotely.
     public func uniqueCode(isTakenLocally: (FamilyCode) async throws -> Bool,
                            remote: (any FamilyRemote)?) async throws(FamilyCreationError) -> Choice {
-        var remoteProblem: FamilyRemoteError? = remote == nil ? .notConfigured : nil
+        let remoteProblem: FamilyRemoteError? = remote == nil ? .notConfigured : nil
         for _ in 0..<maxAttempts {
             let code = next()
             do {

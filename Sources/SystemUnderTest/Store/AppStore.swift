@@ -47,7 +47,7 @@ public final class AppStore: Sendable {
         let store = AppStore(writer: writer, health: health, configuration: configuration)
         if store.isPersistent {
             // A launch that worked is a good point to keep.
-            try? store.takeBackup()
+            _ = try? store.takeBackup()
         }
         return store
     }
@@ -59,7 +59,7 @@ public final class AppStore: Sendable {
             if count >= configuration.backupEveryWrites { count = 0; return true }
             return false
         }
-        if due, isPersistent { try? takeBackup() }
+        if due, isPersistent { _ = try? takeBackup() }
     }
 
     /// Takes a numbered backup now. Returns nil when the store is not on disk.
@@ -71,7 +71,7 @@ public final class AppStore: Sendable {
 
     /// Graceful stop: a last backup, then the connections close.
     public func close() {
-        if isPersistent { try? takeBackup() }
+        if isPersistent { _ = try? takeBackup() }
         if let pool = writer as? DatabasePool {
             // Fold the WAL into the main file first: GRDB's last connection to close is a
             // read-only reader, which cannot checkpoint, so the WAL would otherwise stay.
