@@ -73,3 +73,14 @@ final class TemporaryFolder: Sendable {
         (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
     }
 }
+
+extension ChaosExecutable {
+    /// Runs bundled scenarios on a variant and returns the process result and the
+    /// report's cases by scenario name.
+    static func runScenarios(_ scenarios: [String], variant: String) throws -> (result: Result, cases: [String: CaseReport]) {
+        let folder = try TemporaryFolder()
+        let result = try run(["run"] + scenarios + ["--variant", variant, "--report-dir", folder.url.path])
+        let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
+        return (result, Dictionary(uniqueKeysWithValues: report.cases.map { ($0.scenario, $0) }))
+    }
+}

@@ -9,11 +9,9 @@ import Testing
     static let scenarios = ["quiz-insufficient-words", "quiz-more-options-than-words", "vocabulary-corrupted-at-launch"]
 
     func run(_ variant: String) throws -> [String: CaseReport] {
-        let folder = try TemporaryFolder()
-        let result = try ChaosExecutable.run(["run"] + Self.scenarios + ["--variant", variant, "--report-dir", folder.url.path])
+        let (result, cases) = try ChaosExecutable.runScenarios(Self.scenarios, variant: variant)
         #expect(result.exitCode == (variant == "hardened" ? 0 : 1), "\(result.stdout)\n\(result.stderr)")
-        let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
-        return Dictionary(uniqueKeysWithValues: report.cases.map { ($0.scenario, $0) })
+        return cases
     }
 
     @Test func hardenedPassesEveryVocabularyScenario() throws {
