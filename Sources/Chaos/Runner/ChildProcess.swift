@@ -65,6 +65,12 @@ public final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_addopen(&actions, 2, stderrFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addclose(&actions, toChild[0])
         posix_spawn_file_actions_addclose(&actions, fromChild[1])
+        // Nothing else of this process reaches the child. SwiftNIO's sockets are not
+        // close-on-exec: a worker that inherited the fault proxy's listening socket kept
+        // the port open after `network-down` closed it (connections hung instead of
+        // being refused), and one that inherited a connection kept its close from ever
+        // reaching the peer.
+        Self.closeEverythingAbove2(&actions)
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
@@ -106,6 +112,24 @@ public final class ChildProcess: @unchecked Sendable {
         stdinFD = toChild[1]
         stdoutFD = fromChild[0]
     }
+
+    /// glibc 2.34+ closes every descriptor from 3 up in the child, atomically
+    /// (`posix_spawn_file_actions_addclosefrom_np`, looked up at run time: Swift's Glibc
+    /// module does not export it). Older C libraries: the descriptors open now.
+    private static func closeEverythingAbove2(_ actions: inout posix_spawn_file_actions_t) {
+        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
+        if let symbol = UnsafeMutableRawPointer(bitPattern: closeFromAddress) {
+            let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
+            if closeFrom(&actions, 3) == 0 { return }
+        }
+        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        for fd in open.compactMap(Int32.init) where fd > 2 {
+            posix_spawn_file_actions_addclose(&actions, fd)
+        }
+    }
+
+    /// The function's address (0 when the C library has none), kept as a Sendable integer.
+    private static let closeFromAddress: Int = Int(bitPattern: dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np"))
 
     deinit {
         killGroup()
