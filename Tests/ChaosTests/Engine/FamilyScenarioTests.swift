@@ -7,7 +7,8 @@ import Testing
 /// legacy app traps (force unwrap of a remote answer it never got, `try!` on a
 /// code two creations shared), so every check is shown to fail.
 @Suite(.serialized) struct FamilyScenarioTests {
-    static let scenarios = ["family-create-offline", "family-remote-blackhole", "family-reset-peer-mid-sync", "family-concurrent-create"]
+    static let scenarios = ["family-create-offline", "family-remote-blackhole", "family-reset-peer-mid-sync",
+                            "family-answer-cut-in-headers", "family-concurrent-create"]
 
     func run(_ variant: String) throws -> [String: CaseReport] {
         let (result, cases) = try ChaosExecutable.runScenarios(Self.scenarios, variant: variant)
@@ -34,6 +35,9 @@ import Testing
         #expect(create.durationMs < 10_000, "creation took \(create.durationMs) ms")
         let reset = try #require(cases["family-reset-peer-mid-sync"])
         #expect(reset.injections.map(\.detail).contains("connection 2 reset (ECONNRESET) by reset-peer"))
+        // Cut inside its headers, the answer is a broken connection: retried, registered once.
+        let cut = try #require(cases["family-answer-cut-in-headers"])
+        #expect(cut.injections.contains { $0.kind == "limit-data" }, "\(cut.injections.map(\.detail))")
     }
 
     @Test func legacyTrapsWhereTheOldCodeForceUnwrapped() throws {
@@ -65,5 +69,30 @@ import Testing
         let result = try ChaosExecutable.run(["run", file.path, "--report-dir", folder.url.path])
         #expect(result.exitCode == 2, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("remote.families"), "\(result.stdout)")
+    }
+
+    /// A worker must not inherit the lab's sockets: one that held the proxy's listening
+    /// socket kept the port open after `network-down` closed it, and the app's connect
+    /// hung for its 2 s timeout instead of being refused.
+    @Test func networkDownArmedWhileTheAppRunsRefusesAtOnce() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("down-while-running.yaml", """
+            name: down-while-running
+            summary: The network goes down while the app runs; the next connection is refused at once.
+            system: family
+            steps:
+              - launch
+              - fault: network-down
+              - do: family.create
+                with: { name: Rivera }
+                expect-error: false
+            expect:
+              - state: { probe: family.pending, equals: 1 }
+            """)
+        let result = try ChaosExecutable.run(["run", file.path, "--report-dir", folder.url.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+        let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
+        let create = try #require(report.cases.first?.steps.first { $0.label.hasPrefix("do family.create") })
+        #expect(create.durationMs < 1_000, "refused, not timed out: \(create.durationMs) ms")
     }
 }
