@@ -88,7 +88,7 @@ extension HTMLReportWriter {
         .events .ev-trap td { color: var(--trap); font-weight: 600; }
         .events .ev-recovered td { color: var(--passed); font-weight: 600; }
         .outcome { font-family: var(--mono); font-size: 12px; }
-        .outcome.o-error, .outcome.o-trapped { color: var(--deviated); font-weight: 600; }
+        .outcome.o-error, .outcome.o-trapped, .outcome.o-unexpected-success { color: var(--deviated); font-weight: 600; }
         .outcome.o-timed-out { color: var(--errored); font-weight: 600; }
         .trap-box { border: 1px solid var(--deviated); background: var(--deviated-bg); border-radius: 6px; padding: 10px 12px; }
         .trap-box .meta { margin-bottom: 6px; }

@@ -5,7 +5,7 @@
 ///   "outcome" : "trapped", "detail" : null }
 /// ```
 public struct StepRecord: Codable, Sendable, Equatable {
-    /// Position in the scenario's `steps`, from 0.
+    /// Position in the scenario's `steps`, from 1.
     public var index: Int
     /// The step as a reader would write it: `launch`, `do: favorites.add`.
     public var label: String
@@ -24,6 +24,12 @@ public struct StepRecord: Codable, Sendable, Equatable {
         public static let expectedError = "expected-error"
         public static let trapped = "trapped"
         public static let timedOut = "timed-out"
+        /// The power went out during the step (a `power-loss` armed earlier fired).
+        public static let powerLost = "power-lost"
+        /// Not run: the power was out, the app down until the next launch.
+        public static let skipped = "skipped"
+        /// A step with `expect-error: true` succeeded.
+        public static let unexpectedSuccess = "unexpected-success"
     }
 
     public init(index: Int, label: String, startMs: Int, durationMs: Int, outcome: String, detail: String? = nil) {

@@ -63,10 +63,18 @@ extension CaseRunner {
             return ("error", harnessError)
         }
         powerOut = false
+        var lostPowerWhileStopping = false
         if worker != nil {
-            // A launch while running is a restart: stop gracefully first.
+            // A launch while running is a restart: stop gracefully first. A power loss
+            // armed earlier may fire while the app stops; the launch goes on when the
+            // power is back, as the user's would.
             let (outcome, detail) = stopWorker()
-            if outcome != "ok" { return (outcome, detail) }
+            if outcome == StepRecord.Outcome.powerLost {
+                powerOut = false
+                lostPowerWhileStopping = true
+            } else if outcome != "ok" {
+                return (outcome, detail)
+            }
         }
         guard let session = startWorker() else { return (stopped ? "trapped" : "error", evidence.abnormalEnd ?? harnessError) }
         worker = session
@@ -95,18 +103,22 @@ extension CaseRunner {
                 return ("error", harnessError ?? evidence.abnormalEnd)
             }
         }
+        let before = lostPowerWhileStopping ? "the power went out while the app was stopping; then " : ""
         let launchStart = clock.now
         evidence.health = nil
         recoverySince = (launchStart, "the launch")
         evidence.recoveryMs = nil
         evidence.recoveryMissing = nil
-        guard let reply = request(.launch) else { return ("trapped", evidence.abnormalEnd) }
+        guard let reply = request(.launch) else {
+            if powerOut { return ("power-lost", "the power went out during the launch") }
+            return (evidence.trap != nil ? "trapped" : "error", evidence.abnormalEnd ?? harnessError)
+        }
         if case let .map(health)? = reply.value {
             evidence.health = health
             let mode = health["mode"]?.stringValue ?? "?"
-            return ("ok", "mode \(mode) in \(ms(clock.now - launchStart)) ms")
+            return ("ok", before + "mode \(mode) in \(ms(clock.now - launchStart)) ms (worker ready in \(workerReadyMs) ms)")
         }
-        return ("ok", nil)
+        return ("ok", before + "worker ready in \(workerReadyMs) ms")
     }
 
     func startWorker() -> WorkerSession? {
@@ -114,8 +126,10 @@ extension CaseRunner {
         let stderrFile = scratch.appendingPathComponent("worker-\(workerLaunches).stderr")
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant,
                                     options: targetOptions, seed: seed)
+        let spawned = clock.now
         do {
             try faketime?.workerStarting()
+            defer { workerReadyMs = ms(clock.now - spawned) }
             switch try WorkerSession.start(command: workerCommand, context: context, stderrFile: stderrFile,
                                            deadline: deadline) {
             case let .ready(session):

@@ -43,7 +43,10 @@ extension CaseRunner {
 
     func stopWorker() -> (String, String?) {
         guard let worker else { return ("ok", "the app was not running") }
-        guard request(.stop) != nil else { return ("trapped", evidence.abnormalEnd) }
+        guard request(.stop) != nil else {
+            if powerOut { return ("power-lost", "the power went out while the app was stopping") }
+            return (evidence.trap != nil ? "trapped" : "error", evidence.abnormalEnd ?? harnessError)
+        }
         let (termination, killed) = worker.process.waitForExit(deadline: min(deadline, clock.now + .seconds(10)))
         self.worker = nil
         if killed {

@@ -43,6 +43,8 @@ public final class CaseRunner {
     var worker: WorkerSession?
     var files: [String: String]?
     var workerLaunches = 0
+    /// How long the last worker took from spawn to its ready line.
+    var workerReadyMs = 0
     var activeArmings: [(kind: String, arming: PointArming)] = []
     var activeStorage: [(kind: String, rule: StorageFaultRule)] = []
     /// A deferred power loss armed in the running worker, and the step that armed it.

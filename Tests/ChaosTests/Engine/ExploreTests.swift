@@ -46,4 +46,55 @@ import Testing
         #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("trap"))
     }
+
+    /// Trials side by side judge the same: the same failures, the same first failure
+    /// (the minimal reproduction), the same coverage, whatever `-j` says.
+    @Test func aParallelSweepHasTheOutcomeOfASerialOne() throws {
+        let reports = try TemporaryFolder()
+        func sweep(_ arguments: [String], jobs: Int) throws -> (Int32, [String]) {
+            let result = try ChaosExecutable.run(["explore"] + arguments + ["-j", String(jobs), "--report-dir", reports.url.path])
+            let kept = result.stdout.split(separator: "\n").map(String.init).filter { line in
+                ["covered:", "failures:", "first failure:", "reproduce:"].contains { line.contains($0) }
+            }
+            return (result.exitCode, kept)
+        }
+        let crash = ["power-loss-during-save", "--sweep", "crash", "--limit", "24", "--option", "synchronous=off"]
+        let (serialExit, serial) = try sweep(crash, jobs: 1)
+        let (parallelExit, parallel) = try sweep(crash, jobs: 2)
+        #expect(serialExit == 1)
+        #expect(parallelExit == serialExit)
+        #expect(serial.count >= 4, "\(serial)")
+        #expect(parallel == serial)
+        // An I/O sweep stops at the first operation past the workload: trials run ahead
+        // of it in parallel are dropped, and the coverage is the same.
+        let io = ["disk-full-on-save", "--sweep", "io", "--limit", "16"]
+        let (ioSerialExit, ioSerial) = try sweep(io, jobs: 1)
+        let (ioParallelExit, ioParallel) = try sweep(io, jobs: 2)
+        #expect(ioSerialExit == 0 && ioParallelExit == 0)
+        #expect(ioParallel == ioSerial)
+        #expect(ioParallel.contains { $0.hasPrefix("I/O operations covered: 8") }, "\(ioParallel)")
+    }
+}
+
+/// A power loss that fires while the app stops (its backup at stop is the first
+/// launch's last write) does not cancel the relaunch that was stopping it.
+@Suite struct PowerLossWhileStoppingTests {
+    @Test func theRelaunchGoesOnWhenThePowerIsBack() throws {
+        let worker = WorkerCommand(executable: ChaosExecutable.path, arguments: ["worker"],
+                                   environment: WorkerCommand.workerEnvironment(), targetName: RunInfo.builtInTarget)
+        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: worker)
+        let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save"), options: options,
+                              kind: .crash, limit: 1, seeds: 1)
+        let counting = sweeper.runTrial(.powerLoss(.afterWrites(1_000_000_000), mode: .keep, seed: 0))
+        let writes = try #require(counting.io?.writes)
+        let (report, fired, _) = sweeper.runTrial(.powerLoss(.afterWrites(writes), mode: .drop, seed: 1))
+        #expect(fired)
+        #expect(report.verdict == .passed, "\(report.expectations.filter { !$0.passed }.map(\.observed))")
+        let relaunch = try #require(report.steps.first { $0.index == 4 })
+        #expect(relaunch.outcome == "ok")
+        #expect(relaunch.detail?.hasPrefix("the power went out while the app was stopping; then mode ") == true,
+                "\(relaunch.detail ?? "no detail")")
+        #expect(report.steps.last?.label == "do favorites.list")
+        #expect(report.steps.last?.outcome == "ok")
+    }
 }

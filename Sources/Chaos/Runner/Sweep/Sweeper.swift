@@ -10,8 +10,8 @@ import Foundation
 ///
 /// Every trial is a case of its own, in child processes, judged on `no-trap`,
 /// `integrity: ok` and `preserved: acknowledged` (the scenario's own expectations and
-/// `expect-error` steps describe one fault, not every one). Trials run in order, so
-/// the first failure is already the minimal reproduction.
+/// `expect-error` steps describe one fault, not every one). Trials are judged in
+/// order, whatever `jobs` says, so the first failure is already the minimal reproduction.
 public struct Sweeper {
     public enum Kind: String, Sendable, CaseIterable { case io, crash }
 
@@ -22,6 +22,9 @@ public struct Sweeper {
     public var limit: Int
     /// Crash sweeps: seeds per crash point and mode.
     public var seeds: Int
+    /// Trials run at a time (each in its own child processes). The outcome is the same
+    /// for any value: results are judged in trial order.
+    public var jobs: Int = 1
     public var modes: [PowerLossStep.Mode] = PowerLossStep.Mode.allCases
 
     public init(scenario: Scenario, options: RunOptions, kind: Kind, limit: Int, seeds: Int) {
@@ -111,24 +114,31 @@ public struct Sweeper {
     }
 
     private func runIO(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
-        var operation = 1
-        while outcome.trials < limit && !RunInterruption.requested {
-            var firedAtAll = false
-            for persistent in [false, true] where outcome.trials < limit {
-                let trial = SweepTrial.ioError(operation: operation, persistent: persistent)
+        // Trial 2k is operation k+1 failing once, trial 2k+1 the same operation for good.
+        var firedAtAll = false
+        TrialPool<(report: CaseReport, fired: Bool)>(jobs: jobs).run(
+            trial: { index in
+                index < limit ? .ioError(operation: index / 2 + 1, persistent: index % 2 == 1) : nil
+            },
+            run: { trial in
                 let (report, fired, _) = runTrial(trial)
-                record(trial, report, into: &outcome)
-                firedAtAll = firedAtAll || fired
+                return (report, fired)
+            },
+            consume: { index, trial, result in
+                record(trial, result.report, into: &outcome)
                 progress(outcome.trials, nil, outcome.failedTrials)
-            }
-            if !firedAtAll {
-                // No operation numbered this high: every one before it was covered.
-                outcome.pointsTotal = operation - 1
-                break
-            }
-            outcome.pointsCovered = operation
-            operation += 1
-        }
+                firedAtAll = firedAtAll || result.fired
+                guard index % 2 == 1 else { return true }
+                let operation = index / 2 + 1
+                if !firedAtAll {
+                    // No operation numbered this high: every one before it was covered.
+                    outcome.pointsTotal = operation - 1
+                    return false
+                }
+                outcome.pointsCovered = operation
+                firedAtAll = false
+                return true
+            })
     }
 
     private func runCrash(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
@@ -148,19 +158,22 @@ public struct Sweeper {
             let stride = Double(points.count - 1) / Double(max(1, affordable - 1))
             points = (0..<affordable).map { points[min(points.count - 1, Int((Double($0) * stride).rounded()))] }
         }
-        let planned = min(limit, points.count * perPoint)
+        var trials: [SweepTrial] = []
         for point in points {
             for mode in modes {
-                for seed in 1...UInt64(max(1, seeds)) {
-                    guard outcome.trials < limit, !RunInterruption.requested else { return }
-                    let trial = SweepTrial.powerLoss(point, mode: mode, seed: seed)
-                    let (report, _, _) = runTrial(trial)
-                    record(trial, report, into: &outcome)
-                    progress(outcome.trials, planned, outcome.failedTrials)
-                }
+                for seed in 1...UInt64(max(1, seeds)) { trials.append(.powerLoss(point, mode: mode, seed: seed)) }
             }
-            outcome.pointsCovered += 1
         }
+        trials = Array(trials.prefix(limit))
+        TrialPool<CaseReport>(jobs: jobs).run(
+            trial: { index in index < trials.count ? trials[index] : nil },
+            run: { trial in runTrial(trial).report },
+            consume: { index, trial, report in
+                record(trial, report, into: &outcome)
+                progress(outcome.trials, trials.count, outcome.failedTrials)
+                if (index + 1) % perPoint == 0 { outcome.pointsCovered += 1 }
+                return true
+            })
     }
 
     private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {
