@@ -30,9 +30,18 @@ public final class FaultRegistry: Sendable {
 
     private struct State {
         var armed: [String: Decision] = [:]
+        /// The armed names that end in `*`, without it, longest first: matched on every
+        /// hit, so kept ready rather than worked out from `armed` each time.
+        var wildcards: [(prefix: String, decide: Decision)] = []
         var hits: [String: Int] = [:]
         var firings: [Firing] = []
         var counting = false
+
+        mutating func armedChanged() {
+            wildcards = armed.compactMap { pattern, decide in
+                pattern.hasSuffix("*") ? (String(pattern.dropLast()), decide) : nil
+            }.sorted { $0.prefix.utf8.count > $1.prefix.utf8.count || ($0.prefix.utf8.count == $1.prefix.utf8.count && $0.prefix < $1.prefix) }
+        }
     }
 
     private let state = Mutex(State())
@@ -43,6 +52,7 @@ public final class FaultRegistry: Sendable {
     public func arm(_ point: String, decide: @escaping Decision) {
         state.withLock { state in
             state.armed[point] = decide
+            state.armedChanged()
             publish(state)
         }
     }
@@ -56,6 +66,7 @@ public final class FaultRegistry: Sendable {
     public func disarm(_ point: String) {
         state.withLock { state in
             state.armed[point] = nil
+            state.armedChanged()
             publish(state)
         }
     }
@@ -94,26 +105,24 @@ public final class FaultRegistry: Sendable {
     /// Counts the hit and asks the matching decision. Called by `FaultPoint.hit()`.
     public func fire(_ point: FaultPoint) -> FaultOutcome {
         state.withLock { state -> FaultOutcome in
-            let hit = (state.hits[point.name] ?? 0) + 1
-            state.hits[point.name] = hit
-            guard let decide = Self.decision(for: point.name, in: state.armed),
+            let hit = Self.increment(&state.hits[point.name, default: 0])  // one hash of the name, not two
+            guard let decide = Self.decision(for: point.name, in: state),
                   let action = decide(hit) else { return .proceed }
             state.firings.append(Firing(point: point.name, hit: hit, action: Self.label(action)))
             return .fire(action, point: point, hit: hit)
         }
     }
 
-    private static func decision(for name: String, in armed: [String: Decision]) -> Decision? {
-        if let exact = armed[name] { return exact }
-        // Longest wildcard prefix wins.
-        var best: (length: Int, decide: Decision)?
-        for (pattern, decide) in armed where pattern.hasSuffix("*") {
-            let prefix = pattern.dropLast()
-            if name.hasPrefix(prefix), prefix.count > (best?.length ?? -1) {
-                best = (prefix.count, decide)
-            }
-        }
-        return best?.decide
+    private static func decision(for name: String, in state: State) -> Decision? {
+        if let exact = state.armed[name] { return exact }
+        // Longest wildcard prefix wins (the list is sorted longest first).
+        guard !state.wildcards.isEmpty else { return nil }
+        return state.wildcards.first { name.utf8.starts(with: $0.prefix.utf8) }?.decide
+    }
+
+    private static func increment(_ count: inout Int) -> Int {
+        count += 1
+        return count
     }
 
     private static func label(_ action: FaultAction) -> String {
