@@ -1,5 +1,6 @@
 import ArgumentParser
 import Chaos
+import Foundation
 
 /// `chaos`: fault injection and chaos testing for the storage stack of a Swift app.
 @main
@@ -20,7 +21,26 @@ struct ChaosCommand: AsyncParsableCommand {
         version: version,
         subcommands: [
             RunCommand.self, ReproduceCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self,
-            ReportCommand.self, WorkerSubcommand.self,
+            ReportCommand.self,
         ]
     )
+
+    /// The built-in worker first (``BuiltInWorker``), then ArgumentParser for the rest,
+    /// as its own `main()` does.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == BuiltInWorker.subcommand {
+            Glibc.exit(await BuiltInWorker.run(arguments: Array(arguments.dropFirst())))
+        }
+        do {
+            var command = try parseAsRoot(arguments)
+            if var command = command as? AsyncParsableCommand {
+                try await command.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
 }

@@ -54,6 +54,42 @@ public struct TargetContext: Sendable {
         self.options = options
         self.seed = seed
     }
+
+    /// Reads the arguments Chaos starts a worker with:
+    /// `--data DIR --variant V --seed N [--option KEY=VALUE ...]`.
+    ///
+    /// ```swift
+    /// let context = try TargetContext(workerArguments: Array(CommandLine.arguments.dropFirst()))
+    /// ```
+    ///
+    /// A hand-written reader, not ArgumentParser: a run starts hundreds of workers, and
+    /// every millisecond of a worker's start is paid each time.
+    public init(workerArguments arguments: [String]) throws(TargetError) {
+        var data: String?
+        var variant = "hardened"
+        var seed: UInt64 = 1
+        var options: [String: String] = [:]
+        var words = arguments.makeIterator()
+        while let word = words.next() {
+            guard ["--data", "--variant", "--seed", "--option"].contains(word) else {
+                throw TargetError("unknown worker argument '\(word)'; expected --data, --variant, --seed, --option")
+            }
+            guard let value = words.next() else { throw TargetError("\(word) needs a value") }
+            switch word {
+            case "--data": data = value
+            case "--variant": variant = value
+            case "--seed":
+                guard let number = UInt64(value) else { throw TargetError("--seed wants a whole number, got '\(value)'") }
+                seed = number
+            default:
+                let pair = value.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2 else { throw TargetError("--option wants KEY=VALUE, got '\(value)'") }
+                options[pair[0]] = pair[1]
+            }
+        }
+        guard let data else { throw TargetError("--data DIR is required: the app's data folder") }
+        self.init(dataDirectory: URL(fileURLWithPath: data), variant: variant, options: options, seed: seed)
+    }
 }
 
 /// The result of one action, as the user would have seen it.

@@ -139,7 +139,7 @@ struct RunCommand: ParsableCommand {
 
     /// The built-in target: this executable's hidden `worker` subcommand.
     static var builtInWorker: WorkerCommand {
-        WorkerCommand(executable: selfExecutable, arguments: ["worker"],
+        WorkerCommand(executable: selfExecutable, arguments: [BuiltInWorker.subcommand],
                       environment: WorkerCommand.workerEnvironment(), targetName: RunInfo.builtInTarget)
     }
 
