@@ -13,7 +13,7 @@ struct Quarantine: Sendable {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let existing = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         let number = (existing.compactMap { Int($0) }.max() ?? 0) + 1
-        let folder = directory.appendingPathComponent(String(format: "%04d", number))
+        let folder = directory.appendingPathComponent(number.zeroPadded(width: 4))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         var moved: [URL] = []
         for file in present {

@@ -33,7 +33,7 @@ struct StoreBackups: Sendable {
     func take(from source: any DatabaseReader) throws -> URL {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let number = (list().first?.number ?? 0) + 1
-        let final = directory.appendingPathComponent(String(format: "%@%06d%@", Self.prefix, number, Self.suffix))
+        let final = directory.appendingPathComponent(Self.prefix + number.zeroPadded(width: 6) + Self.suffix)
         let temporary = directory.appendingPathComponent("incomplete-\(number)\(Self.suffix)")
         try? FileManager.default.removeItem(at: temporary)
         let destination = try DatabaseQueue(path: temporary.path)

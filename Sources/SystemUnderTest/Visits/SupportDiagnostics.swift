@@ -51,7 +51,7 @@ public struct SupportDiagnostics: Codable, Sendable, Equatable {
             guard name.hasPrefix("diagnostics-"), name.hasSuffix(".json") else { return nil }
             return Int(name.dropFirst("diagnostics-".count).dropLast(".json".count))
         }
-        let file = folder.appendingPathComponent(String(format: "diagnostics-%04d.json", (numbers.max() ?? 0) + 1))
+        let file = folder.appendingPathComponent("diagnostics-" + ((numbers.max() ?? 0) + 1).zeroPadded(width: 4) + ".json")
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         try encoder.encode(self).write(to: file, options: .atomic)

@@ -21,7 +21,7 @@ public struct Visit: Codable, Sendable, Equatable, Identifiable, FetchableRecord
     /// The visit a scenario adds for a given number: stable, so snapshots compare.
     public static func numbered(_ id: Int64) -> Visit {
         Visit(id: id, placeName: "Place \(id)", note: "Visited place number \(id)",
-              day: "2025-11-\(String(format: "%02d", Int(id % 28) + 1))")
+              day: "2025-11-\((Int(id % 28) + 1).zeroPadded(width: 2))")
     }
 }
 
