@@ -1,56 +1,59 @@
-import FaultPoints
 import Foundation
 
-/// What a fault point costs when nothing is armed (one relaxed atomic load), and when a
-/// point elsewhere is armed (the registry's lock), against the same loop without it.
+/// What a fault point costs: disarmed (one relaxed atomic load), with a point armed
+/// elsewhere (the registry's lock), and in a build without the `FaultPointsEnabled`
+/// trait (nothing at all), each against the same loop without the point.
+///
+/// The loops live in `chaos-bench-points`, built twice by `make bench` (with and without
+/// the trait); this runs both builds and reads their figures.
 enum FaultPointBenchmark {
-    static let benchPoint = FaultPoint("bench/loop/hit")
-    static let otherPoint = FaultPoint("bench/other/point")
-
-    /// A step the optimiser cannot fold into a closed form: a 64-bit LCG chain.
-    @inline(__always)
-    static func step(_ state: UInt64, _ index: Int) -> UInt64 {
-        state &* 6_364_136_223_846_793_005 &+ UInt64(truncatingIfNeeded: index) | 1
+    struct Figures {
+        var traitOn: Bool
+        var bare: Sample
+        var point: Sample
+        var armedElsewhere: Sample?
     }
 
-    @inline(never)
-    static func bare(_ iterations: Int) -> Int {
-        var state: UInt64 = 1
-        for index in 0..<iterations { state = step(state, index) }
-        return Int(truncatingIfNeeded: state)
-    }
-
-    @inline(never)
-    static func withPoint(_ iterations: Int) -> Int {
-        var state: UInt64 = 1
-        for index in 0..<iterations {
-            try? benchPoint.hit()
-            state = step(state, index)
+    static func run(rounds: Int, enabled: String, compiledOut: String) {
+        print("Fault points (20,000,000 iterations a round, \(rounds) interleaved rounds, each build in its own process)")
+        for (title, path) in [("trait on (default build)", enabled), ("trait off (--disable-default-traits)", compiledOut)] {
+            guard let figures = measure(path, rounds: rounds) else {
+                line("  \(title)", "skipped — \(path) is missing or failed (make bench builds it)")
+                continue
+            }
+            let perHit = figures.point.median - figures.bare.median
+            line("  \(title): bare loop", figures.bare.formatted("ns/iteration", digits: 2))
+            line("", "with a point: " + figures.point.formatted("ns/iteration", digits: 2))
+            line("", String(format: "cost of a disarmed hit %.2f ns (goal ≤ 2 ns%@)", perHit,
+                            figures.traitOn ? "" : "; compiled out, the goal is 0"))
+            if let armed = figures.armedElsewhere {
+                line("", "hit while another point is armed: " + armed.formatted("ns/hit", digits: 1))
+            }
         }
-        return Int(truncatingIfNeeded: state)
     }
 
-    static func run(rounds: Int) {
-        let iterations = 20_000_000
-        print("Fault points (\(iterations) iterations a round, \(rounds) interleaved rounds)")
-        FaultRegistry.shared.reset()
-        var sink = 0
-        let (plain, disarmed) = interleaved(rounds: rounds, {
-            seconds { sink &+= bare(iterations) }
-        }, {
-            seconds { sink &+= withPoint(iterations) }
-        })
-        let perHit = { (sample: Sample) in Sample(values: sample.values.map { $0 * 1e9 / Double(iterations) }) }
-        line("  bare loop", perHit(plain).formatted("ns/iteration", digits: 2))
-        line("  with a disarmed point", perHit(disarmed).formatted("ns/iteration", digits: 2))
-        line("  cost of a disarmed hit", String(format: "%.2f ns (goal ≤ 2 ns)", perHit(disarmed).median - perHit(plain).median))
-        FaultRegistry.shared.arm(otherPoint.name) { _ in nil }
-        let armedIterations = 2_000_000
-        let armedElsewhere = Sample(values: (0..<rounds).map { _ in
-            seconds { for _ in 0..<armedIterations { try? benchPoint.hit() } } * 1e9 / Double(armedIterations)
-        })
-        line("  hit while another point is armed", armedElsewhere.formatted("ns/hit", digits: 1))
-        FaultRegistry.shared.reset()
-        if sink == 42 { print("") }
+    /// Runs one build of `chaos-bench-points` and reads its lines.
+    static func measure(_ path: String, rounds: Int) -> Figures? {
+        guard FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = [String(rounds)]
+        let output = Pipe()
+        process.standardOutput = output
+        do { try process.run() } catch { return nil }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        var values: [String: [Double]] = [:]
+        var traitOn: Bool?
+        for text in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let words = text.split(separator: " ").map(String.init)
+            guard let key = words.first else { continue }
+            if key == "trait" { traitOn = words.dropFirst().first == "on"; continue }
+            values[key] = words.dropFirst().compactMap(Double.init)
+        }
+        guard let traitOn, let bare = values["bare"], let point = values["point"], !bare.isEmpty, !point.isEmpty else { return nil }
+        return Figures(traitOn: traitOn, bare: Sample(values: bare), point: Sample(values: point),
+                       armedElsewhere: values["armed-elsewhere"].map { Sample(values: $0) })
     }
 }

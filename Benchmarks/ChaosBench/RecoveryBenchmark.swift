@@ -6,9 +6,7 @@ import Foundation
 /// report's recovery time is what the seeds promise to keep within 5 s.
 enum RecoveryBenchmark {
     static func run(chaos: String, sizes: [Int], rounds: Int) throws {
-        let worker = WorkerCommand(executable: chaos, arguments: ["worker"],
-                                   environment: WorkerCommand.workerEnvironment(), targetName: RunInfo.builtInTarget)
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: worker)
+        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: WorkerBenchmark.builtInWorker(chaos))
         print("The catalog (release build, \(rounds) rounds)")
         let scenarios = try ScenarioLoader.bundled()
         for jobs in [1, 2] {
@@ -41,7 +39,7 @@ enum RecoveryBenchmark {
             let scenario = try ScenarioLoader.load(yaml: yaml, file: "recovery-\(size).yaml", baseDirectory: nil)
             var healthy: [Double] = []
             var recovery: [Double] = []
-            for _ in 0..<max(1, rounds / 2) {
+            for _ in 0..<rounds {
                 let report = CaseRunner(scenario: scenario, options: options).run()
                 let launches = report.steps.filter { $0.label == "launch" }
                 if launches.count == 3, let detail = launches[1].detail,

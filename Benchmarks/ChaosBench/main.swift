@@ -1,21 +1,47 @@
 import Foundation
 
-// chaos-bench: the figures of BENCHMARKS.md. `make bench` builds it in release mode.
+// chaos-bench: the figures of BENCHMARKS.md. `make bench` builds it in release mode,
+// with `chaos` beside it and `chaos-bench-points` in two builds (trait on and off).
 // Every figure is a median with min and max over several runs; every comparison is a
 // ratio measured in the same run, interleaved.
+//
+//     chaos-bench [PATH-TO-chaos-bench-points-BUILT-WITHOUT-THE-TRAIT]
 let rounds = Int(ProcessInfo.processInfo.environment["CHAOS_BENCH_ROUNDS"] ?? "") ?? 5
-print("chaos-bench — \(ProcessInfo.processInfo.processorCount) cores, \(rounds) rounds, \(Date())")
+let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+let chaos = here.appendingPathComponent("chaos").path
+let pointsEnabled = here.appendingPathComponent("chaos-bench-points").path
+let pointsCompiledOut = CommandLine.arguments.dropFirst().first ?? ".build-bench-notraits/release/chaos-bench-points"
+
+print("chaos-bench — \(ProcessInfo.processInfo.activeProcessorCount) cores, \(rounds) rounds, \(Date())")
 print("")
-let chaos = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("chaos").path
+guard FileManager.default.isExecutableFile(atPath: chaos) else {
+    FileHandle.standardError.write(Data("chaos-bench: \(chaos) is missing: build the chaos product beside this tool (make bench)\n".utf8))
+    exit(2)
+}
+// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, worker, sweeps, recovery.
+let only = Set((ProcessInfo.processInfo.environment["CHAOS_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
+func wanted(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 do {
-    FaultPointBenchmark.run(rounds: rounds)
-    print("")
-    try VFSBenchmark.run(rounds: rounds)
-    print("")
-    try SweepBenchmark.run(rounds: 3, trials: 60)
-    print("")
-    try RecoveryBenchmark.run(chaos: chaos, sizes: [10_000, 100_000, 1_000_000], rounds: 3)
-    print("")
+    if wanted("points") {
+        FaultPointBenchmark.run(rounds: rounds, enabled: pointsEnabled, compiledOut: pointsCompiledOut)
+        print("")
+    }
+    if wanted("vfs") {
+        try VFSBenchmark.run(rounds: max(rounds, 9))  // the noisiest figure: more rounds
+        print("")
+    }
+    if wanted("worker") {
+        try WorkerBenchmark.run(chaos: chaos, rounds: 9)
+        print("")
+    }
+    if wanted("sweeps") {
+        try SweepBenchmark.run(chaos: chaos, rounds: 3, trials: 60)
+        print("")
+    }
+    if wanted("recovery") {
+        try RecoveryBenchmark.run(chaos: chaos, sizes: [10_000, 100_000, 1_000_000], rounds: 3)
+        print("")
+    }
     // The controller runs in this process (SuiteRunner, CaseRunner), so its peak is this
     // process's high-water mark; workers are children.
     let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
