@@ -6,6 +6,8 @@ SWIFT        ?= swift
 # browser, xmllint and jsonschema).
 APT_PACKAGES      := libsqlite3-dev libfaketime pkg-config util-linux
 TEST_APT_PACKAGES := libxml2-utils chromium
+# make bench counts instructions with callgrind (valgrind) on a copy stripped by binutils.
+BENCH_APT_PACKAGES := valgrind binutils
 CHAOS        := .build/debug/chaos
 
 .PHONY: demo test bench release build deps test-deps apt clean
@@ -49,6 +51,7 @@ release: deps
 # trait. Medians with min and max (BENCHMARKS.md).
 BENCH_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path
 bench: deps
+	@$(MAKE) --no-print-directory apt PACKAGES="$(BENCH_APT_PACKAGES)"
 	$(BENCH_BUILD) .build-bench --product chaos
 	$(BENCH_BUILD) .build-bench --product ChaosTimerfdShim
 	$(BENCH_BUILD) .build-bench --product chaos-bench-points

@@ -6,44 +6,70 @@ import Foundation
 /// disk, interleaved in one run. WAL with synchronous=NORMAL: commits do not fsync, so
 /// the figure is the shim's own cost, not the disk's.
 enum VFSBenchmark {
+    typealias Workload = (name: String, run: @Sendable (OpaquePointer) throws -> Void)
+
+    static let workloads: [Workload] = [
+        ("10,000 single-row transactions", { db in
+            for value in 0..<10_000 { try exec(db, "INSERT INTO t(value) VALUES (\(value))") }
+        }),
+        ("100,000 rows in one transaction", { db in
+            try exec(db, "BEGIN")
+            try insertMany(db, count: 100_000)
+            try exec(db, "COMMIT")
+        }),
+        ("100,000 point reads", { db in
+            try exec(db, "BEGIN"); try insertMany(db, count: 10_000); try exec(db, "COMMIT")
+            try pointReads(db, count: 100_000, keys: 10_000)
+        }),
+    ]
+
     static func run(rounds: Int) throws {
         try SQLiteFaultVFS.register(makeDefault: false)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chaos-bench-\(getpid())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try scratchFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
 
         print("Fault VFS pass-through against plain unix (WAL, synchronous=NORMAL, \(rounds) interleaved rounds)")
-        let workloads: [(String, (OpaquePointer) throws -> Void)] = [
-            ("10,000 single-row transactions", { db in
-                for value in 0..<10_000 { try exec(db, "INSERT INTO t(value) VALUES (\(value))") }
-            }),
-            ("100,000 rows in one transaction", { db in
-                try exec(db, "BEGIN")
-                try insertMany(db, count: 100_000)
-                try exec(db, "COMMIT")
-            }),
-            ("100,000 point reads", { db in
-                try exec(db, "BEGIN"); try insertMany(db, count: 10_000); try exec(db, "COMMIT")
-                try pointReads(db, count: 100_000, keys: 10_000)
-            }),
-        ]
-        for (index, (name, workload)) in workloads.enumerated() {
+        let counted = InstructionCount.available
+        for (index, workload) in workloads.enumerated() {
             var round = 0
             func measure(_ vfs: String) throws -> Double {
                 round += 1
                 let path = folder.appendingPathComponent("\(index)-\(vfs)-\(round).sqlite").path
                 let db = try open(path, vfs: vfs)
                 defer { sqlite3_close_v2(db) }
-                return try seconds { try workload(db) }
+                return try seconds { try workload.run(db) }
             }
             let (unix, chaos) = try interleaved(rounds: rounds, { try measure("unix") }, { try measure(SQLiteFaultVFS.name) })
             // Each round's pair ran back to back: their ratio cancels the machine's slow drifts.
             let ratio = Sample(values: zip(chaos.values, unix.values).map { $0 / $1 })
-            line("  \(name)", "unix \(Sample(values: unix.values.map { $0 * 1000 }).formatted("ms"))")
+            line("  \(workload.name)", "unix \(Sample(values: unix.values.map { $0 * 1000 }).formatted("ms"))")
             line("", "chaos \(Sample(values: chaos.values.map { $0 * 1000 }).formatted("ms"))")
             line("", "ratio chaos/unix " + ratio.formatted("", digits: 3).replacingOccurrences(of: "  (", with: " (")
                 + " (median of the rounds' ratios); goal ≤ 1.05")
+            if counted, let unixCount = InstructionCount.ofWorkload(index, vfs: "unix"),
+               let chaosCount = InstructionCount.ofWorkload(index, vfs: SQLiteFaultVFS.name) {
+                line("", String(format: "instructions (callgrind): unix %.1f M, chaos %.1f M, ratio %.4f",
+                                Double(unixCount) / 1e6, Double(chaosCount) / 1e6, Double(chaosCount) / Double(unixCount)))
+            }
         }
+        if counted { InstructionCount.cleanUp() } else { line("", "(instruction counts skipped: no valgrind or no strip here)") }
+    }
+
+    /// `chaos-bench --vfs-workload INDEX VFS`: one workload, once, for an instruction count.
+    static func runOne(index: Int, vfs: String) throws {
+        guard index == -1 || workloads.indices.contains(index) else { throw ChaosError.io("no workload \(index)") }
+        try SQLiteFaultVFS.register(makeDefault: false)
+        let folder = try scratchFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let db = try open(folder.appendingPathComponent("one.sqlite").path, vfs: vfs)
+        defer { sqlite3_close_v2(db) }
+        if index >= 0 { try workloads[index].run(db) }
+    }
+
+    static func scratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("chaos-bench-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     static func open(_ path: String, vfs: String) throws -> OpaquePointer {

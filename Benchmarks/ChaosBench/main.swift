@@ -6,6 +6,15 @@ import Foundation
 // ratio measured in the same run, interleaved.
 //
 //     chaos-bench [PATH-TO-chaos-bench-points-BUILT-WITHOUT-THE-TRAIT]
+//     chaos-bench --vfs-workload INDEX VFS     (internal: one workload, for callgrind)
+if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--vfs-workload", let index = Int(CommandLine.arguments[2]) {
+    // The child side of an instruction count (InstructionCount).
+    do { try VFSBenchmark.runOne(index: index, vfs: CommandLine.arguments[3]) } catch {
+        FileHandle.standardError.write(Data("chaos-bench: \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
 let rounds = Int(ProcessInfo.processInfo.environment["CHAOS_BENCH_ROUNDS"] ?? "") ?? 5
 let here = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
 let chaos = here.appendingPathComponent("chaos").path
@@ -18,7 +27,8 @@ guard FileManager.default.isExecutableFile(atPath: chaos) else {
     FileHandle.standardError.write(Data("chaos-bench: \(chaos) is missing: build the chaos product beside this tool (make bench)\n".utf8))
     exit(2)
 }
-// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, worker, sweeps, recovery.
+// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, worker, sweeps, recovery
+// (the catalog, recovery against size and peak memory).
 let only = Set((ProcessInfo.processInfo.environment["CHAOS_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func wanted(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 do {
@@ -41,15 +51,15 @@ do {
     if wanted("recovery") {
         try RecoveryBenchmark.run(chaos: chaos, sizes: [10_000, 100_000, 1_000_000], rounds: 3)
         print("")
+        // The controller runs in this process (SuiteRunner, CaseRunner), so its peak is
+        // this process's high-water mark; workers are children.
+        let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
+        let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) } ?? "?"
+        line("Peak memory: controller (this process, VmHWM)", peak)
+        var usage = rusage()
+        getrusage(RUSAGE_CHILDREN.rawValue, &usage)
+        line("Peak memory: largest worker (ru_maxrss)", "\(usage.ru_maxrss / 1024) MiB (the 1,000,000-favourite case)")
     }
-    // The controller runs in this process (SuiteRunner, CaseRunner), so its peak is this
-    // process's high-water mark; workers are children.
-    let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-    let peak = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }.map { $0.dropFirst(6).trimmingCharacters(in: .whitespaces) } ?? "?"
-    line("Peak memory: controller (this process, VmHWM)", peak)
-    var usage = rusage()
-    getrusage(RUSAGE_CHILDREN.rawValue, &usage)
-    line("Peak memory: largest worker (ru_maxrss)", "\(usage.ru_maxrss / 1024) MiB (the 1,000,000-favourite case)")
 } catch {
     FileHandle.standardError.write(Data("chaos-bench: \(error)\n".utf8))
     exit(2)
