@@ -165,7 +165,7 @@ extension CaseRunner {
     func recordNetworkFirings() {
         for firing in lab?.takeFirings() ?? [] {
             injections.append(InjectionRecord(kind: firing.kind, target: "proxy", detail: firing.detail,
-                                              atMs: ms(clock.now - start), count: firing.connection,
+                                              atMs: ms(max(firing.at, start) - start), count: firing.connection,
                                               mechanism: InjectionRecord.Mechanism.proxy))
         }
     }

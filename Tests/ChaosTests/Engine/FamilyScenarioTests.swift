@@ -33,6 +33,11 @@ import Testing
         let blackhole = try #require(cases["family-remote-blackhole"])
         let create = try #require(blackhole.steps.first { $0.label.hasPrefix("do family.create") })
         #expect(create.durationMs < 10_000, "creation took \(create.durationMs) ms")
+        // A connection the black hole picks is on the timeline when it was picked, at
+        // the start of the creation, not when the 2 s wait for its answer ended.
+        let picked = try #require(blackhole.injections.first { $0.kind == "blackhole" && $0.detail.contains("on connection") })
+        #expect(picked.atMs < create.startMs + create.durationMs - 1_000,
+                "picked at \(picked.atMs) ms; the step ran \(create.startMs)–\(create.startMs + create.durationMs) ms")
         let reset = try #require(cases["family-reset-peer-mid-sync"])
         #expect(reset.injections.map(\.detail).contains("connection 2 reset (ECONNRESET) by reset-peer"))
         // Cut inside its headers, the answer is a broken connection: retried, registered once.

@@ -278,4 +278,7 @@ public struct NetworkFiring: Sendable, Equatable {
     /// The connection it concerns (1-based, in accept order), nil for the listener.
     public var connection: Int?
     public var detail: String
+    /// When it happened: a connection a fault picks or ends mid-step is placed on the
+    /// case's timeline where it happened, not where the step ended.
+    public var at: ContinuousClock.Instant = .now
 }
