@@ -27,15 +27,8 @@ extension CaseRunner {
         if let reply = request(.probe, name: "surfaced"), case let .map(surfaced)? = reply.value {
             evidence.surfaced = surfaced
         }
-        for case let .state(probe, _) in kinds {
-            if probe.hasPrefix("remote."), let lab {
-                guard let value = lab.probe(probe) else {
-                    harnessError = "unknown probe '\(probe)'; the network lab answers: \(NetworkLab.probes.joined(separator: ", "))"
-                    return
-                }
-                evidence.probes[probe] = value
-                continue
-            }
+        guard gatherLabEvidence() else { return }
+        for case let .state(probe, _) in kinds where !probe.hasPrefix("remote.") {
             if let reply = request(.probe, name: probe), let value = reply.value { evidence.probes[probe] = value }
         }
         if kinds.contains(where: { if case .preserved = $0 { true } else { false } }) {
@@ -48,6 +41,22 @@ extension CaseRunner {
             guard verificationLaunch() else { return }
             evidence.finalSnapshot = snapshot(purpose: "the final snapshot, after a restart")
         }
+    }
+
+    /// The `remote.*` probes, answered by the network lab, not the app: readable even
+    /// after the app trapped (did the remote register the family before the crash?).
+    /// False after a harness error (an unknown probe).
+    @discardableResult
+    func gatherLabEvidence() -> Bool {
+        guard let lab else { return true }
+        for case let .state(probe, _) in scenario.expectations.map(\.kind) where probe.hasPrefix("remote.") {
+            guard let value = lab.probe(probe) else {
+                harnessError = "unknown probe '\(probe)'; the network lab answers: \(NetworkLab.probes.joined(separator: ", "))"
+                return false
+            }
+            evidence.probes[probe] = value
+        }
+        return true
     }
 
     /// A launch of the controller's own, to read evidence: it is not one of the

@@ -159,7 +159,11 @@ public final class CaseRunner {
             }
             perform(step, index: index + 1)
         }
-        if !stopped && !interrupted && harnessError == nil { gatherFinalEvidence() }
+        if !stopped && !interrupted && harnessError == nil {
+            gatherFinalEvidence()
+        } else if !interrupted && harnessError == nil {
+            gatherLabEvidence()
+        }
         shutDownWorker()
         if !stopped && !interrupted && harnessError == nil && needsIntegrity { checkIntegrity() }
 

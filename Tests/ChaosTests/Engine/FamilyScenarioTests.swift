@@ -57,6 +57,10 @@ import Testing
         }
         #expect(cases["family-create-offline"]?.trap?.message?.contains("Unexpectedly found nil") == true)
         #expect(cases["family-concurrent-create"]?.trap?.message?.contains("UNIQUE constraint failed: family.code") == true)
+        // The remote's probes are the lab's, not the app's: still read after the trap.
+        let cut = try #require(cases["family-answer-cut-in-headers"])
+        let registrations = try #require(cut.expectations.first { $0.label.contains("remote.registrations") })
+        #expect(registrations.observed == "remote.registrations = 1", "\(registrations.observed)")
     }
 
     @Test func anUnknownRemoteProbeIsAHarnessError() throws {
