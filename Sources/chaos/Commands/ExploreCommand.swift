@@ -15,7 +15,7 @@ struct ExploreCommand: ParsableCommand {
         preserved: acknowledged. The first failure printed is the minimal reproduction.
 
         Examples:
-          chaos explore power-loss-during-save --sweep crash --limit 500 -j 2
+          chaos explore power-loss-during-save --sweep crash --limit 500
           chaos explore power-loss-during-save --sweep crash --option synchronous=off
           chaos explore disk-full-on-save --sweep io
         """)
@@ -47,13 +47,17 @@ struct ExploreCommand: ParsableCommand {
     @Flag(help: "Keep each trial's scratch directory.")
     var keep = false
 
-    @Option(name: [.customShort("j"), .long], help: "Run this many trials at once (the outcome is the same for any number).")
-    var jobs: Int = 1
+    @Option(name: [.customShort("j"), .long],
+            help: "Run this many trials at once (default: one per core; the outcome is the same for any number).")
+    var jobs: Int?
+
+    /// Trials at a time: the outcome does not depend on it, so the default uses every core.
+    var effectiveJobs: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
 
     func validate() throws {
         guard Sweeper.Kind(rawValue: sweep) != nil else { throw ValidationError("--sweep must be io or crash, not '\(sweep)'") }
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
-        guard (1...64).contains(jobs) else { throw ValidationError("-j must be from 1 to 64") }
+        if let jobs, !(1...64).contains(jobs) { throw ValidationError("-j must be from 1 to 64") }
         guard (1...100).contains(seeds) else { throw ValidationError("--seeds must be from 1 to 100") }
         guard ["hardened", "legacy"].contains(variant) else { throw ValidationError("--variant must be hardened or legacy") }
         if let trial, SweepTrial(trial) == nil {
@@ -79,11 +83,11 @@ struct ExploreCommand: ParsableCommand {
         options.optionOverrides = overrides
         let kind = Sweeper.Kind(rawValue: sweep) ?? .io
         var sweeper = Sweeper(scenario: loaded, options: options, kind: kind, limit: limit, seeds: seeds)
-        sweeper.jobs = jobs
+        sweeper.jobs = effectiveJobs
         RunInterruption.install()
 
         let optionText = overrides.isEmpty ? "" : ", options " + overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let jobsText = jobs > 1 ? ", \(jobs) trials at a time" : ""
+        let jobsText = effectiveJobs > 1 ? ", \(effectiveJobs) trials at a time" : ""
         print("chaos \(ChaosVersion.current) — explore \(loaded.name), \(kind.rawValue) sweep, variant \(variant)\(optionText)\(jobsText)")
         if let trial, let parsed = SweepTrial(trial) {
             let (report, fired, _) = sweeper.runTrial(parsed)
