@@ -5,7 +5,7 @@ import Foundation
 /// child processes, driven through the library with the `chaos` built beside this tool.
 enum SweepBenchmark {
     static func run(chaos: String, rounds: Int, trials: Int) throws {
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: WorkerBenchmark.builtInWorker(chaos))
+        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: .builtIn(chaos: chaos))
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("Sweeps (\(trials) trials a round, \(rounds) rounds, hardened, release build)")
         for (kind, name) in [(Sweeper.Kind.crash, "power-loss-during-save"), (.io, "disk-full-on-save")] {

@@ -16,7 +16,7 @@ enum WorkerBenchmark {
             repeat: \(requests)
         """
         let scenario = try ScenarioLoader.load(yaml: yaml, file: "worker-round-trip.yaml", baseDirectory: nil)
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: builtInWorker(chaos))
+        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: .builtIn(chaos: chaos))
         var ready: [Double] = []
         var roundTrip: [Double] = []
         for _ in 0..<rounds {
@@ -35,10 +35,5 @@ enum WorkerBenchmark {
         line("  process start to ready", Sample(values: ready).formatted("ms", digits: 0))
         line("  one `do` round trip (favorites.list)", Sample(values: roundTrip).formatted("ms", digits: 2)
             + " (mean of \(requests) a case)")
-    }
-
-    static func builtInWorker(_ chaos: String) -> WorkerCommand {
-        WorkerCommand(executable: chaos, arguments: ["worker"], environment: WorkerCommand.workerEnvironment(),
-                      targetName: RunInfo.builtInTarget)
     }
 }

@@ -130,6 +130,15 @@ public struct WorkerCommand: Sendable {
         self.targetName = targetName
     }
 
+    /// The subcommand of the `chaos` executable that hosts the built-in target.
+    public static let builtInSubcommand = "worker"
+
+    /// The built-in worker: `chaos worker`, run from the `chaos` executable at `chaos`.
+    public static func builtIn(chaos: String) -> WorkerCommand {
+        WorkerCommand(executable: chaos, arguments: [builtInSubcommand], environment: workerEnvironment(),
+                      targetName: RunInfo.builtInTarget)
+    }
+
     /// The environment a worker runs with: the controller's, plus a backtrace setting
     /// that never waits for a debugger on a terminal.
     public static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {

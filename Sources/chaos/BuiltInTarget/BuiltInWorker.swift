@@ -8,7 +8,7 @@ import Foundation
 /// a subcommand tree costs a worker about 2 ms of reflection and protocol lookups at
 /// every start, and a sweep starts three workers a trial.
 enum BuiltInWorker {
-    static let subcommand = "worker"
+    static let subcommand = WorkerCommand.builtInSubcommand
 
     static func run(arguments: [String]) async -> Int32 {
         do {

@@ -139,8 +139,7 @@ struct RunCommand: ParsableCommand {
 
     /// The built-in target: this executable's hidden `worker` subcommand.
     static var builtInWorker: WorkerCommand {
-        WorkerCommand(executable: selfExecutable, arguments: [BuiltInWorker.subcommand],
-                      environment: WorkerCommand.workerEnvironment(), targetName: RunInfo.builtInTarget)
+        WorkerCommand.builtIn(chaos: selfExecutable)
     }
 
     /// This executable's own path: the built-in worker is `chaos worker`.

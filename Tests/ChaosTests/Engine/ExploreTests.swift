@@ -80,8 +80,7 @@ import Testing
 /// launch's last write) does not cancel the relaunch that was stopping it.
 @Suite struct PowerLossWhileStoppingTests {
     @Test func theRelaunchGoesOnWhenThePowerIsBack() throws {
-        let worker = WorkerCommand(executable: ChaosExecutable.path, arguments: ["worker"],
-                                   environment: WorkerCommand.workerEnvironment(), targetName: RunInfo.builtInTarget)
+        let worker = WorkerCommand.builtIn(chaos: ChaosExecutable.path)
         let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: worker)
         let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save"), options: options,
                               kind: .crash, limit: 1, seeds: 1)
