@@ -88,7 +88,14 @@ static int cClose(sqlite3_file *pFile) {
 }
 static int cRead(sqlite3_file *pFile, void *buf, int amt, sqlite3_int64 off) {
     COUNT(g_reads);
-    HOOK(pFile, CHAOS_OP_READ, off, amt);
+    chaos_file *p = (chaos_file *)pFile;
+    int hrc = hook_call(CHAOS_OP_READ, p->kind, p->path, off, amt);
+    if (hrc == SQLITE_IOERR_SHORT_READ) {
+        /* SQLite requires the unread part of a short read to be zero-filled. */
+        memset(buf, 0, (size_t)amt);
+        return hrc;
+    }
+    if (hrc != 0) return hrc;
     return REAL(pFile)->pMethods->xRead(REAL(pFile), buf, amt, off);
 }
 static int cWrite(sqlite3_file *pFile, const void *buf, int amt, sqlite3_int64 off) {

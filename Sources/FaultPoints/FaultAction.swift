@@ -9,6 +9,15 @@ public enum FaultAction: Sendable {
     /// The hit runs this callback, then goes on. The worker uses it for effects the
     /// app must survive that are not errors: a reset context, a power cut at a point.
     case call(@Sendable (FaultPoint) -> Void)
+
+    /// `fail`, `delay` or `call`, for firing records.
+    public var label: String {
+        switch self {
+        case .fail: "fail"
+        case .delay: "delay"
+        case .call: "call"
+        }
+    }
 }
 
 /// The error a point throws when a fault fires there. It carries what injected it,
@@ -33,33 +42,47 @@ public struct InjectedFault: LocalizedError, Sendable, CustomStringConvertible {
 /// The outcome of one hit, carried out outside the registry's lock.
 public enum FaultOutcome: Sendable {
     case proceed
-    case fire(FaultAction, point: FaultPoint, hit: Int)
+    /// The actions of every arming that fired, in the order asked; only the last may
+    /// be a `fail` (see ``FaultRegistry``). `hit` is the first firing arming's count.
+    case fire([FaultAction], point: FaultPoint, hit: Int)
 
     @inlinable
     public func performSync() throws {
-        guard case let .fire(action, point, hit) = self else { return }
-        switch action {
-        case let .fail(message):
-            throw InjectedFault(point: point.name, hit: hit, message: message)
-        case let .delay(duration):
-            let (seconds, attoseconds) = duration.components
-            let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-            var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-            var remaining = timespec()
-            while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
-        case let .call(callback):
-            callback(point)
+        guard case let .fire(actions, point, hit) = self else { return }
+        for action in actions {
+            switch action {
+            case let .fail(message):
+                throw InjectedFault(point: point.name, hit: hit, message: message)
+            case let .delay(duration):
+                Self.sleep(duration)
+            case let .call(callback):
+                callback(point)
+            }
         }
     }
 
     @inlinable
     public func performAsync() async throws {
-        guard case let .fire(action, _, _) = self else { return }
-        switch action {
-        case let .delay(duration):
-            try? await Task.sleep(for: duration)
-        default:
-            try performSync()
+        guard case let .fire(actions, point, hit) = self else { return }
+        for action in actions {
+            switch action {
+            case let .fail(message):
+                throw InjectedFault(point: point.name, hit: hit, message: message)
+            case let .delay(duration):
+                try? await Task.sleep(for: duration)
+            case let .call(callback):
+                callback(point)
+            }
         }
+    }
+
+    /// Blocks the thread: a synchronous hit has no task to suspend.
+    @usableFromInline
+    static func sleep(_ duration: Duration) {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
     }
 }

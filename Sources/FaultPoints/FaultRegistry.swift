@@ -7,6 +7,12 @@ import Synchronization
 /// A `decide` closure is the policy (when to fire: after N hits, N times, with a
 /// probability...), written by whoever arms the point; the registry only counts hits
 /// and asks it.
+///
+/// Several armings may match one hit (two faults on one point, or an exact name and a
+/// wildcard): every one is honoured. They are asked in order — exact names first, in
+/// the order armed, then wildcards, longest prefix first — and each that fires adds
+/// its action; the first `fail` ends the list, because the operation it fails never
+/// reaches the faults after it (the fault VFS treats its calls the same way).
 public final class FaultRegistry: Sendable {
     /// The registry every point consults.
     public static let shared = FaultRegistry()
@@ -18,29 +24,45 @@ public final class FaultRegistry: Sendable {
     @inlinable
     static var isActive: Bool { activeFlag.load(ordering: .relaxed) != 0 }
 
-    /// Decides, for the Nth hit of a point (1-based), whether it fires and how.
-    public typealias Decision = @Sendable (_ hit: Int) -> FaultAction?
+    /// Decides, for the Nth hit of an arming (1-based: hits of every point it matches),
+    /// at `point`, whether it fires and how.
+    public typealias Decision = @Sendable (_ point: FaultPoint, _ hit: Int) -> FaultAction?
 
-    /// A firing, as recorded for reports.
+    /// A firing, as recorded for reports: which point, which arming (its id), which hit.
     public struct Firing: Sendable, Equatable {
         public let point: String
+        /// The id the firing arming was armed with (its pattern when none was given).
+        public let id: String
+        /// The arming's hit count when it fired.
         public let hit: Int
         public let action: String
     }
 
+    private struct Arming {
+        let id: String
+        let pattern: String
+        let decide: Decision
+        var hits = 0
+
+        /// The pattern without its trailing `*`, for a wildcard; nil for an exact name.
+        var prefix: Substring? { pattern.hasSuffix("*") ? pattern.dropLast() : nil }
+    }
+
     private struct State {
-        var armed: [String: Decision] = [:]
-        /// The armed names that end in `*`, without it, longest first: matched on every
-        /// hit, so kept ready rather than worked out from `armed` each time.
-        var wildcards: [(prefix: String, decide: Decision)] = []
+        /// In the order they are asked: exact names in arming order, then wildcards,
+        /// longest prefix first (kept sorted when armed, not worked out at each hit).
+        var armings: [Arming] = []
         var hits: [String: Int] = [:]
         var firings: [Firing] = []
         var counting = false
 
-        mutating func armedChanged() {
-            wildcards = armed.compactMap { pattern, decide in
-                pattern.hasSuffix("*") ? (String(pattern.dropLast()), decide) : nil
-            }.sorted { $0.prefix.utf8.count > $1.prefix.utf8.count || ($0.prefix.utf8.count == $1.prefix.utf8.count && $0.prefix < $1.prefix) }
+        mutating func sort() {
+            let exact = armings.filter { $0.prefix == nil }
+            let wildcards = armings.filter { $0.prefix != nil }.enumerated().sorted { lhs, rhs in
+                let (left, right) = (lhs.element.prefix?.utf8.count ?? 0, rhs.element.prefix?.utf8.count ?? 0)
+                return left != right ? left > right : lhs.offset < rhs.offset
+            }.map(\.element)
+            armings = exact + wildcards
         }
     }
 
@@ -48,25 +70,32 @@ public final class FaultRegistry: Sendable {
 
     public init() {}
 
-    /// Arms `point` (an exact name, or a prefix ending in `*`, as libfiu's `posix/io/*`).
-    public func arm(_ point: String, decide: @escaping Decision) {
+    /// Arms `point` (an exact name, or a prefix ending in `*`, as libfiu's `posix/io/*`)
+    /// under `id` (default: the pattern itself). Arming an id again replaces it.
+    public func arm(_ point: String, id: String? = nil, decide: @escaping Decision) {
+        let id = id ?? point
         state.withLock { state in
-            state.armed[point] = decide
-            state.armedChanged()
+            state.armings.removeAll { $0.id == id }
+            state.armings.append(Arming(id: id, pattern: point, decide: decide))
+            state.sort()
             publish(state)
         }
     }
 
-    /// Arms `point` to fire `action` on every hit.
-    public func arm(_ point: FaultPoint, always action: FaultAction) {
-        arm(point.name) { _ in action }
+    /// Arms `point` with a decision that hears only the hit count.
+    public func arm(_ point: String, id: String? = nil, decide: @escaping @Sendable (_ hit: Int) -> FaultAction?) {
+        arm(point, id: id) { (_: FaultPoint, hit: Int) in decide(hit) }
     }
 
-    /// Disarms one point (the same name it was armed with).
-    public func disarm(_ point: String) {
+    /// Arms `point` to fire `action` on every hit.
+    public func arm(_ point: FaultPoint, always action: FaultAction) {
+        arm(point.name) { (_: FaultPoint, _: Int) in action }
+    }
+
+    /// Disarms the arming with this id (a pattern armed without an id has its pattern as id).
+    public func disarm(_ id: String) {
         state.withLock { state in
-            state.armed[point] = nil
-            state.armedChanged()
+            state.armings.removeAll { $0.id == id }
             publish(state)
         }
     }
@@ -92,32 +121,44 @@ public final class FaultRegistry: Sendable {
         state.withLock { $0.hits[point] ?? 0 }
     }
 
+    /// How many hits the arming `id` has seen (hits of every point it matches).
+    public func hits(ofArming id: String) -> Int {
+        state.withLock { state in state.armings.first { $0.id == id }?.hits ?? 0 }
+    }
+
     /// Every firing so far, oldest first.
     public var firings: [Firing] {
         state.withLock { $0.firings }
     }
 
-    /// Names armed right now.
+    /// Patterns armed right now, sorted.
     public var armedPoints: [String] {
-        state.withLock { $0.armed.keys.sorted() }
+        state.withLock { $0.armings.map(\.pattern).sorted() }
     }
 
-    /// Counts the hit and asks the matching decision. Called by `FaultPoint.hit()`.
+    /// Counts the hit and asks the matching armings. Called by `FaultPoint.hit()`.
     public func fire(_ point: FaultPoint) -> FaultOutcome {
         state.withLock { state -> FaultOutcome in
             let hit = Self.increment(&state.hits[point.name, default: 0])  // one hash of the name, not two
-            guard let decide = Self.decision(for: point.name, in: state),
-                  let action = decide(hit) else { return .proceed }
-            state.firings.append(Firing(point: point.name, hit: hit, action: Self.label(action)))
-            return .fire(action, point: point, hit: hit)
+            var actions: [FaultAction] = []
+            var firedHit = hit
+            for index in state.armings.indices where Self.matches(state.armings[index], point.name) {
+                state.armings[index].hits += 1
+                let armingHit = state.armings[index].hits
+                guard let action = state.armings[index].decide(point, armingHit) else { continue }
+                state.firings.append(Firing(point: point.name, id: state.armings[index].id, hit: armingHit,
+                                            action: action.label))
+                if actions.isEmpty { firedHit = armingHit }
+                actions.append(action)
+                if case .fail = action { break }
+            }
+            return actions.isEmpty ? .proceed : .fire(actions, point: point, hit: firedHit)
         }
     }
 
-    private static func decision(for name: String, in state: State) -> Decision? {
-        if let exact = state.armed[name] { return exact }
-        // Longest wildcard prefix wins (the list is sorted longest first).
-        guard !state.wildcards.isEmpty else { return nil }
-        return state.wildcards.first { name.utf8.starts(with: $0.prefix.utf8) }?.decide
+    private static func matches(_ arming: Arming, _ name: String) -> Bool {
+        guard let prefix = arming.prefix else { return arming.pattern == name }
+        return name.utf8.starts(with: prefix.utf8)
     }
 
     private static func increment(_ count: inout Int) -> Int {
@@ -125,15 +166,7 @@ public final class FaultRegistry: Sendable {
         return count
     }
 
-    private static func label(_ action: FaultAction) -> String {
-        switch action {
-        case .fail: "fail"
-        case .delay: "delay"
-        case .call: "call"
-        }
-    }
-
     private func publish(_ state: State) {
-        Self.activeFlag.store(state.armed.isEmpty && !state.counting ? 0 : 1, ordering: .relaxed)
+        Self.activeFlag.store(state.armings.isEmpty && !state.counting ? 0 : 1, ordering: .relaxed)
     }
 }

@@ -28,7 +28,8 @@ import Testing
 
         let caseKeys: Set<String> = [
             "scenario", "summary", "system", "scenarioFile", "scenarioHash", "seed", "variant", "verdict",
-            "durationMs", "recoveryMs", "recoveryStartMs", "baseline", "options", "steps", "injections", "expectations", "trap", "reproduce", "error",
+            "durationMs", "recoveryMs", "recoveryStartMs", "baseline", "options", "steps", "injections", "faults", "expectations", "trap", "reproduce",
+            "error",
             "workerLaunches",
         ]
         for entry in try cases(root) {

@@ -10,7 +10,7 @@ import Testing
     static let quiz = FaultPoint("store/quiz/statistics/save")
 
     func fires(_ registry: FaultRegistry, _ point: FaultPoint) -> String? {
-        guard case let .fire(action, _, _) = registry.fire(point), case let .fail(message) = action else { return nil }
+        guard case let .fire(actions, _, _) = registry.fire(point), case let .fail(message)? = actions.last else { return nil }
         return message
     }
 
@@ -54,7 +54,7 @@ import Testing
         // Another point's hits count while anything is armed; they do not fire.
         #expect(fires(registry, Self.save) == nil)
         #expect(registry.hitCount(Self.save.name) == 1)
-        #expect(registry.firings.map { "\($0.point) \($0.hit) \($0.action)" } == ["store/favorites/fetch 3 fail"])
+        #expect(registry.firings.map { "\($0.point) \($0.id) \($0.hit) \($0.action)" } == ["store/favorites/fetch store/favorites/fetch 3 fail"])
     }
 
     @Test func resetForgetsEverything() {

@@ -98,7 +98,7 @@ extension SystemUnderTestSuite {
             try await Self.seedVisits(2, in: configuration)
             // A real SQLITE_FULL from the fault VFS, as in a worker, for this folder only.
             try SQLiteFaultVFS.register()
-            try StorageFaults.arm(StorageFaultRule(kind: .diskFull, directory: directory.url.path))
+            try StorageFaults.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(), seed: 0), under: directory.url.path)
             defer { StorageFaults.disarmAll() }
             let app = ChaosApp(variant: .hardened, configuration: configuration)
             defer { app.stop() }

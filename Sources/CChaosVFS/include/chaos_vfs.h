@@ -58,8 +58,10 @@ enum : int {
 /*
 ** The hook. Called first by every io method, xOpen and xDelete while set.
 ** Return 0 to let the call through, or an SQLite result code (e.g. SQLITE_FULL,
-** or an extended SQLITE_IOERR_*) to fail it with that code. `path` is NULL for
-** anonymous temp files. May be called from any thread, concurrently.
+** or an extended SQLITE_IOERR_*) to fail it with that code. To a READ, the answer
+** SQLITE_IOERR_SHORT_READ zero-fills the buffer, as SQLite requires of a short
+** read. `path` is NULL for anonymous temp files. May be called from any thread,
+** concurrently.
 */
 typedef int (*chaos_vfs_hook)(void *context, int op, int file_kind, const char *path,
                               sqlite3_int64 offset, int amount);

@@ -30,6 +30,12 @@ public struct SplitMix64: RandomNumberGenerator, Sendable, Equatable {
         self.state = seed
     }
 
+    /// Resumes a generator of `seed` at `state` (a state saved from ``state``).
+    public init(seed: UInt64, state: UInt64) {
+        self.seed = seed
+        self.state = state
+    }
+
     public mutating func next() -> UInt64 {
         state &+= 0x9E37_79B9_7F4A_7C15
         return Self.mix(state)

@@ -6,12 +6,16 @@ public enum FaultCatalog {
         DeleteFileFault.self,
         ReadOnlyFault.self,
         ReplaceFileFault.self,
+        // Fault points in app code, carried out by the worker's FaultRegistry.
         ThrowFault.self,
+        DelayFault.self,
+        ResetContextFault.self,
+        // Storage, carried out by the fault VFS in the worker.
         DiskFullFault.self,
         IOErrorFault.self,
         SlowIOFault.self,
         BusyFault.self,
-        ResetContextFault.self,
+        ShortReadFault.self,
         // Network, carried out by the fault proxy (toxiproxy's vocabulary).
         NetworkDownFault.self,
         BlackholeFault.self,

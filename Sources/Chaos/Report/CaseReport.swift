@@ -46,6 +46,9 @@ public struct CaseReport: Codable, Sendable, Equatable {
     public var steps: [StepRecord]
     /// What fired, in the order it fired.
     public var injections: [InjectionRecord]
+    /// What each armed fault did over the case, in arming order (nil in reports
+    /// written before it was recorded).
+    public var faults: [FaultActivity]?
     /// Every expectation checked, including the implicit `no-trap`.
     public var expectations: [ExpectationResult]
     /// The worker's trap, if it trapped.
@@ -118,6 +121,7 @@ public struct CaseReport: Codable, Sendable, Equatable {
         try container.encodeOrNull(options, forKey: .options)
         try container.encode(steps, forKey: .steps)
         try container.encode(injections, forKey: .injections)
+        try container.encodeOrNull(faults, forKey: .faults)
         try container.encode(expectations, forKey: .expectations)
         try container.encodeOrNull(trap, forKey: .trap)
         try container.encode(reproduce, forKey: .reproduce)

@@ -1,213 +1,148 @@
 import Foundation
 
-/// Injecting and clearing faults: files, fault points, storage, clock, network.
+/// Arming and clearing faults, each in its seam: files (damaged here, while the app is
+/// down), the app's process (storage and point faults), the fault proxy, the clock, a
+/// real full disk; and the power.
 extension CaseRunner {
-    // MARK: - Faults
-
-    func inject(_ step: FaultStep, index: Int) -> (String, String?) {
-        let subseed = SplitMix64.subseed(seed, "step-\(index)")
+    func inject(_ step: FaultStep, id: String) throws(CaseEnd) -> StepResult {
+        let subseed = SplitMix64.subseed(seed, id)
+        let armed = faults.arm(step, id: id, seed: subseed)
         switch step.fault.base {
         case let fault as any FileFault:
-            guard worker == nil else {
-                harnessError = "step \(index) '\(step.fault.label)' damages files while the app is running: "
-                    + "add a stop or kill step before it"
-                stopped = true
-                return ("error", harnessError)
-            }
-            guard let url = logicalFile(fault.file) else { return ("error", harnessError) }
-            let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
-            var rng = SplitMix64(seed: subseed)
-            let plan = fault.plan(fileSize: size, rng: &rng)
-            do {
-                // Paths in the report are relative to the app's data folder, so two runs compare.
-                let done = try FileDamage.apply(plan, to: url)
-                    .replacingOccurrences(of: hostDataDirectory.path + "/", with: "")
-                injections.append(InjectionRecord(kind: step.fault.kind, target: fault.file, detail: done,
-                                                  atMs: ms(clock.now - start), mechanism: "file-damage"))
-                return ("ok", done)
-            } catch {
-                harnessError = "step \(index) '\(step.fault.label)': \(error)"
-                stopped = true
-                return ("error", harnessError)
-            }
-        case let fault as DiskFullFault where fault.mechanism == .tmpfs:
-            guard let tmpfs else {
-                harnessError = "disk-full with mechanism tmpfs, but no tmpfs is mounted"
-                stopped = true
-                return ("error", harnessError)
-            }
-            do {
-                let done = try tmpfs.fill()
-                tmpfsFilled = true
-                injections.append(InjectionRecord(kind: step.fault.kind, target: "disk", detail: done,
-                                                  atMs: ms(clock.now - start), mechanism: "tmpfs"))
-                return ("ok", done)
-            } catch {
-                harnessError = "step \(index) '\(step.fault.label)': \(error)"
-                stopped = true
-                return ("error", harnessError)
-            }
-        case _ where step.fault.family == .storage:
-            guard let rule = StorageFaultRule(fault: step.fault, trigger: step.trigger, seed: subseed) else {
-                harnessError = "fault '\(step.fault.kind)' has no storage rule"
-                stopped = true
-                return ("error", harnessError)
-            }
-            activeStorage.append((step.fault.kind, rule))
-            if worker != nil, request(.armStorage, storage: rule) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
-            return ("ok", "armed in the VFS: \(step.fault.label)")
-        case let fault as ThrowFault:
-            let arming = PointArming(point: fault.point, effect: .fail, message: fault.message,
-                                     trigger: step.trigger, seed: subseed)
-            activeArmings.append((step.fault.kind, arming))
-            if worker != nil, request(.arm, arming: arming) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
-            return ("ok", "armed \(fault.point)")
-        case let fault as ResetContextFault:
-            let arming = PointArming(point: fault.point, effect: .targetEffect, targetEffect: ResetContextFault.effect,
-                                     trigger: step.trigger, seed: subseed)
-            activeArmings.append((step.fault.kind, arming))
-            if worker != nil, request(.arm, arming: arming) == nil { return ("error", harnessError ?? evidence.abnormalEnd) }
-            return ("ok", "armed \(fault.point)")
+            return try damage(fault, id: id, seed: subseed)
+        case let fault as any StorageFault where fault.seam == .tmpfs:
+            return try fillDisk(id: id)
         case let fault as any NetworkFault:
-            return armNetwork(fault, trigger: step.trigger, seed: subseed)
+            guard let lab = fixtures.lab else { throw .harness("fault '\(step.fault.kind)' needs the network lab, which is not running") }
+            do {
+                try lab.arm(fault, id: id, trigger: step.trigger, seed: subseed)
+            } catch {
+                throw .harness("arming \(fault.label) in the fault proxy: \(error)")
+            }
+            return .ok("armed in the fault proxy: \(fault.label)" + (step.trigger.label.isEmpty ? "" : " (\(step.trigger.label))"))
         case let fault as any ClockFault:
-            return changeClock(step.fault.kind) { try $0.apply(fault) }
+            let done = try changeClock { try $0.apply(fault) }
+            faults.update(id) { $0.fired = 1 }
+            log.injections.append(InjectionRecord(kind: step.fault.kind, target: "clock", detail: done, atMs: clock.elapsedMs,
+                                                  mechanism: InjectionRecord.Mechanism.libfaketime))
+            return .ok(done)
         default:
-            harnessError = "fault '\(step.fault.kind)' is not supported by this runner yet"
-            stopped = true
-            return ("error", harnessError)
+            guard let armed else { throw .harness("fault '\(step.fault.kind)' has no seam in this runner") }
+            if app.isRunning, try ask(WorkerRequest(op: .arm, fault: armed)) == nil {
+                return StepResult(.powerLost, "the power went out")
+            }
+            let seam = armed.fault.base is any StorageFault ? "the fault VFS" : "the fault point registry"
+            return .ok("armed in \(seam): \(step.fault.label)" + (step.trigger.label.isEmpty ? "" : " (\(step.trigger.label))"))
         }
     }
 
-    func clear(_ kind: String?) -> (String, String?) {
-        let cleared = activeArmings.filter { kind == nil || $0.kind == kind }
-        activeArmings.removeAll { kind == nil || $0.kind == kind }
-        let clearedStorage = activeStorage.filter { kind == nil || $0.kind == kind }
-        activeStorage.removeAll { kind == nil || $0.kind == kind }
-        if worker != nil {
-            for (_, arming) in cleared where request(.disarm, name: arming.point) == nil {
-                return ("error", harnessError ?? evidence.abnormalEnd)
-            }
-            for storageKind in Set(clearedStorage.map(\.kind)) where request(.disarmStorage, name: storageKind) == nil {
-                return ("error", harnessError ?? evidence.abnormalEnd)
+    /// A file fault: planned (seeded), then carried out on the file while the app is down.
+    func damage(_ fault: any FileFault, id: String, seed: UInt64) throws(CaseEnd) -> StepResult {
+        guard !app.isRunning else {
+            throw .harness("\(id.replacingOccurrences(of: "-", with: " ")) '\(fault.label)' damages files while the app "
+                + "is running: add a stop or kill step before it")
+        }
+        let url = try logicalFile(fault.file)
+        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+        var rng = SplitMix64(seed: seed)
+        let plan = fault.plan(fileSize: size, rng: &rng)
+        do {
+            // Paths in the report are relative to the app's data folder, so two runs compare.
+            let done = try FileDamage.apply(plan, to: url).replacingOccurrences(of: hostDataDirectory.path + "/", with: "")
+            faults.update(id) { $0.fired = 1 }
+            log.injections.append(InjectionRecord(kind: type(of: fault).kind, target: fault.file, detail: done,
+                                                  atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
+            return .ok(done)
+        } catch {
+            throw .harness("\(id.replacingOccurrences(of: "-", with: " ")) '\(fault.label)': \(error)")
+        }
+    }
+
+    /// `disk-full` for real: the tmpfs under the data folder filled with ballast.
+    func fillDisk(id: String) throws(CaseEnd) -> StepResult {
+        guard let tmpfs = fixtures.tmpfs else { throw .harness("disk-full with mechanism tmpfs, but no tmpfs is mounted") }
+        do {
+            let done = try tmpfs.fill()
+            fixtures.diskFilled = true
+            faults.update(id) { $0.fired = 1 }
+            log.injections.append(InjectionRecord(kind: DiskFullFault.kind, target: "disk", detail: done,
+                                                  atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.tmpfs))
+            return .ok(done)
+        } catch {
+            throw .harness("filling the tmpfs: \(error)")
+        }
+    }
+
+    func clear(_ scope: ClearScope) throws(CaseEnd) -> StepResult {
+        var names: [String] = []
+        for id in faults.clear(scope) {
+            names.append(faults.kind(of: id) ?? id)
+            if app.isRunning, try ask(WorkerRequest(op: .disarm, name: id)) == nil {
+                return StepResult(.powerLost, "the power went out")
             }
         }
-        var names = cleared.map(\.arming.point) + clearedStorage.map(\.kind)
-        if let lab, kind == nil || FaultCatalog.kind(named: kind ?? "")?.family == .network {
-            do {
-                names += try lab.clear(kind: kind)
-            } catch {
-                harnessError = "clearing \(kind ?? "all") in the fault proxy: \(error)"
-                stopped = true
-                return ("error", harnessError)
-            }
+        let kind: String? = if case let .kind(kind) = scope { kind } else { nil }
+        let family = kind.flatMap { FaultCatalog.kind(named: $0)?.family }
+        if scope == .all || family == .network, let lab = fixtures.lab {
+            do { names += try lab.clear(kind: kind) } catch { throw .harness("clearing \(scope.label) in the fault proxy: \(error)") }
         }
-        if faketime != nil, kind == nil || FaultCatalog.kind(named: kind ?? "")?.family == .clock {
-            guard case let ("ok", done?) = changeClock(nil, { try $0.clear(kind: kind) }) else { return ("error", harnessError) }
-            names.append("\(kind ?? "the clock faults") (\(done))")
+        if scope == .all || family == .clock, fixtures.clock != nil {
+            names.append("\(kind ?? "the clock faults") (\(try changeClock { try $0.clear(kind: kind) }))")
         }
-        if tmpfsFilled, kind == nil || kind == DiskFullFault.kind, let tmpfs {
+        if scope == .all || kind == DiskFullFault.kind, fixtures.diskFilled, let tmpfs = fixtures.tmpfs {
             _ = tmpfs.drain()
-            tmpfsFilled = false
+            fixtures.diskFilled = false
             names.append("the tmpfs ballast")
         }
-        if !names.isEmpty {
-            recoverySince = (clock.now, "the clear")
-            evidence.recoveryMs = nil
-        }
-        return ("ok", names.isEmpty ? "nothing armed" : "disarmed " + names.joined(separator: ", "))
+        if scope == .all || scope == .powerLoss, try disarmPowerLoss() { names.append("the power loss") }
+        if !names.isEmpty { log.startRecovery(at: clock.now, after: "the clear") }
+        return .ok(names.isEmpty ? "nothing armed" : "disarmed " + names.joined(separator: ", "))
     }
 
-    // MARK: Clock — libfaketime.
-
-    /// Rewrites the clock of the case's workers; `kind` records it as an injection
-    /// (a `clear` passes nil).
-    func changeClock(_ kind: String?, _ change: (FaketimeClock) throws -> String) -> (String, String?) {
-        guard let faketime else {
-            harnessError = "clock faults need the libfaketime seam, which this case did not prepare"
-            stopped = true
-            return ("error", harnessError)
-        }
+    /// Rewrites the clock of the case's workers (libfaketime).
+    func changeClock(_ change: (FaketimeClock) throws -> String) throws(CaseEnd) -> String {
+        guard let seam = fixtures.clock else { throw .harness("clock faults need the libfaketime seam, which this case did not prepare") }
         do {
-            let done = try change(faketime)
-            if let kind {
-                injections.append(InjectionRecord(kind: kind, target: "clock", detail: done, atMs: ms(clock.now - start),
-                                                  mechanism: InjectionRecord.Mechanism.libfaketime))
-            }
-            return ("ok", done)
+            return try change(seam)
         } catch {
-            harnessError = "moving the app's clock: \(error)"
-            stopped = true
-            return ("error", harnessError)
+            throw .harness("moving the app's clock: \(error)")
         }
-    }
-
-    // MARK: Network lab — arming and evidence.
-
-    func armNetwork(_ fault: any NetworkFault, trigger: Trigger, seed: UInt64) -> (String, String?) {
-        guard let lab else {
-            harnessError = "fault '\(type(of: fault).kind)' needs the network lab, which is not running"
-            stopped = true
-            return ("error", harnessError)
-        }
-        do {
-            try lab.arm(fault, trigger: trigger, seed: seed)
-        } catch {
-            harnessError = "arming \(fault.label) in the fault proxy: \(error)"
-            stopped = true
-            return ("error", harnessError)
-        }
-        return ("ok", "armed in the fault proxy: \(fault.label)" + (trigger.label.isEmpty ? "" : " (\(trigger.label))"))
     }
 
     /// What the proxy's faults did since the last step: the connections they picked
     /// and the connections they ended.
     func recordNetworkFirings() {
-        for firing in lab?.takeFirings() ?? [] {
-            injections.append(InjectionRecord(kind: firing.kind, target: "proxy", detail: firing.detail,
-                                              atMs: ms(max(firing.at, start) - start), count: firing.connection,
-                                              mechanism: InjectionRecord.Mechanism.proxy))
+        for firing in fixtures.lab?.takeFirings() ?? [] {
+            if let id = firing.faultID { faults.update(id) { $0.fired += 1 } }
+            log.injections.append(InjectionRecord(kind: firing.kind, target: "proxy", detail: firing.detail,
+                                                  atMs: clock.ms(at: firing.at), count: firing.connection,
+                                                  mechanism: InjectionRecord.Mechanism.proxy))
         }
     }
 
-    func recordStorageFirings(_ firings: [StorageFiring]?) {
-        for firing in firings ?? [] {
-            if workerLaunches == 1, options.sweepTrial?.storageRule?.kind.rawValue == firing.kind { sweepFired = true }
-            injections.append(InjectionRecord(
-                kind: firing.kind, target: firing.file,
-                detail: "\(firing.operation) of \(URL(fileURLWithPath: firing.path).lastPathComponent) → result code \(firing.resultCode)",
-                atMs: ms(clock.now - start), count: firing.count, mechanism: "vfs"))
-        }
-    }
-
-    func recordFirings(_ firings: [PointFiring]?) {
-        for firing in firings ?? [] {
-            let kind = activeArmings.first { $0.arming.point == firing.point || firing.point.hasPrefix($0.arming.point.dropLast()) }?.kind ?? "throw"
-            injections.append(InjectionRecord(kind: kind, target: firing.point, detail: "\(firing.action) at hit \(firing.hit)",
-                                              atMs: ms(clock.now - start), count: firing.hit, mechanism: "fault-point"))
-        }
-    }
-
-    func logicalFile(_ name: String) -> URL? {
-        if files == nil { files = describeTarget() }
-        guard let relative = files?[name] else {
-            let known = (files ?? [:]).keys.sorted().joined(separator: ", ")
-            harnessError = harnessError ?? "the target has no file named '\(name)'; it has: \(known)"
-            stopped = true
-            return nil
+    /// The path of one of the target's logical files, as the controller reaches it.
+    func logicalFile(_ name: String) throws(CaseEnd) -> URL {
+        var files = app.files ?? [:]
+        if app.files == nil { files = try describeTarget() }
+        guard let relative = files[name] else {
+            throw .harness("the target has no file named '\(name)'; it has: \(files.keys.sorted().joined(separator: ", "))")
         }
         return hostDataDirectory.appendingPathComponent(relative)
     }
 
-    /// Starts a worker only to read its ready line (its logical files), then stops it.
-    func describeTarget() -> [String: String]? {
-        let stderrFile = scratch.appendingPathComponent("describe.stderr")
+    /// Starts a worker only to read its ready line (its logical files), then kills it.
+    func describeTarget() throws(CaseEnd) -> [String: String] {
+        let launcher: any WorkerLauncher = if let launcher = options.launcher { launcher } else {
+            ProcessWorkerLauncher(command: fixtures.wrap(options.worker),
+                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) })
+        }
         let context = TargetContext(dataDirectory: scratch.appendingPathComponent("describe"), variant: options.variant,
                                     options: targetOptions, seed: seed)
-        guard case let .ready(session)? = try? WorkerSession.start(command: workerCommand, context: context,
-                                                                   stderrFile: stderrFile, deadline: deadline) else { return nil }
-        faketime?.workerStarted(pid: session.process.pid)
-        _ = session.kill()
-        return session.ready.files
+        guard case let .ready(link)? = try? launcher.start(context, stderrFile: scratch.appendingPathComponent("describe.stderr"),
+                                                          deadline: clock.deadline) else {
+            throw .harness("the target did not start to say which files it has (see describe.stderr)")
+        }
+        link.kill()
+        return link.ready.files
     }
 }

@@ -1,7 +1,9 @@
 import Foundation
 
-/// Runs one scenario as one case: drives the steps against worker processes, watches
-/// for traps and hangs, gathers the evidence, and judges the expectations.
+/// Runs one scenario as one case: the step loop. It drives the steps against the app
+/// (``AppProcess``), arms faults (``ArmedFaults``) in their seams, sets up and takes
+/// down what the case needs (``CaseFixtures``), gathers the evidence (``CaseLog``) and
+/// judges the expectations.
 ///
 /// Every wait is bounded by the case deadline (`timeout:`). A hung worker is killed
 /// with its whole process group; the scratch directory is removed unless `--keep`.
@@ -9,109 +11,35 @@ public final class CaseRunner {
     let scenario: Scenario
     let options: RunOptions
     let seed: UInt64
-    let clock = ContinuousClock()
-
-    let start: ContinuousClock.Instant
-    let deadline: ContinuousClock.Instant
+    let clock: CaseClock
     var scratch: URL
+    let log = CaseLog()
+    let faults = ArmedFaults()
+    let fixtures = CaseFixtures()
+    /// Set up in ``run()``, once the scratch folder and the fixtures exist.
+    var app: AppProcess!
+    /// A deferred power loss written while the app was down: armed at the next launch.
+    var powerPlan: (order: PowerLossOrder, id: String)?
+    /// The power went out: the app is down until the next launch.
+    var powerOut = false
+    /// The activity id of the power loss armed in the running app, if any.
+    var armedPowerLoss: String?
+
     /// The app's data folder, as the app sees it.
     var dataDirectory: URL { scratch.appendingPathComponent("data") }
     /// The same folder as the controller reaches it (through the tmpfs namespace, if any).
-    var hostDataDirectory: URL { tmpfs?.hostView ?? dataDirectory }
-    /// A real small disk under the data folder, for `disk-full` with `mechanism: tmpfs`.
-    var tmpfs: TmpfsDisk?
-    var tmpfsFilled = false
-    var workerCommand: WorkerCommand {
-        let command = tmpfs?.wrap(options.worker) ?? options.worker
-        return faketime?.wrap(command) ?? command  // clock case: libfaketime preloaded
-    }
-    var needsTmpfs: Bool {
-        scenario.steps.contains { step in
-            if case let .fault(fault) = step.action, let diskFull = fault.fault.as(DiskFullFault.self) {
-                return diskFull.mechanism == .tmpfs
-            }
-            return false
-        }
-    }
-    /// 16 MiB: room for the app's store and backups, small enough to fill in a moment.
-    static let tmpfsSizeBytes = 16 << 20
-    // MARK: Clock — libfaketime in the workers of a case with clock faults (FaketimeClock).
-    var faketime: FaketimeClock?
-    var needsClock: Bool {
-        scenario.steps.contains { if case let .fault(step) = $0.action { step.fault.family == .clock } else { false } }
-    }
-    var worker: WorkerSession?
-    var files: [String: String]?
-    var workerLaunches = 0
-    /// How long the last worker took from spawn to its ready line.
-    var workerReadyMs = 0
-    var activeArmings: [(kind: String, arming: PointArming)] = []
-    var activeStorage: [(kind: String, rule: StorageFaultRule)] = []
-    /// A deferred power loss armed in the running worker, and the step that armed it.
-    var pendingPowerLoss: (order: PowerLossOrder, step: Int)?
-    /// The power went out: the app is down until the next launch.
-    var powerOut = false
-    var tracksWrites: Bool {
-        options.sweepTrial?.powerLossOrder != nil
-            || scenario.steps.contains { if case .powerLoss = $0.action { true } else { false } }
-    }
-    var tornWrites: Bool {
-        options.sweepTrial?.powerLossOrder?.mode == .torn
-            || scenario.steps.contains { if case let .powerLoss(step) = $0.action { step.mode == .torn } else { false } }
-    }
-    /// The target options of every launch: the network lab's `remote-url`, the
-    /// scenario's, then the run's overrides.
-    var targetOptions: [String: String] {
-        (lab.map { ["remote-url": $0.remoteURL] } ?? [:])
-            .merging(scenario.options) { _, new in new }
-            .merging(options.optionOverrides) { _, new in new }
-    }
-    // MARK: Network lab — the remote and the fault proxy of family sync (NetworkLab).
-    /// Started for a `family` scenario, one with network faults or `remote.*` probes;
-    /// stopped in `cleanUp`, however the case ends.
-    var lab: NetworkLab?
-    var needsNetworkLab: Bool {
-        scenario.system == "family"
-            || scenario.steps.contains { if case let .fault(step) = $0.action { step.fault.family == .network } else { false } }
-            || scenario.expectations.contains { if case let .state(probe, _) = $0.kind { probe.hasPrefix("remote.") } else { false } }
-    }
-
-    /// After `run()`: whether the sweep trial's fault fired.
-    public internal(set) var sweepFired = false
-    /// After `run()`: tracked writes and syncs of the first launch (crash sweeps count them).
-    public internal(set) var firstLaunchIO: (writes: Int, syncs: Int)?
-    var evidence = CaseEvidence()
-    var steps: [StepRecord] = []
-    var injections: [InjectionRecord] = []
-    var stepFailures: [ExpectationResult] = []
-    var recoverySince: (instant: ContinuousClock.Instant, what: String)?
-    var recoveryStartMs: Int?
-    var harnessError: String?
-    var interrupted = false
-    var stopped = false  // the case ended early (trap, hang, error)
+    var hostDataDirectory: URL { fixtures.hostView(of: dataDirectory) }
 
     public init(scenario: Scenario, options: RunOptions) {
         self.scenario = scenario
         self.options = options
         seed = options.seed ?? scenario.seed
-        start = clock.now
-        deadline = start + scenario.timeout
+        clock = CaseClock(timeout: scenario.timeout)
         scratch = options.scratchRoot
     }
 
-    /// The command line that reproduces this case.
-    public static func reproduceCommand(scenario: Scenario, seed: UInt64, variant: String, extras: [String]) -> String {
-        let bundled = ScenarioLoader.bundledNames().contains(scenario.name)
-            && scenario.location.file.contains("/catalog/")
-        let subject = bundled ? scenario.name : scenario.location.file
-        return (["chaos", "run", shellQuoted(subject), "--seed", String(seed), "--variant", variant] + extras.map(shellQuoted))
-            .joined(separator: " ")
-    }
-
-    static func shellQuoted(_ word: String) -> String {
-        let safe = word.allSatisfy { $0.isLetter || $0.isNumber || "-_./=:@%+,".contains($0) }
-        return safe && !word.isEmpty ? word : "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
-    }
+    /// Where this case's files are (meaningful with `--keep`).
+    public var scratchDirectory: URL { scratch }
 
     public func run() -> CaseReport {
         do {
@@ -121,56 +49,114 @@ public final class CaseRunner {
             return report(verdict: .errored, error: "cannot create a scratch directory: \(error)")
         }
         defer { cleanUp() }
-        if needsTmpfs {
-            switch TmpfsDisk.mount(over: dataDirectory, sizeBytes: Self.tmpfsSizeBytes,
-                                   stderrFile: scratch.appendingPathComponent("tmpfs.stderr"), deadline: deadline) {
-            case let .success(disk):
-                tmpfs = disk
-            case let .failure(unavailable):
-                return report(verdict: .skipped, error: "skipped: a real full disk needs a tmpfs in a private mount "
-                    + "namespace (unshare --mount), which this host does not allow: \(unavailable.reason)")
+        do {
+            try fixtures.setUp(for: scenario, scratch: scratch, dataDirectory: dataDirectory, deadline: clock.deadline)
+        } catch {
+            switch error {
+            case let .skipped(reason): return report(verdict: .skipped, error: reason)
+            case let .harness(reason): return report(verdict: .errored, error: reason)
             }
         }
-        if needsClock {
-            switch FaketimeClock.prepare(scratch: scratch) {
-            case let .success(seam): faketime = seam
-            case let .failure(.noLibfaketime(reason)):
-                return report(verdict: .skipped, error: "skipped: \(ClockUnavailable.noLibfaketime(reason))")
-            case let .failure(problem): return report(verdict: .errored, error: "\(problem)")
-            }
+        app = makeApp()
+        let ending = runSteps()
+        return finish(after: ending)
+    }
+
+    /// The app of this case: workers from the run's command, inside the fixtures' seams.
+    func makeApp() -> AppProcess {
+        let launcher: any WorkerLauncher = if let launcher = options.launcher { launcher } else {
+            ProcessWorkerLauncher(command: fixtures.wrap(options.worker),
+                                  willStart: { [fixtures] in try fixtures.clock?.workerStarting() },
+                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) })
         }
-        if needsNetworkLab {
+        let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed)
+        let handlers = AppProcess.Handlers(
+            event: { [log, faults, clock] event in
+                log.record(event)
+                if let firing = event.firing { log.injections.append(faults.injection(for: firing, atMs: clock.elapsedMs)) }
+            },
+            reply: { [log, faults] reply in
+                log.record(reply)
+                faults.update(reply.faults ?? [])
+            })
+        return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers)
+    }
+
+    /// The target options of every launch: the fixtures' (`remote-url`), the
+    /// scenario's, then the run's overrides.
+    var targetOptions: [String: String] {
+        fixtures.targetOptions
+            .merging(scenario.options) { _, new in new }
+            .merging(options.optionOverrides) { _, new in new }
+    }
+
+    /// Runs the steps in order until the last, or until one ends the case.
+    func runSteps() -> CaseEnd? {
+        var number = 0
+        for step in scenario.steps {
+            if step.origin == .scenario { number += 1 }
+            let id = step.origin == .scenario ? "step-\(number)" : TrialPlan.faultID
+            if RunInterruption.requested { return .interrupted }
+            if clock.isPastDeadline {
+                let timeout = ScenarioDuration.format(scenario.timeout)
+                log.evidence.abnormalEnd = "the case timed out after \(timeout)"
+                record(step, number: number, since: clock.now,
+                       StepResult(.timedOut, "the case reached its timeout (\(timeout)) before this step"))
+                return .timedOut
+            }
+            let started = clock.now
+            var result: StepResult
+            var ending: CaseEnd?
             do {
-                lab = try NetworkLab.start()
+                result = try perform(step, id: id)
             } catch {
-                return report(verdict: .errored, error: "\(error)")
+                ending = error
+                result = StepResult(error.stepOutcome, detail(of: error))
             }
+            recordNetworkFirings()
+            if log.evidence.trap != nil, result.outcome == .ok { result.outcome = .trapped }
+            record(step, number: step.origin == .scenario ? number : 0, since: started, result)
+            if let ending { return ending }
         }
+        return nil
+    }
 
-        for (index, step) in scenario.steps.enumerated() {
-            if RunInterruption.requested { interrupted = true; break }
-            if stopped { break }
-            if clock.now >= deadline {
-                fail(step: index, label: step.label, outcome: "timed-out",
-                     detail: "the case reached its timeout (\(ScenarioDuration.format(scenario.timeout))) before this step")
-                evidence.abnormalEnd = "the case timed out after \(ScenarioDuration.format(scenario.timeout))"
-                stopped = true
-                break
-            }
-            perform(step, index: index + 1)
-        }
-        if !stopped && !interrupted && harnessError == nil {
-            gatherFinalEvidence()
-        } else if !interrupted && harnessError == nil {
-            gatherLabEvidence()
-        }
-        shutDownWorker()
-        if !stopped && !interrupted && harnessError == nil && needsIntegrity { checkIntegrity() }
+    func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, _ result: StepResult) {
+        log.steps.append(StepRecord(index: number, label: step.label, startMs: clock.ms(at: started),
+                                    durationMs: (clock.now - started).wholeMilliseconds,
+                                    outcome: result.outcome.rawValue, detail: result.detail))
+    }
 
-        if interrupted { return report(verdict: .interrupted, error: "interrupted before the case finished") }
-        if let harnessError { return report(verdict: .errored, error: harnessError) }
-        let results = expectationResults()
-        return report(verdict: results.allSatisfy(\.passed) ? .passed : .deviated, expectations: results)
+    /// The step detail of a case's end.
+    func detail(of ending: CaseEnd) -> String? {
+        switch ending {
+        case let .harness(reason): reason
+        case .interrupted: "interrupted"
+        case .trapped, .appFailed, .timedOut: log.evidence.abnormalEnd
+        }
+    }
+
+    /// The evidence after the last step, then the verdict.
+    func finish(after ending: CaseEnd?) -> CaseReport {
+        var ending = ending
+        switch ending {
+        case nil:
+            do { try gatherFinalEvidence() } catch { ending = error }
+        case .interrupted?, .harness?:
+            break
+        default:
+            // The app trapped or hung: what the remote saw is still the lab's to tell.
+            try? gatherLabEvidence()
+        }
+        shutDown(abruptly: ending != nil)
+        if ending == nil, needsIntegrity { checkIntegrity() }
+        switch ending {
+        case .interrupted?: return report(verdict: .interrupted, error: "interrupted before the case finished")
+        case let .harness(reason)?: return report(verdict: .errored, error: reason)
+        default:
+            let results = expectationResults()
+            return report(verdict: results.allSatisfy(\.passed) ? .passed : .deviated, expectations: results)
+        }
     }
 
     // MARK: - Report
@@ -179,14 +165,21 @@ public final class CaseRunner {
         var report = CaseReport(
             scenario: scenario.name, summary: scenario.summary, system: scenario.system,
             scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
-            seed: seed, variant: options.variant, verdict: verdict, durationMs: ms(clock.now - start),
-            recoveryMs: evidence.recoveryMs, steps: steps, injections: injections, expectations: expectations,
-            trap: evidence.trap,
+            seed: seed, variant: options.variant, verdict: verdict, durationMs: clock.elapsedMs,
+            recoveryMs: log.evidence.recoveryMs, steps: log.steps, injections: log.injections, expectations: expectations,
+            trap: log.evidence.trap,
             reproduce: Self.reproduceCommand(scenario: scenario, seed: seed, variant: options.variant, extras: options.reproduceExtras),
-            error: error, workerLaunches: workerLaunches)
-        report.recoveryStartMs = evidence.recoveryMs == nil ? nil : recoveryStartMs
+            error: error, workerLaunches: app?.launches ?? 0)
+        report.recoveryStartMs = log.evidence.recoveryMs == nil ? nil : log.recoveryStartMs
         report.options = targetOptions
+        report.faults = faults.activities
         return report
+    }
+
+    /// The command line that reproduces this case.
+    public static func reproduceCommand(scenario: Scenario, seed: UInt64, variant: String, extras: [String]) -> String {
+        (["chaos", "run", ShellWords.quoted(ScenarioLoader.subject(of: scenario)), "--seed", String(seed), "--variant", variant]
+            + extras.map(ShellWords.quoted)).joined(separator: " ")
     }
 
     func makeScratch() throws -> URL {
@@ -196,26 +189,13 @@ public final class CaseRunner {
     }
 
     func cleanUp() {
-        if let worker { _ = worker.kill() }
-        worker = nil
-        lab?.stop()
-        lab = nil
-        faketime?.cleanUp()
-        faketime = nil
-        tmpfs?.unmount()
-        tmpfs = nil
+        app?.kill()
+        fixtures.tearDown()
         guard !options.keepScratch else { return }
         // Permission bits may have been cleared by a read-only fault.
         if let enumerator = FileManager.default.enumerator(atPath: scratch.path) {
             for case let path as String in enumerator { _ = chmod(scratch.appendingPathComponent(path).path, 0o755) }
         }
         try? FileManager.default.removeItem(at: scratch)
-    }
-
-    /// Where this case's files are (meaningful with `--keep`).
-    public var scratchDirectory: URL { scratch }
-
-    func ms(_ duration: Duration) -> Int {
-        Int(duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000)
     }
 }

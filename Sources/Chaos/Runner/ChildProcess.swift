@@ -10,6 +10,9 @@ import Glibc
 /// what `Process` does not give: a new process group (so a hung worker is killed with
 /// everything it started), the raw wait status (to tell SIGILL from SIGKILL), and reads
 /// with a deadline.
+///
+/// Unchecked Sendable: every mutable field is read and written under `lock` (a
+/// timeout path may kill the child from another thread); the descriptors are plain ints.
 public final class ChildProcess: @unchecked Sendable {
     /// How a child ended.
     public enum Termination: Sendable, Equatable, CustomStringConvertible {
@@ -56,6 +59,7 @@ public final class ChildProcess: @unchecked Sendable {
             throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
         }
         for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        var pid: pid_t = 0
 
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -75,32 +79,9 @@ public final class ChildProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        posix_spawnattr_setpgroup(&attributes, 0)
-        var defaultSignals = sigset_t()
-        sigemptyset(&defaultSignals)
-        sigaddset(&defaultSignals, SIGPIPE)
-        sigaddset(&defaultSignals, SIGINT)
-        posix_spawnattr_setsigdefault(&attributes, &defaultSignals)
-        var noSignals = sigset_t()
-        sigemptyset(&noSignals)
-        posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        Self.ownGroupDefaultSignals(&attributes)
 
-        let argv = ([executable] + arguments).map { strdup($0) }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer {
-            argv.forEach { free($0) }
-            envp.forEach { free($0) }
-        }
-        var pid: pid_t = 0
-        var argvList = argv + [nil]
-        var envList = envp + [nil]
-        let result = argvList.withUnsafeMutableBufferPointer { argvBuffer in
-            envList.withUnsafeMutableBufferPointer { envBuffer -> Int32 in
-                guard let argvBase = argvBuffer.baseAddress, let envBase = envBuffer.baseAddress else { return EINVAL }
-                return posix_spawn(&pid, executable, &actions, &attributes, argvBase, envBase)
-            }
-        }
+        let result = Self.spawn(executable, arguments, environment, &actions, &attributes, pid: &pid)
         close(toChild[0])
         close(fromChild[1])
         guard result == 0 else {
@@ -112,24 +93,6 @@ public final class ChildProcess: @unchecked Sendable {
         stdinFD = toChild[1]
         stdoutFD = fromChild[0]
     }
-
-    /// glibc 2.34+ closes every descriptor from 3 up in the child, atomically
-    /// (`posix_spawn_file_actions_addclosefrom_np`, looked up at run time: Swift's Glibc
-    /// module does not export it). Older C libraries: the descriptors open now.
-    private static func closeEverythingAbove2(_ actions: inout posix_spawn_file_actions_t) {
-        typealias CloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>?, Int32) -> Int32
-        if let symbol = UnsafeMutableRawPointer(bitPattern: closeFromAddress) {
-            let closeFrom = unsafeBitCast(symbol, to: CloseFrom.self)
-            if closeFrom(&actions, 3) == 0 { return }
-        }
-        let open = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
-        for fd in open.compactMap(Int32.init) where fd > 2 {
-            posix_spawn_file_actions_addclose(&actions, fd)
-        }
-    }
-
-    /// The function's address (0 when the C library has none), kept as a Sendable integer.
-    private static let closeFromAddress: Int = Int(bitPattern: dlsym(dlopen(nil, RTLD_NOW), "posix_spawn_file_actions_addclosefrom_np"))
 
     deinit {
         killGroup()

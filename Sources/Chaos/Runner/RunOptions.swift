@@ -15,8 +15,8 @@ public struct RunOptions: Sendable {
     public var reproduceExtras: [String]
     /// Target options that override the scenario's own (`--option synchronous=off`).
     public var optionOverrides: [String: String] = [:]
-    /// A sweep trial's one fault, armed in the first worker only (see ``SweepTrial``).
-    public var sweepTrial: SweepTrial?
+    /// Starts the workers instead of ``worker``: a test's app without a process.
+    var launcher: (any WorkerLauncher & Sendable)?
 
     public init(variant: String, seed: UInt64?, keepScratch: Bool, worker: WorkerCommand,
                 scratchRoot: URL = FileManager.default.temporaryDirectory, reproduceExtras: [String] = []) {

@@ -50,6 +50,7 @@ public struct SuiteRunner {
 }
 
 /// The queue of cases and the progress of a run, shared by its worker threads.
+/// Unchecked Sendable: every method takes `lock` before touching its state.
 private final class SharedProgress: @unchecked Sendable {
     private let lock = NSLock()
     private var next = 0

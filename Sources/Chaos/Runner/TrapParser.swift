@@ -7,6 +7,9 @@ import Foundation
 /// and then, with `SWIFT_BACKTRACE=enable=yes`, a backtrace whose frames read
 /// `N 0xADDR SYMBOL in IMAGE at /path/File.swift:LINE:COLUMN`.
 public enum TrapParser {
+    /// Signals that mean the Swift runtime (or the OS) stopped the program: a trap.
+    public static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
+
     /// Builds the trap record for a worker that died by `signal`.
     public static func trap(signal: Int32, stderr: String) -> TrapRecord {
         TrapRecord(

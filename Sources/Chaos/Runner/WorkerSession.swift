@@ -5,25 +5,11 @@ import Foundation
 /// The controller speaks to it in JSON lines, one request and one reply, each bounded
 /// by a deadline. When the worker ends unexpectedly the session says how: a trap (with
 /// the runtime's message and backtrace from stderr), another signal, or an exit code.
-final class WorkerSession {
-    /// How a request went.
-    enum Outcome {
-        case reply(WorkerReply)
-        /// The worker died before replying.
-        case ended(ChildProcess.Termination)
-        /// No reply by the deadline; the worker's process group was killed.
-        case hung
-        /// Ctrl-C while waiting; the worker is still running.
-        case interrupted
-    }
-
+final class WorkerSession: WorkerLink {
     let process: ChildProcess
     let ready: WorkerReady
     let stderrFile: URL
     private var nextID = 1
-
-    /// Signals that mean the Swift runtime (or the OS) stopped the program: a trap.
-    static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
 
     private init(process: ChildProcess, ready: WorkerReady, stderrFile: URL) {
         self.process = process
@@ -31,15 +17,9 @@ final class WorkerSession {
         self.stderrFile = stderrFile
     }
 
-    /// What starting a worker came to.
-    enum Start {
-        case ready(WorkerSession)
-        case failed(ChildProcess.Termination?, stderrFile: URL, detail: String)
-    }
-
     /// Starts a worker and waits for its ready line.
     static func start(command: WorkerCommand, context: TargetContext, stderrFile: URL,
-                      deadline: ContinuousClock.Instant) throws -> Start {
+                      deadline: ContinuousClock.Instant) throws -> WorkerStart {
         var arguments = command.arguments + [
             "--data", context.dataDirectory.path, "--variant", context.variant, "--seed", String(context.seed),
         ]
@@ -70,7 +50,7 @@ final class WorkerSession {
     /// Sends one request and waits for its reply until `deadline`. Event lines that
     /// come before the reply (acknowledged writes) go to `onEvent` as they arrive.
     func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant,
-                 onEvent: (WorkerEvent) -> Void = { _ in }) -> Outcome {
+                 onEvent: (WorkerEvent) -> Void) -> WorkerOutcome {
         var request = body
         request.id = nextID
         nextID += 1
@@ -102,7 +82,12 @@ final class WorkerSession {
         }
     }
 
+    func waitForExit(deadline: ContinuousClock.Instant) -> (ChildProcess.Termination, killed: Bool) {
+        process.waitForExit(deadline: deadline)
+    }
+
     /// SIGKILL to the worker's process group (the `kill` step, a hang).
+    @discardableResult
     func kill() -> ChildProcess.Termination {
         process.killGroup()
         return process.waitForExit()

@@ -43,6 +43,16 @@ public enum ScenarioLoader {
         ((try? bundledFiles()) ?? []).map { $0.deletingPathExtension().lastPathComponent }.sorted()
     }
 
+    /// How a command line names `scenario`: its name when it is a bundled one, else its file.
+    public static func subject(of scenario: Scenario) -> String {
+        isBundled(scenario) ? scenario.name : scenario.location.file
+    }
+
+    /// Whether `scenario` was loaded from the bundled catalog.
+    public static func isBundled(_ scenario: Scenario) -> Bool {
+        scenario.location.file.contains("/catalog/") && bundledNames().contains(scenario.name)
+    }
+
     /// A bundled scenario by name, or a scenario file by path (anything ending in
     /// `.yaml`/`.yml` or containing a `/`). An unknown name suggests the closest bundled one.
     public static func resolve(_ nameOrPath: String) throws(ScenarioError) -> Scenario {

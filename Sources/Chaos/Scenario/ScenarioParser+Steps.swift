@@ -159,12 +159,13 @@ extension ScenarioParser {
 
     private func parseClear(_ node: ScenarioNode, _ entries: [ScenarioNode.Entry], _ lead: ScenarioNode.Entry) throws(ScenarioError) -> StepAction {
         try checkKeys(entries, allowed: ["clear"], lead: lead, context: "a 'clear' step")
-        let kind = try lead.value.nonEmptyText("'clear'", expected: "a fault kind or 'all'")
-        if kind == "all" { return .clear(nil) }
+        let kind = try lead.value.nonEmptyText("'clear'", expected: "a fault kind, 'power-loss' or 'all'")
+        if kind == ClearScope.all.label { return .clear(.all) }
+        if kind == ClearScope.powerLoss.label { return .clear(.powerLoss) }
         guard FaultCatalog.kind(named: kind) != nil else {
-            throw ScenarioError.unknown("fault kind", kind, among: FaultCatalog.kinds + ["all"], at: lead.value.location)
+            throw ScenarioError.unknown("fault kind", kind, among: FaultCatalog.kinds + ["power-loss", "all"], at: lead.value.location)
         }
-        return .clear(kind)
+        return .clear(.kind(kind))
     }
 
     private func parseWait(_ node: ScenarioNode, _ entries: [ScenarioNode.Entry], _ lead: ScenarioNode.Entry) throws(ScenarioError) -> StepAction {
@@ -205,7 +206,7 @@ extension ScenarioParser {
         if let count = try parameters.int("at-sync", in: 1...1_000_000) { step.moment = .atSync(count) }
         if let count = try parameters.int("after-writes", in: 1...1_000_000) { step.moment = .afterWrites(count) }
         if let point = try parameters.string("at-point") {
-            guard ThrowFault.isPointPath(point), !point.hasSuffix("*") else {
+            guard PointPath.isValid(point), !point.hasSuffix("*") else {
                 throw parameters.error("'at-point' needs a fault point path like store/favorites/save, found '\(point)'", at: "at-point")
             }
             step.moment = .atPoint(point)

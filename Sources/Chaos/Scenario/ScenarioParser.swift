@@ -36,6 +36,28 @@ struct ScenarioParser {
                 at: root.location
             )
         }
+        var draft = Draft()
+        for entry in entries {
+            guard let key = ScenarioKey(rawValue: entry.key) else {
+                throw ScenarioError.unknown("key", entry.key, among: ScenarioKey.allCases.map(\.rawValue), at: entry.keyLocation)
+            }
+            try parse(key, entry.value, into: &draft)
+        }
+        func missing(_ key: String, _ what: String) -> ScenarioError {
+            ScenarioError("the scenario needs '\(key):' (\(what))", at: root.location)
+        }
+        guard let name = draft.name else { throw missing("name", "kebab-case, like corrupted-db") }
+        guard let summary = draft.summary else { throw missing("summary", "one line that says what happens to the app") }
+        guard let system = draft.system else { throw missing("system", "one of: " + Scenario.knownSystems.joined(separator: ", ")) }
+        guard let steps = draft.steps else { throw missing("steps", "a list of steps") }
+        return Scenario(
+            name: name, summary: summary, system: system, seed: draft.seed, timeout: draft.timeout, options: draft.options,
+            steps: steps, expectations: draft.expectations, location: root.location, sourceText: text
+        )
+    }
+
+    /// The top-level keys as read so far.
+    private struct Draft {
         var name: String?
         var summary: String?
         var system: String?
@@ -44,72 +66,59 @@ struct ScenarioParser {
         var options: [String: String] = [:]
         var steps: [ScenarioStep]?
         var expectations: [ScenarioExpectation] = []
+    }
 
-        for entry in entries {
-            guard let key = ScenarioKey(rawValue: entry.key) else {
-                throw ScenarioError.unknown("key", entry.key, among: ScenarioKey.allCases.map(\.rawValue), at: entry.keyLocation)
+    private func parse(_ key: ScenarioKey, _ node: ScenarioNode, into draft: inout Draft) throws(ScenarioError) {
+        switch key {
+        case .name:
+            draft.name = try parseName(node)
+        case .summary:
+            draft.summary = try node.nonEmptyText("'summary'", expected: "one line that says what happens to the app")
+        case .system:
+            draft.system = try parseSystem(node)
+        case .seed:
+            let text = try node.nonEmptyText("'seed'", expected: "an integer from 0 to \(UInt64.max)")
+            guard text.allSatisfy(\.isASCIIDigit), let value = UInt64(text) else {
+                throw ScenarioError("'seed': expected an integer from 0 to \(UInt64.max), found '\(text)'", at: node.location)
             }
-            let node = entry.value
-            switch key {
-            case .name:
-                name = try parseName(node)
-            case .summary:
-                summary = try node.nonEmptyText("'summary'", expected: "one line that says what happens to the app")
-            case .system:
-                let text = try node.nonEmptyText("'system'", expected: "one of: " + Scenario.knownSystems.joined(separator: ", "))
-                // A user's own target names its own systems (kebab-case); a name that is
-                // a near miss of a built-in one is taken for a typo.
-                if !Scenario.knownSystems.contains(text) {
-                    if let near = ClosestName.suggestion(for: text, among: Scenario.knownSystems) {
-                        throw ScenarioError("unknown system '\(text)'", at: node.location, suggestion: near)
-                    }
-                    guard Self.isKebabName(text) else {
-                        throw ScenarioError("a system is a kebab-case name like favorites or notes ([a-z0-9-]+), found '\(text)'", at: node.location)
-                    }
-                }
-                system = text
-            case .seed:
-                let text = try node.nonEmptyText("'seed'", expected: "an integer from 0 to \(UInt64.max)")
-                guard text.allSatisfy(\.isASCIIDigit), let value = UInt64(text) else {
-                    throw ScenarioError("'seed': expected an integer from 0 to \(UInt64.max), found '\(text)'", at: node.location)
-                }
-                seed = value
-            case .timeout:
-                let text = try node.nonEmptyText("'timeout'", expected: "a duration like 30s")
-                let value = try ScenarioDuration.parse(text, at: node.location)
-                guard value > .zero, value <= Scenario.maximumTimeout else {
-                    throw ScenarioError("'timeout' must be more than 0s and at most \(ScenarioDuration.format(Scenario.maximumTimeout)), found '\(text)'", at: node.location)
-                }
-                timeout = value
-            case .options:
-                options = try parseOptions(node)
-            case .steps:
-                let items = try node.items("'steps'", expected: "a list of steps (- launch, - do: ACTION, ...)")
-                guard !items.isEmpty else {
-                    throw ScenarioError("'steps' is empty: a scenario needs at least one step", at: node.location)
-                }
-                var parsed: [ScenarioStep] = []
-                for item in items { parsed.append(try parseStep(item)) }
-                steps = parsed
-            case .expect:
-                // `expect:` with nothing under it means no expectations beyond no-trap.
-                if case let .scalar(text, quoted) = node.content, text.isEmpty, !quoted { break }
-                let items = try node.items("'expect'", expected: "a list of expectations (- no-trap, - fallback: MODE, ...)")
-                for item in items { expectations.append(try parseExpectation(item)) }
+            draft.seed = value
+        case .timeout:
+            let text = try node.nonEmptyText("'timeout'", expected: "a duration like 30s")
+            let value = try ScenarioDuration.parse(text, at: node.location)
+            guard value > .zero, value <= Scenario.maximumTimeout else {
+                throw ScenarioError("'timeout' must be more than 0s and at most \(ScenarioDuration.format(Scenario.maximumTimeout)), found '\(text)'", at: node.location)
             }
+            draft.timeout = value
+        case .options:
+            draft.options = try parseOptions(node)
+        case .steps:
+            let items = try node.items("'steps'", expected: "a list of steps (- launch, - do: ACTION, ...)")
+            guard !items.isEmpty else {
+                throw ScenarioError("'steps' is empty: a scenario needs at least one step", at: node.location)
+            }
+            var parsed: [ScenarioStep] = []
+            for item in items { parsed.append(try parseStep(item)) }
+            draft.steps = parsed
+        case .expect:
+            // `expect:` with nothing under it means no expectations beyond no-trap.
+            if case let .scalar(text, quoted) = node.content, text.isEmpty, !quoted { return }
+            let items = try node.items("'expect'", expected: "a list of expectations (- no-trap, - fallback: MODE, ...)")
+            for item in items { draft.expectations.append(try parseExpectation(item)) }
         }
+    }
 
-        func missing(_ key: String, _ what: String) -> ScenarioError {
-            ScenarioError("the scenario needs '\(key):' (\(what))", at: root.location)
+    private func parseSystem(_ node: ScenarioNode) throws(ScenarioError) -> String {
+        let text = try node.nonEmptyText("'system'", expected: "one of: " + Scenario.knownSystems.joined(separator: ", "))
+        // A user's own target names its own systems (kebab-case); a name that is a near
+        // miss of a built-in one is taken for a typo.
+        guard !Scenario.knownSystems.contains(text) else { return text }
+        if let near = ClosestName.suggestion(for: text, among: Scenario.knownSystems) {
+            throw ScenarioError("unknown system '\(text)'", at: node.location, suggestion: near)
         }
-        guard let name else { throw missing("name", "kebab-case, like corrupted-db") }
-        guard let summary else { throw missing("summary", "one line that says what happens to the app") }
-        guard let system else { throw missing("system", "one of: " + Scenario.knownSystems.joined(separator: ", ")) }
-        guard let steps else { throw missing("steps", "a list of steps") }
-        return Scenario(
-            name: name, summary: summary, system: system, seed: seed, timeout: timeout, options: options,
-            steps: steps, expectations: expectations, location: root.location, sourceText: text
-        )
+        guard Self.isKebabName(text) else {
+            throw ScenarioError("a system is a kebab-case name like favorites or notes ([a-z0-9-]+), found '\(text)'", at: node.location)
+        }
+        return text
     }
 
     private func parseName(_ node: ScenarioNode) throws(ScenarioError) -> String {

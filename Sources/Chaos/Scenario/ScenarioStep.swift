@@ -5,11 +5,22 @@ public struct ScenarioStep: Sendable, Equatable {
     /// Human text for reports and logs: `do favorites.add {count: 25} ×3`,
     /// `fault corrupt-file store (garbage-header)`, `wait 250ms`.
     public var label: String
+    /// Written in the scenario, or added by a sweep's trial plan (``TrialPlan``).
+    public var origin: Origin
 
-    public init(action: StepAction, location: SourceLocation, label: String? = nil) {
+    public enum Origin: Sendable, Equatable {
+        /// A step of the scenario file: numbered from 1, in order.
+        case scenario
+        /// A step a sweep trial adds: not numbered, so the scenario's own steps keep
+        /// their numbers (and seeds); its fault's id is ``TrialPlan/faultID``.
+        case trial
+    }
+
+    public init(action: StepAction, location: SourceLocation, label: String? = nil, origin: Origin = .scenario) {
         self.action = action
         self.location = location
         self.label = label ?? action.label
+        self.origin = origin
     }
 }
 
@@ -29,8 +40,8 @@ public enum StepAction: Sendable, Equatable {
     case checkpoint(String)
     /// `fault: KIND` with the kind's own keys and, for faults that fire repeatedly, a trigger.
     case fault(FaultStep)
-    /// `clear: KIND` (a catalog kind) or `clear: all` (nil).
-    case clear(String?)
+    /// `clear: KIND` (a catalog kind), `clear: power-loss` or `clear: all`.
+    case clear(ClearScope)
     /// `wait: 250ms`.
     case wait(Duration)
     /// `power-loss`: the power goes out now, or when its trigger says.
@@ -60,7 +71,7 @@ public enum StepAction: Sendable, Equatable {
         case let .perform(action): return action.label
         case let .checkpoint(name): return "checkpoint \(name)"
         case let .fault(fault): return fault.label
-        case let .clear(kind): return "clear \(kind ?? "all")"
+        case let .clear(scope): return "clear \(scope.label)"
         case let .wait(duration): return "wait \(ScenarioDuration.format(duration))"
         case let .powerLoss(step): return step.label
         }
@@ -136,6 +147,28 @@ public struct ActionStep: Sendable, Equatable {
     }
 }
 
+/// What a `clear` step disarms.
+public enum ClearScope: Sendable, Equatable {
+    /// `clear: all`: every fault, and a power loss waiting for its moment.
+    case all
+    /// `clear: KIND`: every armed fault of a catalog kind.
+    case kind(String)
+    /// `clear: power-loss`: a power loss waiting for its moment.
+    case powerLoss
+    /// One armed fault, by id: what a sweep's trial plan clears.
+    case fault(id: String)
+
+    /// As the scenario writes it.
+    public var label: String {
+        switch self {
+        case .all: "all"
+        case let .kind(kind): kind
+        case .powerLoss: StepKeyword.powerLoss.rawValue
+        case let .fault(id): id
+        }
+    }
+}
+
 /// `fault: KIND`: a fault of the catalog and when it fires.
 public struct FaultStep: Sendable, Equatable {
     public var fault: AnyFault
@@ -177,10 +210,14 @@ public struct PowerLossStep: Sendable, Equatable {
 
     public var mode: Mode
     public var moment: Moment
+    /// The seed of a torn cut's choices; nil: derived from the case seed and the step.
+    /// A crash sweep sets it, to try one cut point with several seeds.
+    public var seed: UInt64?
 
-    public init(mode: Mode = .drop, moment: Moment = .now) {
+    public init(mode: Mode = .drop, moment: Moment = .now, seed: UInt64? = nil) {
         self.mode = mode
         self.moment = moment
+        self.seed = seed
     }
 
     public static let keys = ["mode", "at-sync", "after-writes", "at-point"]

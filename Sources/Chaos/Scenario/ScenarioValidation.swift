@@ -14,6 +14,8 @@ enum ScenarioValidation {
         var endedAt: SourceLocation?
         // A deferred power loss ends the app at some later step: the next launch may follow.
         var pendingPowerLoss = false
+        // One written while the app is down is armed at the next launch.
+        var armedForNextLaunch = false
         for step in steps {
             switch step.action {
             case .launch:
@@ -22,12 +24,17 @@ enum ScenarioValidation {
                 }
                 launchedAt = step.location
                 endedAt = nil
-                pendingPowerLoss = false
+                pendingPowerLoss = armedForNextLaunch
+                armedForNextLaunch = false
             case let .powerLoss(powerLoss):
-                guard launchedAt != nil else {
-                    throw ScenarioError("'power-loss' needs a running app: add '- launch' before it", at: step.location)
+                // A power loss at a later write, sync or point may be armed before the
+                // app runs: it is armed at the next launch.
+                guard launchedAt != nil || powerLoss.isDeferred else {
+                    throw ScenarioError("'power-loss' now needs a running app: add '- launch' before it, or give it a moment (at-sync, after-writes, at-point) to arm it for the next launch", at: step.location)
                 }
-                if powerLoss.isDeferred {
+                if powerLoss.isDeferred, launchedAt == nil {
+                    armedForNextLaunch = true
+                } else if powerLoss.isDeferred {
                     pendingPowerLoss = true
                 } else {
                     launchedAt = nil

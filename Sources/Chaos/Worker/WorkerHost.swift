@@ -16,11 +16,12 @@ public enum WorkerHost {
             return 2
         }
         let target = Target(context: context)
-        let ready = WorkerReady(files: Target.files, actions: Target.actions.sorted(),
-                                probes: Target.probes.sorted(), pid: getpid())
-        write(ready)
-        var firingsSeen = 0
-        var storageFiringsSeen = 0
+        let faults = InProcessFaults(
+            dataDirectory: context.dataDirectory,
+            context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
+            emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
+        WorkerOutput.write(WorkerReady(files: Target.files, actions: Target.actions.sorted(),
+                                       probes: Target.probes.sorted(), pid: getpid()))
         var trackingWrites = false
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
@@ -28,34 +29,26 @@ public enum WorkerHost {
                   let request = try? JSONDecoder().decode(WorkerRequest.self, from: data) else {
                 var reply = WorkerReply(id: -1, ok: false)
                 reply.error = "not a request: \(line.prefix(200))"
-                write(reply)
+                WorkerOutput.write(reply)
                 continue
             }
-            var reply = await serve(request, target: target, dataDirectory: context.dataDirectory)
+            var reply = await serve(request, target: target, faults: faults, dataDirectory: context.dataDirectory)
             if request.op == .trackWrites { trackingWrites = true }
-            let firings = FaultRegistry.shared.firings
-            if firings.count > firingsSeen {
-                reply.firings = firings[firingsSeen...].map { PointFiring(point: $0.point, hit: $0.hit, action: $0.action) }
-                firingsSeen = firings.count
-            }
+            let progress = faults.progress
+            reply.faults = progress.isEmpty ? nil : progress
             if trackingWrites {
                 let stats = PowerLoss.stats()
                 reply.trackedWrites = stats.writes
                 reply.trackedSyncs = stats.syncs
             }
-            let storageFirings = StorageFaults.firings()
-            if storageFirings.count > storageFiringsSeen {
-                reply.storageFirings = Array(storageFirings[storageFiringsSeen...])
-                storageFiringsSeen = storageFirings.count
-            }
-            write(reply)
+            WorkerOutput.write(reply)
             if request.op == .stop { return 0 }
         }
         await target.stop()
         return 0
     }
 
-    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target,
+    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target, faults: InProcessFaults,
                                                    dataDirectory: URL) async -> WorkerReply {
         var reply = WorkerReply(id: request.id, ok: true)
         do {
@@ -64,36 +57,22 @@ public enum WorkerHost {
                 reply.value = await target.launch()
             case .perform:
                 let result = try await target.perform(request.name ?? "", arguments: request.arguments ?? [:])
-                reply.ok = result.ok
-                reply.value = result.value
-                reply.userMessage = result.userMessage
-                reply.error = result.error
-                reply.acknowledged = result.acknowledged
-                reply.attempted = result.attempted
-                reply.removed = result.removed
-                reply.isRead = result.isRead
+                reply.record(result)
             case .probe:
                 reply.value = try await target.probe(request.name ?? "")
             case .snapshot:
                 reply.snapshot = try await target.snapshot()
             case .arm:
-                guard let arming = request.arming else { throw TargetError("arm without a point") }
-                arm(arming, target: target)
+                guard let fault = request.fault else { throw TargetError("arm without a fault") }
+                try faults.arm(fault)
             case .disarm:
-                if let name = request.name { FaultRegistry.shared.disarm(name) } else { FaultRegistry.shared.reset() }
+                if request.name == nil || request.name == PowerLossOrder.pointID {
+                    PowerLoss.disarm()
+                    FaultRegistry.shared.disarm(PowerLossOrder.pointID)
+                }
+                if request.name != PowerLossOrder.pointID { faults.disarm(request.name) }
             case .stop:
                 await target.stop()
-            case .armStorage:
-                guard var rule = request.storage else { throw TargetError("arm-storage without a rule") }
-                // Only the app's own files count, never another database of the process.
-                rule.directory = rule.directory ?? dataDirectory.path
-                try StorageFaults.arm(rule)
-            case .disarmStorage:
-                if let name = request.name, let kind = StorageFaultRule.Kind(rawValue: name) {
-                    StorageFaults.disarm(kind: kind)
-                } else {
-                    StorageFaults.disarmAll()
-                }
             case .trackWrites:
                 PowerLoss.enable(torn: request.torn ?? false, under: dataDirectory.path)
             case .powerLoss:
@@ -120,7 +99,9 @@ public enum WorkerHost {
             PowerLoss.crashNow(mode: mode, seed: seed)
         }
         if let point = order.atPoint {
-            FaultRegistry.shared.arm(point) { _ in .call { _ in PowerLoss.crashNow(mode: mode, seed: seed) } }
+            FaultRegistry.shared.arm(point, id: PowerLossOrder.pointID) { (_: FaultPoint, _: Int) in
+                .call { _ in PowerLoss.crashNow(mode: mode, seed: seed) }
+            }
         } else {
             PowerLoss.arm(atSync: order.atSync, afterWrites: order.afterWrites, mode: mode, seed: seed)
         }
@@ -130,29 +111,20 @@ public enum WorkerHost {
     /// if the power goes out in the middle of an action, what was acknowledged before
     /// the cut is known.
     public static func record(_ event: WorkerEvent) {
-        write(event)
+        WorkerOutput.write(event)
     }
+}
 
-    private static func arm<Target: ChaosTarget>(_ arming: PointArming, target: Target) {
-        let state = TriggerState(trigger: arming.trigger, seed: arming.seed)
-        let action: FaultAction
-        switch arming.effect {
-        case .fail:
-            action = .fail(message: arming.message ?? "injected failure")
-        case .delay:
-            action = .delay(.milliseconds(arming.delayMs ?? 0))
-        case .targetEffect:
-            let effect = arming.targetEffect ?? ""
-            action = .call { point in target.applyEffect(effect, at: point.name) }
-        }
-        FaultRegistry.shared.arm(arming.point) { hit in state.shouldFire(hit: hit) ? action : nil }
-    }
-
-    private static func write<Value: Encodable>(_ value: Value) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(value), let line = String(data: data, encoding: .utf8) else { return }
-        print(line)
-        fflush(nil)
+extension WorkerReply {
+    /// The reply to a `perform`: what the action did, as the user saw it.
+    mutating func record(_ result: ActionResult) {
+        ok = result.ok
+        value = result.value
+        userMessage = result.userMessage
+        error = result.error
+        acknowledged = result.acknowledged
+        attempted = result.attempted
+        removed = result.removed
+        isRead = result.isRead
     }
 }

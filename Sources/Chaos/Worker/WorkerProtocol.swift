@@ -4,8 +4,11 @@ import Foundation
 /// JSON lines over the worker's stdin and stdout, one request, one reply, in order.
 ///
 /// The worker writes `{"event":"ready",...}` once it is ready, then answers each
-/// request with a reply carrying the same `id`. Anything the worker prints that is not
-/// a protocol line must go to stderr, which the controller keeps whole.
+/// request with a reply carrying the same `id`. Between a request and its reply it
+/// may write event lines (``WorkerEvent``): writes acknowledged and faults fired, as
+/// they happen, so that a worker that dies in the middle of a request loses none.
+/// Anything the worker prints that is not a protocol line must go to stderr, which
+/// the controller keeps whole.
 public enum WorkerOperation: String, Codable, Sendable {
     /// Start the app: open the store, recover as needed. Replies with the health.
     case launch
@@ -15,19 +18,15 @@ public enum WorkerOperation: String, Codable, Sendable {
     case probe
     /// A canonical dump of all user data.
     case snapshot
-    /// Arm a fault point in the worker's process-global registry.
+    /// Arm an in-process fault (``WorkerRequest/fault``) in its seam.
     case arm
-    /// Disarm a fault point (or all of them when `name` is nil).
+    /// Disarm the fault with id `name` (every fault when `name` is nil).
     case disarm
     /// Graceful stop: the app closes its store; the worker exits 0 after replying.
     case stop
-    /// Arm a storage fault in the fault VFS (`storage`).
-    case armStorage = "arm-storage"
-    /// Disarm storage faults of kind `name` (all when nil).
-    case disarmStorage = "disarm-storage"
     /// Start keeping the undo log of unsynced writes, so a power loss can be simulated.
     case trackWrites = "track-writes"
-    /// Lose power now (no reply: the worker exits with ``PowerLossOrder/exitCode``), or
+    /// Lose power now (no reply: the worker exits with ``PowerLoss/exitCode``), or
     /// arm a later power loss (`powerLoss`).
     case powerLoss = "power-loss"
 }
@@ -52,19 +51,10 @@ public struct PowerLossOrder: Codable, Sendable, Equatable {
     }
 
     public var isNow: Bool { atSync == nil && afterWrites == nil && atPoint == nil }
-}
 
-/// A line the worker writes between a request and its reply: a write acknowledged
-/// or attempted as it happens, so a power cut in the middle of an action loses none.
-public struct WorkerEvent: Codable, Sendable, Equatable {
-    public enum Kind: String, Codable, Sendable { case ack, attempt, remove }
-    public var event: Kind
-    public var key: String
-
-    public init(event: Kind, key: String) {
-        self.event = event
-        self.key = key
-    }
+    /// The id a cut at a fault point is armed under, and what `disarm` names to call
+    /// off a cut waiting for its moment.
+    public static let pointID = "power-loss"
 }
 
 public struct WorkerRequest: Codable, Sendable, Equatable {
@@ -72,63 +62,67 @@ public struct WorkerRequest: Codable, Sendable, Equatable {
     public var op: WorkerOperation
     public var name: String?
     public var arguments: [String: ScenarioValue]?
-    public var arming: PointArming?
-    public var storage: StorageFaultRule?
+    public var fault: ArmedFault?
     public var powerLoss: PowerLossOrder?
     /// For `track-writes`: keep sector-level detail so writes can be torn.
     public var torn: Bool?
 
-    public init(id: Int, op: WorkerOperation, name: String? = nil,
-                arguments: [String: ScenarioValue]? = nil, arming: PointArming? = nil,
-                storage: StorageFaultRule? = nil, powerLoss: PowerLossOrder? = nil, torn: Bool? = nil) {
+    public init(id: Int = 0, op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
+                fault: ArmedFault? = nil, powerLoss: PowerLossOrder? = nil, torn: Bool? = nil) {
         self.id = id
         self.op = op
         self.name = name
         self.arguments = arguments
-        self.arming = arming
-        self.storage = storage
+        self.fault = fault
         self.powerLoss = powerLoss
         self.torn = torn
     }
 }
 
-/// What a fault point does when armed, as sent to the worker.
-public struct PointArming: Codable, Sendable, Equatable {
-    public enum Effect: String, Codable, Sendable {
-        /// The hit throws an injected error.
-        case fail
-        /// The hit waits `delayMs`.
-        case delay
-        /// The target's own effect at that point (a reset context, for example).
-        case targetEffect = "target-effect"
-    }
+/// An in-process fault that fired, as the worker reports it: which armed fault (its
+/// id), at which of its hits, on what.
+public struct FaultFiring: Codable, Sendable, Equatable {
+    /// The armed fault's id (``ArmedFault/id``).
+    public var id: String
+    public var kind: String
+    /// The fault's hit at which it fired, 1-based.
+    public var hit: Int
+    /// What it hit: the fault point's name, or the logical storage file (`wal`).
+    public var target: String
+    /// What it did: `fail`, `write of app.sqlite-wal → result code 13`.
+    public var detail: String
+    /// The fault's count of firings, this one included.
+    public var fired: Int
 
-    public var point: String
-    public var effect: Effect
-    public var message: String?
-    public var delayMs: Int?
-    /// For `target-effect`: which one (`reset-context`).
-    public var targetEffect: String?
-    public var trigger: Trigger
-    public var seed: UInt64
-
-    public init(point: String, effect: Effect, message: String? = nil, delayMs: Int? = nil,
-                targetEffect: String? = nil, trigger: Trigger, seed: UInt64) {
-        self.point = point
-        self.effect = effect
-        self.message = message
-        self.delayMs = delayMs
-        self.targetEffect = targetEffect
-        self.trigger = trigger
-        self.seed = seed
+    public init(id: String, kind: String, hit: Int, target: String, detail: String, fired: Int) {
+        self.id = id
+        self.kind = kind
+        self.hit = hit
+        self.target = target
+        self.detail = detail
+        self.fired = fired
     }
 }
 
-/// A fault point firing, reported by the worker in the reply that followed it.
-public struct PointFiring: Codable, Sendable, Equatable {
-    public var point: String
-    public var hit: Int
-    public var action: String
+/// A line the worker writes between a request and its reply, as it happens: a write
+/// acknowledged or attempted, a record removed, a fault fired.
+public struct WorkerEvent: Codable, Sendable, Equatable {
+    public enum Kind: String, Codable, Sendable { case ack, attempt, remove, fired }
+    public var event: Kind
+    /// For `ack`, `attempt`, `remove`: the record key (`table:id`).
+    public var key: String?
+    /// For `fired`.
+    public var firing: FaultFiring?
+
+    public init(event: Kind, key: String) {
+        self.event = event
+        self.key = key
+    }
+
+    public init(fired firing: FaultFiring) {
+        event = .fired
+        self.firing = firing
+    }
 }
 
 public struct WorkerReply: Codable, Sendable, Equatable {
@@ -148,10 +142,10 @@ public struct WorkerReply: Codable, Sendable, Equatable {
     public var removed: [String]?
     /// True when this was a successful user-level read (recovery is measured to it).
     public var isRead: Bool?
-    /// Fault points that fired while serving this request.
-    public var firings: [PointFiring]?
-    /// Storage faults that fired in the VFS while serving this request.
-    public var storageFirings: [StorageFiring]?
+    /// Faults that fired while serving this request and were not sent as events.
+    public var firings: [FaultFiring]?
+    /// Where every armed fault stands after this request.
+    public var faults: [FaultProgress]?
     /// Writes and syncs of the store's files so far in this worker, while write
     /// tracking is on (what a crash sweep enumerates).
     public var trackedWrites: Int?

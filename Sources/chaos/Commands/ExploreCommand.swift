@@ -90,7 +90,8 @@ struct ExploreCommand: ParsableCommand {
         let jobsText = effectiveJobs > 1 ? ", \(effectiveJobs) trials at a time" : ""
         print("chaos \(ChaosVersion.current) — explore \(loaded.name), \(kind.rawValue) sweep, variant \(variant)\(optionText)\(jobsText)")
         if let trial, let parsed = SweepTrial(trial) {
-            let (report, fired, _) = sweeper.runTrial(parsed)
+            let result = sweeper.runTrial(parsed)
+            let (report, fired) = (result.report, result.fired)
             print("trial \(parsed): \(report.verdict.rawValue)\(fired ? "" : " (its fault never fired)")")
             RunConsole().event(.finished(report, scratch: nil))
             try write([report], options: options)

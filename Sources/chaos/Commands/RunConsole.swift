@@ -5,6 +5,8 @@ import Foundation
 /// (on a terminal, a live line shows what is running); the evidence of every case that
 /// did not pass, with its reproduce command; a summary table; where the reports are.
 /// Colour and live lines only on a terminal, never with NO_COLOR; plain lines otherwise.
+/// Unchecked Sendable: the suite runner calls it from its worker threads, but only
+/// through ``SuiteRunner``'s progress callback, which it serialises under its own lock.
 final class RunConsole: @unchecked Sendable {
     private let descriptor: Int32
     private let terminal: Bool

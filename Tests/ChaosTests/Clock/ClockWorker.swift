@@ -28,8 +28,9 @@ final class ClockWorker {
             seam.cleanUp()
             throw ClockWorkerError("the worker did not start: \(start)")
         }
-        self.session = session
-        seam.workerStarted(pid: session.process.pid)
+        guard let process = session as? WorkerSession else { throw ClockWorkerError("not a worker process") }
+        self.session = process
+        seam.workerStarted(pid: process.process.pid)
         _ = try request(.launch)
     }
 
@@ -42,7 +43,7 @@ final class ClockWorker {
     func request(_ op: WorkerOperation, _ name: String? = nil, _ arguments: [String: ScenarioValue]? = nil,
                  within: Duration = .seconds(20)) throws -> WorkerReply {
         guard let session else { throw ClockWorkerError("the worker is gone") }
-        switch session.request(WorkerRequest(id: 0, op: op, name: name, arguments: arguments), deadline: .now + within) {
+        switch session.request(WorkerRequest(id: 0, op: op, name: name, arguments: arguments), deadline: .now + within, onEvent: { _ in }) {
         case let .reply(reply):
             guard reply.ok else { throw ClockWorkerError("'\(name ?? op.rawValue)' failed: \(reply.error ?? "?")") }
             return reply

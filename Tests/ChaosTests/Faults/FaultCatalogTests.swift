@@ -7,7 +7,8 @@ struct FaultCatalogTests {
     @Test func kindsAreUniqueKebabCaseAndLookedUpByName() {
         let kinds = FaultCatalog.kinds
         // Other families follow these (network: NetworkFaultTests checks its own).
-        #expect(Array(kinds.prefix(9)) == ["corrupt-file", "delete-file", "read-only", "replace-file", "throw", "disk-full", "io-error", "slow-io", "busy"])
+        #expect(Array(kinds.prefix(12)) == ["corrupt-file", "delete-file", "read-only", "replace-file", "throw", "delay",
+                                            "reset-context", "disk-full", "io-error", "slow-io", "busy", "short-read"])
         #expect(Set(kinds).count == kinds.count)
         for kind in FaultCatalog.all {
             #expect(ScenarioParser.isKebabName(kind.kind))

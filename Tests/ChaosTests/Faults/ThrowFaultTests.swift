@@ -12,10 +12,10 @@ struct ThrowFaultTests {
 
     @Test func pointPaths() {
         for good in ["a/b", "store/favorites/fetch", "store/*", "store/fav*", "posix/io/*", "a.b/c_d/e-f"] {
-            #expect(ThrowFault.isPointPath(good), "\(good)")
+            #expect(PointPath.isValid(good), "\(good)")
         }
         for bad in ["", "a", "*", "/a", "a/", "a//b", "*/a", "a/*/b", "a b/c", "a/b*c", "ä/b"] {
-            #expect(!ThrowFault.isPointPath(bad), "\(bad)")
+            #expect(!PointPath.isValid(bad), "\(bad)")
         }
     }
 

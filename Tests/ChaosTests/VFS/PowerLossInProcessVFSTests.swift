@@ -76,67 +76,50 @@ extension ChaosVFSTests {
     }
 }
 
-/// ``StorageFaultPolicy`` alone: matching, codes, validation; no SQLite.
+/// ``StorageFaultPolicy`` alone: which armed faults a call reaches, in which order,
+/// and what their decisions add up to; no SQLite.
 @Suite struct StorageFaultPolicyVFSTests {
     private func call(_ op: Int32, _ kind: Int32, _ path: String, offset: Int64 = 0, amount: Int32 = 0,
                       _ body: (StorageFaultPolicy.Call) -> Void) {
         path.withCString { body(StorageFaultPolicy.Call(op: op, fileKind: kind, path: $0, offset: offset, amount: amount)) }
     }
 
-    @Test func storageFilesMapToTheirCFileKinds() {
-        #expect(StorageFaultPolicy.fileMask(.store) == CHAOS_FILE_MAIN_DB)
-        #expect(StorageFaultPolicy.fileMask(.journal) == CHAOS_FILE_MAIN_JOURNAL)
-        #expect(StorageFaultPolicy.fileMask(.wal) == CHAOS_FILE_WAL)
-        #expect(StorageFaultPolicy.fileMask(.any) == CHAOS_FILE_MAIN_DB | CHAOS_FILE_MAIN_JOURNAL | CHAOS_FILE_WAL)
-        #expect(StorageFaultPolicy.fileMask(.any) & CHAOS_FILE_OTHER == 0, "temp files never count")
+    private func armed(_ fault: some StorageFault, id: String? = nil, on file: StorageFile = .any, trigger: Trigger = Trigger(),
+                       seed: UInt64 = 0, directory: String = "/") throws -> any ArmedStorageFault {
+        var trigger = trigger
+        trigger.on = file
+        let armed = ArmedFault(id: id ?? type(of: fault).kind, fault: fault, trigger: trigger, seed: seed)
+        return try ArmedStorage(armed, fault: fault, directory: directory)
     }
 
-    @Test func ioErrorCodesAreSQLitesExtendedCodes() {
-        let codes = StorageFaultRule.Operation.allCases.map { StorageFaultPolicy.ioErrorCode($0) }
-        #expect(codes == [266, 778, 1034, 1546, 14, 3850, 2570])
+    @Test func cFileKindsMapToStorageFilesAndTempFilesNeverCount() {
+        #expect(StorageFaultPolicy.file(CHAOS_FILE_MAIN_DB) == .store)
+        #expect(StorageFaultPolicy.file(CHAOS_FILE_MAIN_JOURNAL) == .journal)
+        #expect(StorageFaultPolicy.file(CHAOS_FILE_WAL) == .wal)
+        #expect(StorageFaultPolicy.file(CHAOS_FILE_OTHER) == nil)
+        #expect(StorageFaultPolicy.operation(of: CHAOS_OP_FILESIZE) == nil, "file size is nobody's operation")
     }
 
-    @Test func matchingFollowsKindOperationFileAndDirectory() {
-        let dir = "/data/app/"
-        func matches(_ rule: StorageFaultRule, _ op: Int32, _ kind: Int32, _ path: String = "/data/app/s.db",
-                     offset: Int64 = 0, amount: Int32 = 0) -> StorageFaultRule.Operation? {
-            var result: StorageFaultRule.Operation?
-            call(op, kind, path, offset: offset, amount: amount) { result = StorageFaultPolicy.match($0, .init(rule)) }
-            return result
+    @Test func aFaultReachesOnlyTheFilesUnderItsDirectory() throws {
+        var policy = StorageFaultPolicy()
+        policy.arm(try armed(IOErrorFault(operation: "write"), directory: "/data/app/"))
+        var codes: [Int32] = []
+        for path in ["/data/app/s.db", "/data/application/s.db", "/elsewhere/s.db"] {
+            call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, path) { codes.append(policy.decide($0).effect.resultCode) }
         }
-        let full = StorageFaultRule(kind: .diskFull, directory: dir)
-        #expect(matches(full, CHAOS_OP_WRITE, CHAOS_FILE_WAL) == .write)
-        #expect(matches(full, CHAOS_OP_WRITE, CHAOS_FILE_OTHER) == nil)
-        #expect(matches(full, CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/data/application/s.db") == nil, "a prefix is a directory")
-        #expect(matches(full, CHAOS_OP_TRUNCATE, CHAOS_FILE_MAIN_DB, amount: 1) == .truncate, "growing")
-        #expect(matches(full, CHAOS_OP_TRUNCATE, CHAOS_FILE_MAIN_DB, amount: 0) == nil, "shrinking frees space")
-        #expect(matches(full, CHAOS_OP_READ, CHAOS_FILE_MAIN_DB) == nil)
-
-        let busy = StorageFaultRule(kind: .busy, on: .store, directory: dir)
-        #expect(matches(busy, CHAOS_OP_LOCK, CHAOS_FILE_MAIN_DB, amount: SQLITE_LOCK_SHARED) == nil, "readers go on")
-        #expect(matches(busy, CHAOS_OP_LOCK, CHAOS_FILE_MAIN_DB, amount: SQLITE_LOCK_RESERVED) == .lock)
-        #expect(matches(busy, CHAOS_OP_SHM_LOCK, CHAOS_FILE_MAIN_DB, offset: 0, amount: 1) == .lock, "the WAL write lock")
-        #expect(matches(busy, CHAOS_OP_SHM_LOCK, CHAOS_FILE_MAIN_DB, offset: 3, amount: 1) == nil, "a read mark")
-        let busyWAL = StorageFaultRule(kind: .busy, on: .wal, directory: dir)
-        #expect(matches(busyWAL, CHAOS_OP_LOCK, CHAOS_FILE_MAIN_DB, amount: SQLITE_LOCK_RESERVED) == nil)
-        #expect(matches(busyWAL, CHAOS_OP_SHM_LOCK, CHAOS_FILE_MAIN_DB, offset: 0, amount: 1) == .lock)
-
-        let slow = StorageFaultRule(kind: .slowIO, on: .journal, latencyMs: 1)
-        #expect(matches(slow, CHAOS_OP_SYNC, CHAOS_FILE_MAIN_JOURNAL, "/anywhere/x-journal") == .sync)
-        #expect(matches(slow, CHAOS_OP_SYNC, CHAOS_FILE_MAIN_DB) == nil)
-        #expect(matches(slow, CHAOS_OP_OPEN, CHAOS_FILE_MAIN_JOURNAL) == nil, "nil operation: read, write, sync")
+        #expect(codes == [778, 0, 0], "a prefix is a directory")
     }
 
-    @Test func diskFullIsStickyAndTimesMakesItTransient() {
+    @Test func diskFullIsStickyAndTimesMakesItTransient() throws {
         var sticky = StorageFaultPolicy()
-        sticky.arm(StorageFaultRule(kind: .diskFull, afterBytes: 100))
+        sticky.arm(try armed(DiskFullFault(afterBytes: 100)))
         var transient = StorageFaultPolicy()
-        transient.arm(StorageFaultRule(kind: .diskFull, afterBytes: 100, trigger: Trigger(times: 1)))
+        transient.arm(try armed(DiskFullFault(afterBytes: 100), trigger: Trigger(times: 1)))
         var stickyCodes: [Int32] = [], transientCodes: [Int32] = []
         for amount: Int32 in [60, 30, 20, 5, 5] {
             call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/x.db", amount: amount) { c in
-                stickyCodes.append(sticky.decide(c).resultCode)
-                transientCodes.append(transient.decide(c).resultCode)
+                stickyCodes.append(sticky.decide(c).effect.resultCode)
+                transientCodes.append(transient.decide(c).effect.resultCode)
             }
         }
         #expect(stickyCodes == [0, 0, SQLITE_FULL, SQLITE_FULL, SQLITE_FULL], "90 fit; 110 does not; full stays full")
@@ -144,62 +127,77 @@ extension ChaosVFSTests {
         #expect(sticky.firings.map(\.count) == [1, 2, 3])
     }
 
-    @Test func theFirstFailingRuleWinsAndLaterRulesNeverSeeTheCall() {
+    @Test func theFirstFailingFaultWinsAndLaterFaultsNeverSeeTheCall() throws {
         var policy = StorageFaultPolicy()
-        policy.arm(StorageFaultRule(kind: .ioError, operation: .write, on: .wal))
-        policy.arm(StorageFaultRule(kind: .diskFull))
+        policy.arm(try armed(IOErrorFault(operation: "write"), on: .wal))
+        policy.arm(try armed(DiskFullFault()))
         var codes: [Int32] = []
-        call(CHAOS_OP_WRITE, CHAOS_FILE_WAL, "/x-wal") { codes.append(policy.decide($0).resultCode) }
-        call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/x") { codes.append(policy.decide($0).resultCode) }
+        call(CHAOS_OP_WRITE, CHAOS_FILE_WAL, "/x-wal") { codes.append(policy.decide($0).effect.resultCode) }
+        call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/x") { codes.append(policy.decide($0).effect.resultCode) }
         #expect(codes == [778, SQLITE_FULL])
         #expect(policy.firings.map(\.kind) == ["io-error", "disk-full"])
         #expect(policy.firings.map(\.count) == [1, 1], "disk-full's first hit was the store write")
     }
 
-    @Test func slowIOJitterIsSeeded() {
-        func delays(seed: UInt64) -> [UInt64] {
+    @Test func twoFaultsOfOneKindKeepTheirOwnCounts() throws {
+        var policy = StorageFaultPolicy()
+        policy.arm(try armed(IOErrorFault(operation: "sync"), id: "step-3", on: .wal, trigger: Trigger(after: 1, times: 1)))
+        policy.arm(try armed(IOErrorFault(operation: "sync"), id: "step-5", on: .store, trigger: Trigger(times: 1)))
+        var codes: [Int32] = []
+        for kind in [CHAOS_FILE_WAL, CHAOS_FILE_MAIN_DB, CHAOS_FILE_WAL, CHAOS_FILE_MAIN_DB] {
+            call(CHAOS_OP_SYNC, kind, "/x") { codes.append(policy.decide($0).effect.resultCode) }
+        }
+        #expect(codes == [0, 1034, 1034, 0], "each fault counts its own syncs: the WAL's second, the store's first")
+        #expect(policy.firings.map(\.id) == ["step-5", "step-3"])
+        #expect(policy.progress.map(\.counter.fired) == [1, 1])
+        #expect(policy.progress.map(\.counter.hits) == [2, 2])
+    }
+
+    @Test func slowIOJitterIsSeeded() throws {
+        func delays(seed: UInt64) throws -> [Duration] {
             var policy = StorageFaultPolicy()
-            policy.arm(StorageFaultRule(kind: .slowIO, latencyMs: 5, jitterMs: 20, seed: seed))
-            var result: [UInt64] = []
-            for _ in 0..<20 { call(CHAOS_OP_READ, CHAOS_FILE_MAIN_DB, "/x") { result.append(policy.decide($0).delayNanoseconds) } }
+            policy.arm(try armed(SlowIOFault(latency: .milliseconds(5), jitter: .milliseconds(20)), seed: seed))
+            var result: [Duration] = []
+            for _ in 0..<20 { call(CHAOS_OP_READ, CHAOS_FILE_MAIN_DB, "/x") { result.append(policy.decide($0).effect.delay) } }
             return result
         }
-        let a = delays(seed: 3)
-        #expect(a == delays(seed: 3))
-        #expect(a != delays(seed: 4))
-        #expect(a.allSatisfy { (5_000_000...25_000_000).contains($0) })
-        #expect(Set(a).count > 5)
+        let a = try delays(seed: 3)
+        #expect(a == (try delays(seed: 3)))
+        #expect(a != (try delays(seed: 4)))
+        #expect(a.allSatisfy { (.milliseconds(5) ... .milliseconds(25)).contains($0) })
+        #expect(Set(a.map(\.wholeMilliseconds)).count > 5)
     }
 
-    @Test func rulesThatMakeNoSenseAreRejectedWithAReason() {
-        let bad: [StorageFaultRule] = [
-            StorageFaultRule(kind: .busy, operation: .write),
-            StorageFaultRule(kind: .busy, on: .journal),
-            StorageFaultRule(kind: .diskFull, operation: .read),
-            StorageFaultRule(kind: .diskFull, afterBytes: -1),
-            StorageFaultRule(kind: .slowIO),
-            StorageFaultRule(kind: .slowIO, latencyMs: 120_000),
-            StorageFaultRule(kind: .ioError, operation: .read, afterBytes: 10),
-            StorageFaultRule(kind: .diskFull, latencyMs: 10),
-        ]
-        for rule in bad {
-            #expect(StorageFaultPolicy.problem(with: rule) != nil, "\(rule)")
-            #expect(throws: StorageFaults.RuleError.self) { try StorageFaults.arm(rule) }
-        }
-        #expect(StorageFaultPolicy.problem(with: StorageFaultRule(kind: .diskFull, afterBytes: 0)) == nil)
-        #expect(StorageFaultPolicy.problem(with: StorageFaultRule(kind: .slowIO, jitterMs: 3)) == nil)
+    @Test func aFaultResumedFromItsProgressGoesOnWhereItStood() throws {
+        var first = StorageFaultPolicy()
+        first.arm(try armed(DiskFullFault(afterBytes: 100), trigger: Trigger(times: 2)))
+        call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/x", amount: 80) { _ = first.decide($0) }
+        call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/x", amount: 80) { _ = first.decide($0) }
+        let progress = try #require(first.progress.first)
+        #expect(progress.counter.fired == 1)
+        let memory = try #require(progress.memory)
+        #expect(memory.contains("\"full\":true"))
+        // The next launch of the app is armed with it: still full, one firing left.
+        var trigger = Trigger(times: 2)
+        trigger.on = .any
+        let resumed = ArmedFault(id: "disk-full", fault: DiskFullFault(afterBytes: 100), trigger: trigger, seed: 0)
+            .resumed(at: progress)
+        var second = StorageFaultPolicy()
+        second.arm(try ArmedStorage(resumed, fault: DiskFullFault(afterBytes: 100), directory: "/"))
+        var codes: [Int32] = []
+        for _ in 0..<2 { call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/x", amount: 1) { codes.append(second.decide($0).effect.resultCode) } }
+        #expect(codes == [SQLITE_FULL, 0], "the disk stayed full across the relaunch, and times: 2 counts both launches")
     }
 
-    @Test func rulesAndFiringsTravelAsJSONWithWireNames() throws {
-        let rule = StorageFaultRule(
-            kind: .diskFull, operation: .write, on: .wal, directory: "/d", afterBytes: 4096,
-            trigger: Trigger(after: 1, times: 2, probability: 0.5), seed: 99)
-        let json = String(decoding: try JSONEncoder().encode(rule), as: UTF8.self)
+    @Test func armedFaultsAndFiringsTravelAsJSONWithWireNames() throws {
+        let armed = ArmedFault(id: "step-4", fault: DiskFullFault(afterBytes: 4096),
+                               trigger: Trigger(after: 1, times: 2, probability: 0.5, on: .wal), seed: 99)
+        let json = String(decoding: try JSONEncoder().encode(armed), as: UTF8.self)
         #expect(json.contains("\"disk-full\""))
-        #expect(try JSONDecoder().decode(StorageFaultRule.self, from: Data(json.utf8)) == rule)
-        let minimal = #"{"kind":"busy","on":"store","trigger":{"after":0},"seed":1}"#
-        #expect(try JSONDecoder().decode(StorageFaultRule.self, from: Data(minimal.utf8)) == StorageFaultRule(kind: .busy, on: .store, seed: 1))
-        let firing = StorageFiring(kind: "busy", operation: "lock", file: "store", path: "/d/s", count: 3, resultCode: 5)
+        #expect(try JSONDecoder().decode(ArmedFault.self, from: Data(json.utf8)) == armed)
+        let unknown = json.replacingOccurrences(of: "disk-full", with: "corrupt-file")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ArmedFault.self, from: Data(unknown.utf8)) }
+        let firing = StorageFiring(id: "step-4", kind: "busy", operation: "lock", file: "store", path: "/d/s", count: 3, resultCode: 5)
         #expect(try JSONDecoder().decode(StorageFiring.self, from: JSONEncoder().encode(firing)) == firing)
         #expect(PowerLoss.Mode.allCases.map(\.rawValue) == ["drop", "keep", "torn"])
         #expect(PowerLoss.exitCode == 86)

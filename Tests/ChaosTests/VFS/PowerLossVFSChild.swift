@@ -71,8 +71,8 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
         try SQLiteFaultVFS.register()
         PowerLoss.enable(torn: config.torn, under: config.directory)
         if config.withStorageRule {
-            try StorageFaults.arm(StorageFaultRule(
-                kind: .slowIO, operation: .sync, on: .any, directory: config.directory, jitterMs: 1, seed: config.seed))
+            try StorageFaults.arm(ArmedFault(id: "slow", fault: SlowIOFault(latency: .zero, jitter: .milliseconds(1)),
+                                             trigger: Trigger(), seed: config.seed), under: config.directory)
         }
         if config.atSync != nil || config.afterWrites != nil {
             PowerLoss.arm(atSync: config.atSync, afterWrites: config.afterWrites, mode: config.mode, seed: config.seed)

@@ -21,7 +21,7 @@ extension ChaosVFSTests {
             try db.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, value TEXT)")
             try db.exec("INSERT INTO t(value) VALUES ('before')")
 
-            try arm(StorageFaultRule(kind: .diskFull, on: .wal, directory: dir.path))
+            try arm(DiskFullFault(), on: .wal, under: dir.path)
             defer { reset() }
             #expect(db.code("INSERT INTO t(value) VALUES ('lost 1')") == SQLITE_FULL)
             db.rollbackIfNeeded()
@@ -37,7 +37,7 @@ extension ChaosVFSTests {
                     && $0.path == dir.path + "/full.sqlite-wal" && $0.resultCode == SQLITE_FULL
             })
 
-            StorageFaults.disarm(kind: .diskFull)
+            StorageFaults.disarm(id: DiskFullFault.kind)
             #expect(chaos_vfs_has_hook() == 0, "nothing armed: the hook is gone")
             try db.exec("INSERT INTO t(value) VALUES ('after')")
             #expect(try db.string("SELECT group_concat(value, ',') FROM t") == "before,after")
@@ -54,7 +54,7 @@ extension ChaosVFSTests {
             let walBefore = fileSize(path + "-wal")
             let budget = 50_000, commitMax = 3 * (4096 + 24)
 
-            try arm(StorageFaultRule(kind: .diskFull, on: .wal, directory: dir.path, afterBytes: budget))
+            try arm(DiskFullFault(afterBytes: budget), on: .wal, under: dir.path)
             defer { reset() }
             var committed = 0
             var failure: Int32 = SQLITE_OK
@@ -91,7 +91,7 @@ extension ChaosVFSTests {
             case readStore, writeStore, writeWAL, writeStoreAtCheckpoint, syncJournal, syncWAL,
                 truncateWAL, openJournal, lockStore, deleteJournal
 
-            var rule: (StorageFaultRule.Operation, StorageFile) {
+            var rule: (StorageCall.Operation, StorageFile) {
                 switch self {
                 case .readStore: (.read, .store)
                 case .writeStore, .writeStoreAtCheckpoint: (.write, .store)
@@ -131,7 +131,7 @@ extension ChaosVFSTests {
             let db = try RawDB(path: path)
             try db.exec("PRAGMA synchronous=FULL; PRAGMA wal_autocheckpoint=0")
             let (operation, file) = test.rule
-            try arm(StorageFaultRule(kind: .ioError, operation: operation, on: file, directory: dir.path))
+            try arm(IOErrorFault(operation: operation.rawValue), on: file, under: dir.path)
             defer { reset() }
 
             let rc: Int32
@@ -171,7 +171,7 @@ extension ChaosVFSTests {
                 let db = try RawDB(path: dir.path + "/trigger.sqlite")
                 #expect(try db.string("PRAGMA journal_mode=WAL") == "wal")
                 try db.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, value TEXT)")
-                try arm(StorageFaultRule(kind: .ioError, operation: .sync, on: .wal, directory: dir.path, trigger: trigger))
+                try arm(IOErrorFault(operation: "sync"), on: .wal, under: dir.path, trigger: trigger)
                 defer { reset() }
                 // One WAL sync per autocommit INSERT (synchronous=FULL): hit n = insert n.
                 try db.exec("PRAGMA synchronous=FULL")
@@ -193,9 +193,7 @@ extension ChaosVFSTests {
                 let dir = try VFSTempDir()
                 let db = try RawDB(path: dir.path + "/p.sqlite")
                 try db.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, value TEXT)")
-                try arm(StorageFaultRule(
-                    kind: .ioError, operation: .write, on: .any, directory: dir.path,
-                    trigger: Trigger(probability: 0.3), seed: seed))
+                try arm(IOErrorFault(operation: "write"), under: dir.path, trigger: Trigger(probability: 0.3), seed: seed)
                 defer { reset() }
                 var codes: [Int32] = []
                 for i in 1...30 {
@@ -226,7 +224,7 @@ extension ChaosVFSTests {
             let reader = try RawDB(path: path)
 
             // The journal cannot be busy; a WAL write lock only exists in WAL mode.
-            try arm(StorageFaultRule(kind: .busy, on: .wal, directory: dir.path))
+            try arm(BusyFault(), on: .wal, under: dir.path)
             defer { reset() }
             if journalMode == "delete" {
                 try db.exec("INSERT INTO t(value) VALUES ('not wal')")
@@ -236,7 +234,7 @@ extension ChaosVFSTests {
             }
             if journalMode == "wal" { StorageFaults.disarmAll() }
 
-            try arm(StorageFaultRule(kind: .busy, on: .store, directory: dir.path))
+            try arm(BusyFault(), on: .store, under: dir.path)
             #expect(db.code("BEGIN IMMEDIATE") == SQLITE_BUSY)
             db.rollbackIfNeeded()
             #expect(db.code("INSERT INTO t(value) VALUES ('busy')") == SQLITE_BUSY)
@@ -245,7 +243,9 @@ extension ChaosVFSTests {
             #expect(try reader.int("SELECT count(*) FROM t") == 1, "other readers work")
             let firings = StorageFaults.firings()
             #expect(firings.count == 2)
-            #expect(firings.allSatisfy { $0.kind == "busy" && $0.operation == "lock" && $0.file == "store" && $0.resultCode == SQLITE_BUSY })
+            // In WAL mode the write lock is the -shm's slot 0; in a rollback journal, xLock.
+            let lock = journalMode == "wal" ? "shm-lock" : "lock"
+            #expect(firings.allSatisfy { $0.kind == "busy" && $0.operation == lock && $0.file == "store" && $0.resultCode == SQLITE_BUSY })
 
             StorageFaults.disarmAll()
             try db.exec("INSERT INTO t(value) VALUES ('after')")
@@ -262,7 +262,7 @@ extension ChaosVFSTests {
             try db.exec("PRAGMA synchronous=FULL")
             try db.exec("CREATE TABLE t(id INTEGER PRIMARY KEY, value TEXT)")
             let latencyMs = 20
-            try arm(StorageFaultRule(kind: .slowIO, on: .any, directory: dir.path, latencyMs: latencyMs, jitterMs: 5, seed: 9))
+            try arm(SlowIOFault(latency: .milliseconds(latencyMs), jitter: .milliseconds(5)), under: dir.path, seed: 9)
             defer { reset() }
 
             let clock = ContinuousClock()
@@ -285,17 +285,20 @@ extension ChaosVFSTests {
             let dir = try VFSTempDir()
             defer { reset() }
             #expect(chaos_vfs_has_hook() == 0)
-            try arm(StorageFaultRule(kind: .busy, directory: dir.path))
-            try arm(StorageFaultRule(kind: .ioError, operation: .read, on: .store, directory: dir.path + "/"))
+            try arm(BusyFault(), under: dir.path, id: "first")
+            try arm(IOErrorFault(operation: "read"), on: .store, under: dir.path + "/", id: "second")
             #expect(chaos_vfs_has_hook() == 1)
-            #expect(StorageFaults.armedRules().map(\.kind) == [.busy, .ioError])
-            #expect(StorageFaults.armedRules().allSatisfy { $0.directory == dir.path + "/" }, "resolved, one trailing slash")
-            StorageFaults.disarm(kind: .busy)
+            #expect(StorageFaults.armedIDs == ["first", "second"])
+            try arm(BusyFault(), under: dir.path, id: "first")
+            #expect(StorageFaults.armedIDs == ["second", "first"], "arming an id again replaces it, at the end")
+            StorageFaults.disarm(id: "first")
             #expect(chaos_vfs_has_hook() == 1)
-            StorageFaults.disarm(kind: .ioError)
+            StorageFaults.disarm(id: "second")
             #expect(chaos_vfs_has_hook() == 0)
-            #expect(throws: StorageFaults.RuleError.self) { try StorageFaults.arm(StorageFaultRule(kind: .busy, operation: .write)) }
-            #expect(chaos_vfs_has_hook() == 0, "a rejected rule installs nothing")
+            #expect(throws: StorageFaults.ArmError.self) {
+                try StorageFaults.arm(ArmedFault(id: "x", fault: ThrowFault(point: "a/b"), trigger: Trigger(), seed: 0), under: dir.path)
+            }
+            #expect(chaos_vfs_has_hook() == 0, "a rejected fault installs nothing")
         }
 
         @Test func aRuleLeavesDatabasesOutsideItsDirectoryAlone() throws {
@@ -304,7 +307,7 @@ extension ChaosVFSTests {
             let outside = try RawDB(path: other.path + "/out.sqlite")
             try inside.exec("CREATE TABLE t(x)")
             try outside.exec("CREATE TABLE t(x)")
-            try arm(StorageFaultRule(kind: .ioError, operation: .write, directory: mine.path))
+            try arm(IOErrorFault(operation: "write"), under: mine.path)
             defer { reset() }
             #expect(inside.code("INSERT INTO t VALUES (1)") == 778)
             inside.rollbackIfNeeded()
@@ -314,9 +317,14 @@ extension ChaosVFSTests {
 
         // MARK: - helpers
 
-        private func arm(_ rule: StorageFaultRule) throws {
+        /// Arms `fault` for the databases under `directory`, as a worker arms a step's fault.
+        private func arm(_ fault: any StorageFault, on file: StorageFile = .any, under directory: String,
+                         trigger: Trigger = Trigger(), seed: UInt64 = 0, id: String? = nil) throws {
+            var trigger = trigger
+            trigger.on = file
             try SQLiteFaultVFS.register()
-            try StorageFaults.arm(rule)
+            let kind = type(of: fault).kind
+            try StorageFaults.arm(ArmedFault(id: id ?? kind, fault: fault, trigger: trigger, seed: seed), under: directory)
         }
 
         private func reset() {

@@ -9,6 +9,8 @@ struct VFSTestError: Error, CustomStringConvertible {
 
 /// A temp directory, resolved to its real path (the unix VFS resolves symlinks
 /// in the paths it hands the shim), removed at deinit unless `keep` is set.
+/// Unchecked Sendable: `path` never changes; `keep` is set by the test that owns it, before
+/// any other thread could see it.
 final class VFSTempDir: @unchecked Sendable {
     let path: String
     var keep = false

@@ -1,3 +1,5 @@
+import FaultPoints
+
 /// Resets the app's persistence context when a fault point is hit, as SwiftData's
 /// `ModelContext.reset()` does: every object the context handed out is destroyed.
 ///
@@ -8,13 +10,12 @@
 ///   times: 1
 /// ```
 ///
-/// The fault decides nothing about the context itself: the point is armed with the
-/// target's own effect `reset-context` (``PointArming/Effect/targetEffect``), and the
-/// target resets whatever context is in use at that moment. The hit then goes on, so
-/// the app meets the reset in the middle of its work, as it would in production.
-public struct ResetContextFault: Fault {
+/// The fault decides nothing about the context itself: the hit runs the target's own
+/// effect `reset-context` (`ChaosTarget.applyEffect`), which resets whatever context is
+/// in use at that moment. The hit then goes on, so the app meets the reset in the
+/// middle of its work, as it would in production.
+public struct ResetContextFault: PointFault {
     public static let kind = "reset-context"
-    public static let family = FaultFamily.point
     public static let summary = "Reset the app's persistence context at a fault point, invalidating the objects it handed out."
     public static let example = """
         - fault: reset-context
@@ -22,12 +23,10 @@ public struct ResetContextFault: Fault {
           times: 1
         """
     public static let parameterKeys = ["point"]
-    public static let acceptsTrigger = true
 
     /// The target effect's name, as the worker passes it to `ChaosTarget.applyEffect`.
     public static let effect = "reset-context"
 
-    /// The point path, `layer/component/operation[/moment]`, maybe ending in `*`.
     public var point: String
 
     public init(point: String) {
@@ -35,14 +34,12 @@ public struct ResetContextFault: Fault {
     }
 
     public init(parameters: ScenarioParameters) throws(ScenarioError) {
-        point = try parameters.requiredString("point")
-        guard ThrowFault.isPointPath(point) else {
-            throw parameters.error(
-                "'point' of \(parameters.context) must be a point path like store/settings/context (at least two segments of [A-Za-z0-9._-], a trailing * allowed), found '\(point)'",
-                at: "point"
-            )
-        }
+        point = try PointPath.read(parameters, example: "store/settings/context")
     }
 
     public var label: String { "\(Self.kind) \(point)" }
+
+    public func action(_ context: PointFaultContext) -> FaultAction {
+        .call { hit in context.targetEffect(Self.effect, hit.name) }
+    }
 }

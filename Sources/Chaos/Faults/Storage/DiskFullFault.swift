@@ -7,21 +7,23 @@
 /// ```
 ///
 /// Injected in the fault VFS (`mechanism: vfs`, the default), or for real:
-/// `mechanism: tmpfs` fills the case's small tmpfs (see the scenario's `disk:` key)
-/// so the kernel itself answers ENOSPC.
-public struct DiskFullFault: Fault {
+/// `mechanism: tmpfs` fills the case's small tmpfs so the kernel itself answers ENOSPC.
+///
+/// In the VFS, its operations are writes and truncates that grow a file. With
+/// `after-bytes`, writes that still fit in the budget are not operations at all; once
+/// one does not fit, the disk is full and every later write and growth is one. The
+/// bytes written and the full disk are remembered across relaunches, as a real disk
+/// would keep them.
+public struct DiskFullFault: StorageFault {
     public static let kind = "disk-full"
-    public static let family = FaultFamily.storage
     public static let summary = "Fail writes as a full disk does (SQLITE_FULL), in the VFS or on a real full tmpfs."
     public static let example = """
         - fault: disk-full
           on: wal
         """
     public static let parameterKeys = ["after-bytes", "mechanism"]
-    public static let acceptsTrigger = true
-    public static let acceptsStorageFile = true
 
-    public enum Mechanism: String, Sendable, CaseIterable { case vfs, tmpfs }
+    public enum Mechanism: String, Sendable, Codable, CaseIterable { case vfs, tmpfs }
 
     public var afterBytes: Int?
     public var mechanism: Mechanism
@@ -45,5 +47,34 @@ public struct DiskFullFault: Fault {
         if let afterBytes { text += " after \(afterBytes) bytes" }
         if mechanism == .tmpfs { text += " (real, tmpfs)" }
         return text
+    }
+
+    public var seam: StorageSeam { mechanism == .tmpfs ? .tmpfs : .vfs }
+
+    public struct Memory: Sendable, Codable, Equatable {
+        /// Bytes written to matching files while the disk still had room.
+        public var bytesWritten = 0
+        /// The disk filled up: every later write is an operation.
+        public var full = false
+    }
+
+    public var initialMemory: Memory { Memory() }
+
+    public func isHit(_ call: StorageCall, on: StorageFile, memory: inout Memory) -> Bool {
+        guard call.isOn(on), call.operation == .write || call.grows else { return false }
+        if let afterBytes, call.operation == .write, !memory.full, memory.bytesWritten + Int(call.amount) <= afterBytes {
+            memory.bytesWritten += Int(call.amount)
+            return false  // it still fits
+        }
+        return true
+    }
+
+    public func passed(_ call: StorageCall, memory: inout Memory) {
+        if call.operation == .write { memory.bytesWritten += Int(call.amount) }
+    }
+
+    public func effect(of call: StorageCall, memory: inout Memory, rng: inout SplitMix64) -> StorageEffect {
+        memory.full = true
+        return .fail(StorageEffect.Code.full)
     }
 }

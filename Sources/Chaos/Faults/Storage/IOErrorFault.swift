@@ -2,13 +2,15 @@
 ///
 /// ```yaml
 /// - fault: io-error
-///   op: sync               # read | write | sync | truncate | open | lock | delete
+///   op: sync               # read | write | sync | truncate | open | lock | delete | any
 ///   on: store              # store | journal | wal | any (default any)
 ///   times: 1
 /// ```
-public struct IOErrorFault: Fault {
+///
+/// `op: any` counts every read, write, sync and truncate, each failing with its own
+/// code: "the Nth I/O operation" of `chaos explore --sweep io`.
+public struct IOErrorFault: StorageFault {
     public static let kind = "io-error"
-    public static let family = FaultFamily.storage
     public static let summary = "Fail one kind of file operation with SQLite's I/O error code (IOERR_READ, IOERR_FSYNC...)."
     public static let example = """
         - fault: io-error
@@ -16,11 +18,11 @@ public struct IOErrorFault: Fault {
           on: store
         """
     public static let parameterKeys = ["op"]
-    public static let acceptsTrigger = true
-    public static let acceptsStorageFile = true
 
-    public static let operations = ["read", "write", "sync", "truncate", "open", "lock", "delete"]
+    public static let anyOperation = "any"
+    public static let operations = ["read", "write", "sync", "truncate", "open", "lock", "delete", anyOperation]
 
+    /// One of ``operations``.
     public var operation: String
 
     public init(operation: String) {
@@ -32,4 +34,27 @@ public struct IOErrorFault: Fault {
     }
 
     public var label: String { "\(Self.kind) \(operation)" }
+
+    public func isHit(_ call: StorageCall, on: StorageFile, memory: inout NoMemory) -> Bool {
+        guard call.isOn(on), call.operation != .shmLock else { return false }
+        return operation == Self.anyOperation ? call.isIO : call.operation.rawValue == operation
+    }
+
+    public func effect(of call: StorageCall, memory: inout NoMemory, rng: inout SplitMix64) -> StorageEffect {
+        .fail(Self.code(for: call.operation))
+    }
+
+    /// The extended result code of a failed `operation`.
+    static func code(for operation: StorageCall.Operation) -> Int32 {
+        typealias Code = StorageEffect.Code
+        switch operation {
+        case .read: return Code.ioErrorRead
+        case .write: return Code.ioErrorWrite
+        case .sync: return Code.ioErrorFsync
+        case .truncate: return Code.ioErrorTruncate
+        case .delete: return Code.ioErrorDelete
+        case .lock, .shmLock: return Code.ioErrorLock
+        case .open: return Code.cantOpen
+        }
+    }
 }

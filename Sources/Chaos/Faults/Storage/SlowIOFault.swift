@@ -6,9 +6,8 @@
 ///   jitter: 10ms           # plus a seeded 0...jitter (default 0)
 ///   on: any
 /// ```
-public struct SlowIOFault: Fault {
+public struct SlowIOFault: StorageFault {
     public static let kind = "slow-io"
-    public static let family = FaultFamily.storage
     public static let summary = "Add a seeded latency to every read, write and sync of the store's files."
     public static let example = """
         - fault: slow-io
@@ -16,8 +15,6 @@ public struct SlowIOFault: Fault {
           jitter: 10ms
         """
     public static let parameterKeys = ["latency", "jitter"]
-    public static let acceptsTrigger = true
-    public static let acceptsStorageFile = true
 
     public static let maximum: Duration = .seconds(10)
 
@@ -34,10 +31,23 @@ public struct SlowIOFault: Fault {
         jitter = try parameters.duration("jitter") ?? .zero
         guard latency <= Self.maximum else { throw parameters.error("'latency' is at most 10s per operation", at: "latency") }
         guard jitter <= Self.maximum else { throw parameters.error("'jitter' is at most 10s per operation", at: "jitter") }
+        guard latency > .zero || jitter > .zero else {
+            throw parameters.error("slow-io with no latency and no jitter would change nothing: give 'latency' or 'jitter'", at: "latency")
+        }
     }
 
     public var label: String {
         jitter == .zero ? "\(Self.kind) \(ScenarioDuration.format(latency))"
             : "\(Self.kind) \(ScenarioDuration.format(latency)) ± \(ScenarioDuration.format(jitter))"
+    }
+
+    public func isHit(_ call: StorageCall, on: StorageFile, memory: inout NoMemory) -> Bool {
+        call.isOn(on) && [.read, .write, .sync].contains(call.operation)
+    }
+
+    public func effect(of call: StorageCall, memory: inout NoMemory, rng: inout SplitMix64) -> StorageEffect {
+        let jitterNanoseconds = Int64(jitter.components.seconds) * 1_000_000_000 + jitter.components.attoseconds / 1_000_000_000
+        let extra = jitterNanoseconds > 0 ? rng.nextInt(in: 0...Int(jitterNanoseconds)) : 0
+        return .wait(latency + .nanoseconds(extra))
     }
 }

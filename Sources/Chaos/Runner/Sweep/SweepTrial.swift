@@ -45,17 +45,4 @@ public enum SweepTrial: Sendable, Equatable, CustomStringConvertible {
             return nil
         }
     }
-
-    /// The storage rule of an I/O-error trial.
-    var storageRule: StorageFaultRule? {
-        guard case let .ioError(operation, persistent) = self else { return nil }
-        return StorageFaultRule(kind: .ioError, operation: nil, on: .any,
-                                trigger: Trigger(after: operation - 1, times: persistent ? nil : 1), seed: 0)
-    }
-
-    /// The power-loss order of a crash trial.
-    var powerLossOrder: PowerLossOrder? {
-        guard case let .powerLoss(moment, mode, seed) = self else { return nil }
-        return PowerLossOrder(step: PowerLossStep(mode: mode, moment: moment), seed: seed)
-    }
 }

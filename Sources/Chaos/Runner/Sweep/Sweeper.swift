@@ -83,34 +83,37 @@ public struct Sweeper {
         case .io: runIO(&outcome, progress: progress)
         case .crash: runCrash(&outcome, progress: progress)
         }
-        let elapsed = clock.now - start
-        outcome.durationMs = Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)
+        outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
     }
 
-    /// Runs one trial (also what `--trial` reproduces).
-    public func runTrial(_ trial: SweepTrial) -> (report: CaseReport, fired: Bool, io: (writes: Int, syncs: Int)?) {
+    /// What one trial came to: its report, whether its fault fired, and the writes and
+    /// syncs the app made while a trial power loss waited (a counting run's answer).
+    public struct TrialResult: Sendable {
+        public var report: CaseReport
+        public var fired: Bool
+        public var io: (writes: Int, syncs: Int)?
+    }
+
+    /// Runs one trial (also what `--trial` reproduces): the trial scenario with the
+    /// trial's steps woven in (``TrialPlan``), as a normal case.
+    public func runTrial(_ trial: SweepTrial) -> TrialResult {
         var trialOptions = options
-        trialOptions.sweepTrial = trial
         trialOptions.reproduceExtras = []
-        let runner = CaseRunner(scenario: trialScenario, options: trialOptions)
-        var report = runner.run()
+        var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: trialOptions).run()
         report.reproduce = reproduceCommand(trial)
-        return (report, runner.sweepFired, runner.firstLaunchIO)
+        let activity = report.faults?.first { $0.id == TrialPlan.faultID }
+        let io = activity.flatMap { activity in activity.writes.map { ($0, activity.syncs ?? 0) } }
+        return TrialResult(report: report, fired: (activity?.fired ?? 0) > 0, io: io)
     }
 
     public func reproduceCommand(_ trial: SweepTrial) -> String {
-        var words = ["chaos", "explore", CaseRunner.shellQuoted(scenarioSubject), "--sweep", kind.rawValue,
+        var words = ["chaos", "explore", ShellWords.quoted(ScenarioLoader.subject(of: scenario)), "--sweep", kind.rawValue,
                      "--trial", trial.description, "--variant", options.variant]
         for (key, value) in options.optionOverrides.sorted(by: { $0.key < $1.key }) {
-            words += ["--option", CaseRunner.shellQuoted("\(key)=\(value)")]
+            words += ["--option", ShellWords.quoted("\(key)=\(value)")]
         }
-        return (words + options.reproduceExtras.map(CaseRunner.shellQuoted)).joined(separator: " ")
-    }
-
-    private var scenarioSubject: String {
-        ScenarioLoader.bundledNames().contains(scenario.name) && scenario.location.file.contains("/catalog/")
-            ? scenario.name : scenario.location.file
+        return (words + options.reproduceExtras.map(ShellWords.quoted)).joined(separator: " ")
     }
 
     private func runIO(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
@@ -121,8 +124,8 @@ public struct Sweeper {
                 index < limit ? .ioError(operation: index / 2 + 1, persistent: index % 2 == 1) : nil
             },
             run: { trial in
-                let (report, fired, _) = runTrial(trial)
-                return (report, fired)
+                let result = runTrial(trial)
+                return (result.report, result.fired)
             },
             consume: { index, trial, result in
                 record(trial, result.report, into: &outcome)

@@ -36,6 +36,7 @@ struct TrialPool<Result> {
 }
 
 /// The queue of a pool: the next index to hand out, and results waiting for their turn.
+/// Unchecked Sendable: `take` and `finish`, its only methods, run under `lock`.
 private final class PoolState<Result>: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex = 0

@@ -75,30 +75,36 @@ public enum FileDamage {
             return "made \(path) read-only (mode \(String(before, radix: 8)) → \(String(after, radix: 8)))"
 
         case let .replace(replacement):
-            try requireFile(replacement, role: "replacement")
-            let manager = FileManager.default
-            do {
-                if manager.fileExists(atPath: path) { try manager.removeItem(at: file) }
-                try manager.copyItem(at: replacement, to: file)
-            } catch {
-                throw FileDamageError(path: path, problem: "cannot replace it with \(replacement.path): \(error.localizedDescription)")
-            }
-            _ = chmod(path, 0o644)
-            var removed: [String] = []
-            for suffix in ["-wal", "-shm"] {
-                let companion = path + suffix
-                if manager.fileExists(atPath: companion) {
-                    do {
-                        try manager.removeItem(atPath: companion)
-                    } catch {
-                        throw FileDamageError(path: companion, problem: "cannot remove it after replacing the store: \(error.localizedDescription)")
-                    }
-                    removed.append((companion as NSString).lastPathComponent)
-                }
-            }
-            let also = removed.isEmpty ? "" : " and removed " + removed.joined(separator: ", ")
-            return "replaced \(path) with a copy of \(replacement.path)\(also)"
+            return try replace(file, with: replacement)
         }
+    }
+
+    /// Puts a copy of `replacement` in place of `file`, and removes the file's `-wal` and
+    /// `-shm`: they belong to the database that is gone.
+    private static func replace(_ file: URL, with replacement: URL) throws(FileDamageError) -> String {
+        let path = file.path
+        try requireFile(replacement, role: "replacement")
+        let manager = FileManager.default
+        do {
+            if manager.fileExists(atPath: path) { try manager.removeItem(at: file) }
+            try manager.copyItem(at: replacement, to: file)
+        } catch {
+            throw FileDamageError(path: path, problem: "cannot replace it with \(replacement.path): \(error.localizedDescription)")
+        }
+        _ = chmod(path, 0o644)
+        var removed: [String] = []
+        for suffix in ["-wal", "-shm"] {
+            let companion = path + suffix
+            guard manager.fileExists(atPath: companion) else { continue }
+            do {
+                try manager.removeItem(atPath: companion)
+            } catch {
+                throw FileDamageError(path: companion, problem: "cannot remove it after replacing the store: \(error.localizedDescription)")
+            }
+            removed.append((companion as NSString).lastPathComponent)
+        }
+        let also = removed.isEmpty ? "" : " and removed " + removed.joined(separator: ", ")
+        return "replaced \(path) with a copy of \(replacement.path)\(also)"
     }
 
     // MARK: -

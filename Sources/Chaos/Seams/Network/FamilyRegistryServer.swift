@@ -51,6 +51,9 @@ public final class FamilyRegistryServer: Sendable {
 }
 
 /// One request → one JSON answer → close.
+///
+/// Unchecked Sendable: a channel handler lives on its channel's event loop; NIO never
+/// calls it from another thread, so `head` and `body` need no lock.
 final class RegistryHTTPHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = HTTPServerRequestPart
     typealias OutboundOut = HTTPServerResponsePart

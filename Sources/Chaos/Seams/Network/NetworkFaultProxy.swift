@@ -35,6 +35,8 @@ public final class NetworkFaultProxy: Sendable {
 
     struct Armed {
         let id: Int
+        /// The case's id of the fault (`step-5`), carried by its firings.
+        let faultID: String?
         let fault: any NetworkFault
         let trigger: TriggerState
         let seed: UInt64
@@ -139,7 +141,7 @@ public final class NetworkFaultProxy: Sendable {
                 let seed = SplitMix64.subseed(fault.seed, "connection-\(id)/\(flow.rawValue)")
                 chosen.append((fault.id, flow, fault.fault.toxic(seed: seed)))
             }
-            firings.append(NetworkFiring(kind: fault.kind, connection: id,
+            firings.append(NetworkFiring(kind: fault.kind, connection: id, faultID: fault.faultID,
                                          detail: "\(fault.fault.label) on connection \(id)"))
         }
         return chosen
@@ -149,15 +151,16 @@ public final class NetworkFaultProxy: Sendable {
 
     /// Arms a fault: it acts on the open connections the trigger picks, at once, and
     /// on the new ones it picks.
-    public func arm(_ fault: any NetworkFault, trigger: Trigger, seed: UInt64) throws {
+    public func arm(_ fault: any NetworkFault, id faultID: String? = nil, trigger: Trigger, seed: UInt64) throws {
         if fault is NetworkDownFault, NetworkDownFault.refusesAll(trigger) {
-            try refuse(fault, seed: seed)
+            try refuse(fault, id: faultID, seed: seed)
             return
         }
         let adoptions: [(ProxyConnection, [(armedID: Int, flow: NetworkFlow, toxic: any NetworkToxic)])] = state.withLockedValue { state in
             let id = state.nextArmedID
             state.nextArmedID += 1
-            state.armed.append(Armed(id: id, fault: fault, trigger: TriggerState(trigger: trigger, seed: seed), seed: seed))
+            state.armed.append(Armed(id: id, faultID: faultID, fault: fault,
+                                     trigger: TriggerState(trigger: trigger, seed: seed), seed: seed))
             let lastIndex = state.armed.count - 1
             var adoptions: [(ProxyConnection, [(armedID: Int, flow: NetworkFlow, toxic: any NetworkToxic)])] = []
             for connectionID in state.connections.keys.sorted() {
@@ -178,14 +181,15 @@ public final class NetworkFaultProxy: Sendable {
     }
 
     /// Stops listening and resets the open connections.
-    private func refuse(_ fault: any NetworkFault, seed: UInt64) throws {
+    private func refuse(_ fault: any NetworkFault, id faultID: String?, seed: UInt64) throws {
         let (listener, open) = state.withLockedValue { state in
             let id = state.nextArmedID
             state.nextArmedID += 1
-            state.armed.append(Armed(id: id, fault: fault, trigger: TriggerState(trigger: Trigger(), seed: seed), seed: seed))
+            state.armed.append(Armed(id: id, faultID: faultID, fault: fault,
+                                     trigger: TriggerState(trigger: Trigger(), seed: seed), seed: seed))
             let listener = state.listener
             state.listener = nil
-            state.firings.append(NetworkFiring(kind: NetworkDownFault.kind, connection: nil,
+            state.firings.append(NetworkFiring(kind: NetworkDownFault.kind, connection: nil, faultID: faultID,
                                                detail: "stopped listening (connections are refused); "
                                                    + "\(state.connections.count) open connection(s) reset"))
             return (listener, Array(state.connections.values))
@@ -277,6 +281,9 @@ public struct NetworkFiring: Sendable, Equatable {
     public var kind: String
     /// The connection it concerns (1-based, in accept order), nil for the listener.
     public var connection: Int?
+    /// The armed fault's id in its case (`step-5`), when one fault did it; nil for the
+    /// end of a connection, which may be several faults' doing.
+    public var faultID: String?
     public var detail: String
     /// When it happened: a connection a fault picks or ends mid-step is placed on the
     /// case's timeline where it happened, not where the step ended.

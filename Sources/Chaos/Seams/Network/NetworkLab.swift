@@ -50,8 +50,8 @@ public final class NetworkLab: Sendable {
     /// What the app is given as its remote: the proxy, never the registry itself.
     public var remoteURL: String { proxy.url }
 
-    public func arm(_ fault: any NetworkFault, trigger: Trigger, seed: UInt64) throws {
-        try proxy.arm(fault, trigger: trigger, seed: seed)
+    public func arm(_ fault: any NetworkFault, id: String? = nil, trigger: Trigger, seed: UInt64) throws {
+        try proxy.arm(fault, id: id, trigger: trigger, seed: seed)
     }
 
     /// Clears the network faults of `kind` (all when nil); returns their labels.

@@ -12,6 +12,9 @@ import NIOPosix
 /// is read only once the previous one has been written, waits included. That keeps
 /// the bytes in order through delays and slices, and lets a slow fault push back on
 /// the sender, as a slow link does.
+///
+/// Unchecked Sendable: confined to its event loop, as said above; other threads only
+/// hand it work through `eventLoop.execute`.
 final class ProxyConnection: @unchecked Sendable {
     enum Side { case client, server }
 
@@ -226,6 +229,9 @@ final class ProxyConnection: @unchecked Sendable {
 }
 
 /// Passes what one side reads to its ``ProxyConnection``.
+///
+/// Unchecked Sendable: a channel handler lives on its channel's event loop, the same
+/// loop as its connection; NIO never calls it from another thread.
 final class ProxyGlueHandler: ChannelInboundHandler, @unchecked Sendable {
     typealias InboundIn = ByteBuffer
 

@@ -3,59 +3,78 @@ import CSQLite
 import Foundation
 import Synchronization
 
-/// Storage faults, carried out in the "chaos" SQLite VFS: disk full, I/O errors,
-/// busy locks and slow I/O, for every connection of the process (GRDB's included).
+/// Storage faults, carried out in the "chaos" SQLite VFS for every connection of the
+/// process (GRDB's included). The faults decide (``StorageFault``); this seam only
+/// asks the armed ones about each call and carries their answers out.
 ///
 /// ```swift
-/// try StorageFaults.arm(StorageFaultRule(kind: .diskFull, on: .wal, directory: dataDir))
+/// try StorageFaults.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(on: .wal), seed: 1),
+///                       under: dataDir)
 /// // ... the app's next commit fails with SQLITE_FULL; reads still work ...
-/// StorageFaults.disarm(kind: .diskFull)
+/// StorageFaults.disarm(id: "full")
 /// print(StorageFaults.firings())   // what fired, where, at which hit
 /// ```
 ///
-/// The VFS (C) asks one process-wide hook about every call; this type installs
-/// that hook while at least one rule is armed and removes it when none is, so
-/// an idle VFS costs one atomic load per call. All state is process-global and
-/// thread-safe: SQLite calls the hook from whatever thread runs the statement.
-/// Tests that arm rules must be serialized with each other and should give each
-/// rule a ``StorageFaultRule/directory`` so that other databases of the process
-/// are left alone.
+/// The VFS (C) asks one process-wide hook about every call; this type installs that
+/// hook while at least one fault is armed and removes it when none is, so an idle VFS
+/// costs one atomic load per call. All state is process-global and thread-safe:
+/// SQLite calls the hook from whatever thread runs the statement. Tests that arm
+/// faults must be serialized with each other and give each fault its own directory,
+/// so that other databases of the process are left alone.
 ///
-/// Power loss (``PowerLoss``) is a separate mechanism of the same VFS and works
-/// with or without rules armed.
+/// Power loss (``PowerLoss``) is a separate mechanism of the same VFS and works with or
+/// without faults armed.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/vfs.html>
 public enum StorageFaults {
-    /// A rule that makes no sense (`io-error` without an operation, …).
-    public struct RuleError: Error, Equatable, CustomStringConvertible {
+    /// A fault that cannot be armed here: not a storage fault, or a memory that does not decode.
+    public struct ArmError: Error, Equatable, CustomStringConvertible {
         public let message: String
-        public var description: String { "storage fault rule: \(message)" }
+        public var description: String { "storage fault: \(message)" }
     }
 
     private static let policy = Mutex(StorageFaultPolicy())
+    private static let observer = Mutex<(@Sendable (StorageFiring, Int) -> Void)?>(nil)
 
-    /// Arms `rule` next to those already armed (the first armed that fails a
-    /// call decides its result). Registers the VFS as the default first, if needed.
-    public static func arm(_ rule: StorageFaultRule) throws {
-        if let problem = StorageFaultPolicy.problem(with: rule) { throw RuleError(message: problem) }
+    /// Hears every firing as it happens, with its fault's count of firings so far,
+    /// outside the policy's lock, on the thread of the call (the worker streams them).
+    public static var onFiring: (@Sendable (StorageFiring, Int) -> Void)? {
+        get { observer.withLock { $0 } }
+        set { observer.withLock { $0 = newValue } }
+    }
+
+    /// Arms `armed` (a storage fault) for the files under `directory`, next to those
+    /// already armed; arming an id again replaces it. Registers the VFS as the default
+    /// first, if needed.
+    public static func arm(_ armed: ArmedFault, under directory: String) throws {
+        guard let fault = armed.fault.base as? any StorageFault else {
+            throw ArmError(message: "'\(armed.fault.kind)' is not a storage fault")
+        }
+        let seamed = try make(armed, fault, directory: StoragePathPrefix.of(directory: directory))
         try SQLiteFaultVFS.register()
-        var rule = rule
-        rule.directory = rule.directory.map { StoragePathPrefix.of(directory: $0) }
         policy.withLock { policy in
-            policy.arm(rule)
+            policy.arm(seamed)
             chaos_vfs_set_hook(storageFaultHook, nil)
         }
     }
 
-    /// Disarms every rule of `kind`.
-    public static func disarm(kind: StorageFaultRule.Kind) {
+    private static func make<F: StorageFault>(_ armed: ArmedFault, _ fault: F, directory: String) throws -> any ArmedStorageFault {
+        do {
+            return try ArmedStorage(armed, fault: fault, directory: directory)
+        } catch {
+            throw ArmError(message: "the saved state of '\(armed.id)' does not decode: \(error)")
+        }
+    }
+
+    /// Disarms the fault armed under `id`.
+    public static func disarm(id: String) {
         policy.withLock { policy in
-            policy.disarm(kind: kind)
+            policy.disarm(id: id)
             if policy.isEmpty { chaos_vfs_set_hook(nil, nil) }
         }
     }
 
-    /// Disarms every rule.
+    /// Disarms every fault.
     public static func disarmAll() {
         policy.withLock { policy in
             policy.disarmAll()
@@ -63,9 +82,14 @@ public enum StorageFaults {
         }
     }
 
-    /// The rules armed now, in the order armed (directories resolved).
-    public static func armedRules() -> [StorageFaultRule] {
-        policy.withLock { $0.rules.map(\.rule) }
+    /// The ids armed now, in the order armed.
+    public static var armedIDs: [String] {
+        policy.withLock { $0.armed.map(\.id) }
+    }
+
+    /// Where every armed fault stands (its counter and memory).
+    public static func progress() -> [FaultProgress] {
+        policy.withLock { $0.progress }
     }
 
     /// Every firing so far, oldest first; the first 10,000 are kept, later ones are not.
@@ -79,12 +103,16 @@ public enum StorageFaults {
 
     /// The hook's body: decide under the lock, sleep outside it.
     fileprivate static func decide(_ call: StorageFaultPolicy.Call) -> Int32 {
-        let decision = policy.withLock { $0.decide(call) }
-        if decision.delayNanoseconds > 0 { sleep(nanoseconds: decision.delayNanoseconds) }
-        return decision.resultCode
+        let outcome = policy.withLock { $0.decide(call) }
+        if !outcome.firings.isEmpty, let observer = onFiring {
+            for (firing, fired) in outcome.firings { observer(firing, fired) }
+        }
+        if outcome.effect.delay > .zero { sleep(outcome.effect.delay) }
+        return outcome.effect.resultCode
     }
 
-    private static func sleep(nanoseconds: UInt64) {
+    private static func sleep(_ duration: Duration) {
+        let nanoseconds = max(0, duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
         var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
         var remaining = timespec()
         while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }

@@ -1,0 +1,152 @@
+import Foundation
+
+/// The app under test as one case sees it: at most one worker at a time, started for
+/// each launch on the case's data folder, and the requests the steps send it.
+///
+/// It knows how a worker can end and says so as an ``AppStop``: a power cut the case
+/// asked for, a trap (with its record), a hang, an unexpected end, a harness problem.
+/// What the worker reports along the way (acknowledged writes, firings, where the
+/// faults stand) goes to the case's handlers as it arrives.
+final class AppProcess {
+    struct Handlers {
+        /// An event line: a write acknowledged, a fault fired.
+        var event: (WorkerEvent) -> Void = { _ in }
+        /// Every reply, before it is judged.
+        var reply: (WorkerReply) -> Void = { _ in }
+    }
+
+    private let launcher: any WorkerLauncher
+    private let context: TargetContext
+    private let clock: CaseClock
+    private let scratch: URL
+    private let handlers: Handlers
+    private(set) var worker: (any WorkerLink)?
+    /// Workers started so far.
+    private(set) var launches = 0
+    /// How long the last worker took from spawn to its ready line.
+    private(set) var readyMs = 0
+    /// The target's logical files, from its ready line.
+    private(set) var files: [String: String]?
+    /// A power loss armed in the running worker, waiting for its moment.
+    var pendingPowerLoss: PowerLossOrder?
+
+    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, handlers: Handlers) {
+        self.launcher = launcher
+        self.context = context
+        self.clock = clock
+        self.scratch = scratch
+        self.handlers = handlers
+    }
+
+    var isRunning: Bool { worker != nil }
+
+    /// Starts a worker and waits for its ready line.
+    func start() throws(AppStop) {
+        launches += 1
+        let stderrFile = scratch.appendingPathComponent("worker-\(launches).stderr")
+        let spawned = clock.now
+        let start: WorkerStart
+        do {
+            start = try launcher.start(context, stderrFile: stderrFile, deadline: clock.deadline)
+        } catch {
+            throw .harness("cannot start the worker: \(error)")
+        }
+        readyMs = (clock.now - spawned).wholeMilliseconds
+        pendingPowerLoss = nil
+        switch start {
+        case let .ready(link):
+            worker = link
+            files = link.ready.files
+        case let .failed(termination, _, detail):
+            let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+            if case let .signaled(signal)? = termination, TrapParser.trapSignals.contains(signal) {
+                throw .trapped(TrapParser.trap(signal: signal, stderr: stderr))
+            }
+            throw .harness("\(detail)\n\(stderr.suffix(2_000))")
+        }
+    }
+
+    /// Sends a request to the running worker and returns its reply.
+    func request(_ body: WorkerRequest) throws(AppStop) -> WorkerReply {
+        let what = body.name ?? body.op.rawValue
+        guard let worker else { throw .harness("'\(what)' needs the app running: add a launch step before it") }
+        switch worker.request(body, deadline: clock.deadline, onEvent: handlers.event) {
+        case let .reply(reply):
+            handlers.reply(reply)
+            if !reply.ok, body.op.isControl {
+                throw .harness("the worker could not '\(body.op.rawValue)': \(reply.error ?? "no reason given")")
+            }
+            if let error = reply.error, error.hasPrefix("target: ") {
+                throw .harness("the target refused '\(what)': \(error.dropFirst(8))")
+            }
+            return reply
+        case let .ended(termination):
+            self.worker = nil
+            throw ended(termination, stderr: worker.stderr, during: what, orderedCut: body.powerLoss)
+        case .interrupted:
+            self.worker = nil
+            worker.kill()
+            throw .interrupted
+        case .hung:
+            self.worker = nil
+            throw .failed("hung: no answer to '\(what)' before the case timeout; the worker's process group was killed",
+                          gap: "not reached: the app hung")
+        }
+    }
+
+    /// What a worker's end means.
+    private func ended(_ termination: ChildProcess.Termination, stderr: String, during what: String,
+                       orderedCut: PowerLossOrder?) -> AppStop {
+        if termination == .exited(PowerLoss.exitCode), let order = orderedCut ?? pendingPowerLoss {
+            pendingPowerLoss = nil
+            return .powerLost(order, during: what)
+        }
+        if case let .signaled(signal) = termination, TrapParser.trapSignals.contains(signal) {
+            return .trapped(TrapParser.trap(signal: signal, stderr: stderr))
+        }
+        return .failed("the worker ended unexpectedly during '\(what)' (\(termination))",
+                       gap: "not reached: the app ended unexpectedly")
+    }
+
+    /// Stops the app gracefully and waits for its worker to exit.
+    func stop() throws(AppStop) {
+        guard let worker else { return }
+        _ = try request(WorkerRequest(op: .stop))
+        let (termination, killed) = worker.waitForExit(deadline: min(clock.deadline, clock.now + .seconds(10)))
+        self.worker = nil
+        defer { pendingPowerLoss = nil }
+        if killed { throw .failed("the worker did not exit after stop; killed", gap: nil) }
+        if termination != .exited(0) { throw ended(termination, stderr: worker.stderr, during: "stop", orderedCut: nil) }
+    }
+
+    /// SIGKILL: the app dies on the spot (and a power loss it waited for with it).
+    func kill() {
+        worker?.kill()
+        worker = nil
+        pendingPowerLoss = nil
+    }
+}
+
+/// Why the app stopped answering a request.
+enum AppStop: Error {
+    /// The power went out, as a power loss the case armed said it would.
+    case powerLost(PowerLossOrder, during: String)
+    /// The app trapped.
+    case trapped(TrapRecord)
+    /// The app hung or ended another way: what happened, and what evidence that leaves out.
+    case failed(String, gap: String?)
+    /// Chaos itself failed.
+    case harness(String)
+    /// Ctrl-C.
+    case interrupted
+}
+
+extension WorkerOperation {
+    /// Operations of the harness rather than the app: a refusal is Chaos's failure.
+    var isControl: Bool {
+        switch self {
+        case .arm, .disarm, .trackWrites, .powerLoss: true
+        case .launch, .perform, .probe, .snapshot, .stop: false
+        }
+    }
+}

@@ -1,0 +1,85 @@
+/// The controller's list of the faults a case armed, by id, and what each did.
+///
+/// In-process faults (storage, point) are kept as the ``ArmedFault`` the worker is
+/// armed with, updated with the progress each reply brings; a new launch is armed
+/// with them as they stand, so `after` and `times` count over the whole case. Every
+/// fault step, whatever its seam, has a ``FaultActivity``.
+final class ArmedFaults {
+    private(set) var inProcess: [ArmedFault] = []
+    private(set) var activities: [FaultActivity] = []
+    /// The kind of every id armed, for clearing by kind.
+    private var kinds: [String: String] = [:]
+
+    /// Notes a fault step; returns the fault to arm in the app when it runs in the app's process.
+    func arm(_ step: FaultStep, id: String, seed: UInt64) -> ArmedFault? {
+        kinds[id] = step.fault.kind
+        activities.append(FaultActivity(id: id, kind: step.fault.kind, label: step.fault.label))
+        guard let fault = step.fault.base as? any InProcessFault else { return nil }
+        let armed = ArmedFault(id: id, fault: fault, trigger: step.trigger, seed: seed)
+        inProcess.append(armed)
+        return armed
+    }
+
+    /// The faults a new launch is armed with: those still able to fire.
+    var forLaunch: [ArmedFault] {
+        inProcess.filter { !$0.counter.isExhausted($0.trigger) }
+    }
+
+    /// A worker's report of where its faults stand.
+    func update(_ progress: [FaultProgress]) {
+        for report in progress {
+            guard let index = inProcess.firstIndex(where: { $0.id == report.id }) else { continue }
+            inProcess[index] = inProcess[index].resumed(at: report)
+            update(report.id) { activity in
+                activity.hits = report.counter.hits
+                activity.fired = report.counter.fired
+            }
+        }
+    }
+
+    /// A firing the worker reported as it happened: its record for the report, and
+    /// the fault's counts brought at least that far.
+    func injection(for firing: FaultFiring, atMs: Int) -> InjectionRecord {
+        if let index = inProcess.firstIndex(where: { $0.id == firing.id }) {
+            inProcess[index].counter = inProcess[index].counter.atLeast(hits: firing.hit, fired: firing.fired)
+        }
+        update(firing.id) { activity in
+            activity.hits = max(activity.hits ?? 0, firing.hit)
+            activity.fired = max(activity.fired, firing.fired)
+        }
+        return InjectionRecord(kind: firing.kind, target: firing.target, detail: "\(firing.detail) at hit \(firing.hit)",
+                               atMs: atMs, count: firing.hit, mechanism: mechanism(of: firing.kind))
+    }
+
+    private func mechanism(of kind: String) -> String {
+        FaultCatalog.kind(named: kind)?.family == .storage ? InjectionRecord.Mechanism.vfs : InjectionRecord.Mechanism.faultPoint
+    }
+
+    /// Changes the activity of `id`.
+    func update(_ id: String, _ change: (inout FaultActivity) -> Void) {
+        guard let index = activities.lastIndex(where: { $0.id == id }) else { return }
+        change(&activities[index])
+    }
+
+    /// Notes an activity that is not a fault step (a power loss).
+    func note(_ activity: FaultActivity) {
+        activities.append(activity)
+    }
+
+    /// The kind armed under `id`, if any.
+    func kind(of id: String) -> String? { kinds[id] }
+
+    /// Forgets the in-process faults `scope` names; returns their ids (to disarm in a running app).
+    func clear(_ scope: ClearScope) -> [String] {
+        let cleared = inProcess.filter { armed in
+            switch scope {
+            case .all: true
+            case let .kind(kind): armed.fault.kind == kind
+            case let .fault(id): armed.id == id
+            case .powerLoss: false
+            }
+        }.map(\.id)
+        inProcess.removeAll { cleared.contains($0.id) }
+        return cleared
+    }
+}

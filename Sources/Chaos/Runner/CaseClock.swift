@@ -1,0 +1,21 @@
+/// The case's time: when it started, when it must end (`timeout:`), and how far in it is.
+struct CaseClock {
+    let clock = ContinuousClock()
+    let start: ContinuousClock.Instant
+    let deadline: ContinuousClock.Instant
+
+    init(timeout: Duration) {
+        start = clock.now
+        deadline = start + timeout
+    }
+
+    var now: ContinuousClock.Instant { clock.now }
+
+    /// Milliseconds since the case started.
+    var elapsedMs: Int { (now - start).wholeMilliseconds }
+
+    /// Milliseconds from the case's start to `instant` (0 before it).
+    func ms(at instant: ContinuousClock.Instant) -> Int { (max(instant, start) - start).wholeMilliseconds }
+
+    var isPastDeadline: Bool { now >= deadline }
+}

@@ -1,0 +1,57 @@
+/// What a case records as it runs: its steps, the injections, the evidence the
+/// expectations judge, and the measure of recovery. One per case, written by the
+/// step loop and by the app's event handlers.
+final class CaseLog {
+    var steps: [StepRecord] = []
+    var injections: [InjectionRecord] = []
+    var evidence = CaseEvidence()
+    /// Failed `expect-error` marks of steps, judged with the expectations.
+    var stepFailures: [ExpectationResult] = []
+    /// Where recovery is measured from (a launch, a clear), until the first good read.
+    var recoverySince: (instant: ContinuousClock.Instant, what: String)?
+    /// When the measured recovery window started, since the case's start.
+    var recoveryStartMs: Int?
+    /// Writes and syncs the last worker tracked (power loss), from its last reply.
+    var trackedIO: (writes: Int, syncs: Int)?
+
+    /// A recovery window opens: recovery is measured from `instant`.
+    func startRecovery(at instant: ContinuousClock.Instant, after what: String) {
+        recoverySince = (instant, what)
+        evidence.recoveryMs = nil
+        evidence.recoveryMissing = nil
+    }
+
+    /// A successful read at `instant` closes an open recovery window.
+    func read(at instant: ContinuousClock.Instant, clock: CaseClock) {
+        guard let since = recoverySince else { return }
+        evidence.recoveryMs = (instant - since.instant).wholeMilliseconds
+        recoveryStartMs = clock.ms(at: since.instant)
+        recoverySince = nil
+    }
+
+    /// Writes the app announced as they happened (ack, attempt, remove).
+    func record(_ event: WorkerEvent) {
+        guard let key = event.key else { return }
+        switch event.event {
+        case .ack:
+            evidence.acknowledged.insert(key)
+            evidence.attempted.insert(key)
+            evidence.removed.remove(key)
+        case .attempt:
+            evidence.attempted.insert(key)
+        case .remove:
+            evidence.removed.insert(key)
+        case .fired:
+            break
+        }
+    }
+
+    /// The writes of an action's reply.
+    func record(_ result: WorkerReply) {
+        evidence.acknowledged.formUnion(result.acknowledged ?? [])
+        evidence.attempted.formUnion(result.attempted ?? [])
+        evidence.removed.formUnion(result.removed ?? [])
+        for key in result.acknowledged ?? [] { evidence.removed.remove(key) }
+        if let writes = result.trackedWrites, let syncs = result.trackedSyncs { trackedIO = (writes, syncs) }
+    }
+}

@@ -1,0 +1,61 @@
+/// The power: a `power-loss` step cuts it now, or arms a cut at a later write, sync or
+/// fault point of the running app (of the next launch, when the app is down). A cut
+/// waits for its moment in one run of the app: if that run ends first, it is gone.
+extension CaseRunner {
+    func losePower(_ step: PowerLossStep, id: String) throws(CaseEnd) -> StepResult {
+        let order = PowerLossOrder(step: step, seed: step.seed ?? SplitMix64.subseed(seed, id))
+        faults.note(FaultActivity(id: id, kind: StepKeyword.powerLoss.rawValue, label: step.label))
+        guard app.isRunning else {
+            powerPlan = (order, id)
+            return .ok("armed for the next launch: \(step.label)")
+        }
+        if order.isNow {
+            armedPowerLoss = id
+            guard try ask(WorkerRequest(op: .powerLoss, powerLoss: order)) == nil else {
+                throw .harness("the worker answered instead of losing power")
+            }
+            return .ok("the power went out (\(step.mode.rawValue))")
+        }
+        try armPowerLoss(order, id: id)
+        return .ok("armed: \(step.label)")
+    }
+
+    /// Arms a cut in the running app.
+    func armPowerLoss(_ order: PowerLossOrder, id: String) throws(CaseEnd) {
+        armedPowerLoss = id
+        guard try ask(WorkerRequest(op: .powerLoss, powerLoss: order)) != nil else { return }
+        app.pendingPowerLoss = order
+    }
+
+    /// Disarms a cut waiting for its moment; true when there was one.
+    func disarmPowerLoss() throws(CaseEnd) -> Bool {
+        let armed = powerPlan != nil || app.pendingPowerLoss != nil
+        powerPlan = nil
+        if app.pendingPowerLoss != nil {
+            app.pendingPowerLoss = nil
+            _ = try ask(WorkerRequest(op: .disarm, name: PowerLossOrder.pointID))
+        }
+        return armed
+    }
+
+    func powerWentOut(_ order: PowerLossOrder, during what: String) {
+        powerOut = true
+        endRun(powerLost: true)
+        let when = order.isNow ? "now" : "during '\(what)'"
+        log.injections.append(InjectionRecord(kind: StepKeyword.powerLoss.rawValue, target: "store",
+                                              detail: "power lost \(when), \(order.mode.rawValue) unsynced writes",
+                                              atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.vfs))
+    }
+
+    /// A run of the app ended: the power loss armed in it is over, with what it saw.
+    func endRun(powerLost: Bool) {
+        guard let id = armedPowerLoss else { return }
+        armedPowerLoss = nil
+        let io = log.trackedIO
+        faults.update(id) { activity in
+            activity.fired = powerLost ? 1 : 0
+            activity.writes = io?.writes
+            activity.syncs = io?.syncs
+        }
+    }
+}

@@ -1,0 +1,56 @@
+/// How one step went, as its record says (``StepRecord/outcome``): the wire names are
+/// the report's.
+public enum StepOutcome: String, Sendable, Codable, CaseIterable {
+    case ok
+    case error
+    /// An error the step declared with `expect-error:`.
+    case expectedError = "expected-error"
+    case trapped
+    case timedOut = "timed-out"
+    /// The power went out during the step (a `power-loss` armed earlier fired).
+    case powerLost = "power-lost"
+    /// Not run: the power was out, the app down until the next launch.
+    case skipped
+    /// A step with `expect-error: true` succeeded.
+    case unexpectedSuccess = "unexpected-success"
+}
+
+/// What a step came to: its outcome and a line of detail for the report.
+struct StepResult {
+    var outcome: StepOutcome
+    var detail: String?
+
+    init(_ outcome: StepOutcome = .ok, _ detail: String? = nil) {
+        self.outcome = outcome
+        self.detail = detail
+    }
+
+    static func ok(_ detail: String? = nil) -> StepResult { StepResult(.ok, detail) }
+}
+
+/// Why a case stopped before its last step. Thrown by the parts of the runner and
+/// caught by the step loop, which records the step's outcome and ends the case; the
+/// verdict then follows from the evidence (a trap or a hang is the app's failure,
+/// ``harness(_:)`` is Chaos's own).
+enum CaseEnd: Error, Equatable {
+    /// The app trapped; the evidence holds the trap.
+    case trapped
+    /// The app stopped answering and was killed, or ended some other way: the
+    /// evidence says how.
+    case appFailed
+    /// The case reached its timeout.
+    case timedOut
+    /// The harness itself failed: errored, with this reason.
+    case harness(String)
+    /// Ctrl-C.
+    case interrupted
+
+    /// The outcome of the step during which the case ended.
+    var stepOutcome: StepOutcome {
+        switch self {
+        case .trapped: .trapped
+        case .timedOut: .timedOut
+        case .appFailed, .harness, .interrupted: .error
+        }
+    }
+}

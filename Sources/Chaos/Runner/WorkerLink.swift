@@ -1,0 +1,60 @@
+import Foundation
+
+/// One launch of the app, as the runner talks to it: requests and replies, and how it
+/// ends. ``WorkerSession`` is the real one, a worker process; a test gives the runner
+/// an app of its own through ``WorkerLauncher``, with no process at all.
+protocol WorkerLink: AnyObject {
+    /// The worker's first line: its files, actions and probes.
+    var ready: WorkerReady { get }
+    /// Sends one request and waits for its reply until `deadline`. Event lines that
+    /// come before the reply go to `onEvent` as they arrive.
+    func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant,
+                 onEvent: (WorkerEvent) -> Void) -> WorkerOutcome
+    /// Waits for the worker to exit after a `stop` reply; kills it at `deadline`.
+    func waitForExit(deadline: ContinuousClock.Instant) -> (ChildProcess.Termination, killed: Bool)
+    /// Kills it, with everything it started.
+    @discardableResult
+    func kill() -> ChildProcess.Termination
+    /// What it wrote to stderr so far: the runtime's trap message and backtrace.
+    var stderr: String { get }
+}
+
+/// How one request to a worker went.
+enum WorkerOutcome {
+    case reply(WorkerReply)
+    /// The worker died before replying.
+    case ended(ChildProcess.Termination)
+    /// No reply by the deadline; the worker was killed.
+    case hung
+    /// Ctrl-C while waiting; the worker is still running.
+    case interrupted
+}
+
+/// Starts the workers of a case.
+protocol WorkerLauncher {
+    /// Starts one worker for `context` and waits for its ready line until `deadline`.
+    func start(_ context: TargetContext, stderrFile: URL, deadline: ContinuousClock.Instant) throws -> WorkerStart
+}
+
+/// What starting a worker came to.
+enum WorkerStart {
+    case ready(any WorkerLink)
+    case failed(ChildProcess.Termination?, stderrFile: URL, detail: String)
+}
+
+/// The real launcher: a worker process from a ``WorkerCommand``, with the case's
+/// seams wrapped around it (a private mount namespace, libfaketime) and told of each
+/// start.
+struct ProcessWorkerLauncher: WorkerLauncher {
+    var command: WorkerCommand
+    /// Called just before a worker is spawned, and with its pid once it is ready.
+    var willStart: () throws -> Void = {}
+    var didStart: (pid_t) -> Void = { _ in }
+
+    func start(_ context: TargetContext, stderrFile: URL, deadline: ContinuousClock.Instant) throws -> WorkerStart {
+        try willStart()
+        let start = try WorkerSession.start(command: command, context: context, stderrFile: stderrFile, deadline: deadline)
+        if case let .ready(session) = start, let process = session as? WorkerSession { didStart(process.process.pid) }
+        return start
+    }
+}

@@ -1,0 +1,134 @@
+import Foundation
+import Testing
+@testable import Chaos
+
+/// The runner's step loop against a scripted app: what it asks each launch of the
+/// app, and what it makes of the answers. No process, no SQLite.
+@Suite struct CaseRunnerTests {
+    static let trapStderr = """
+        App/Store.swift:42: Fatal error: Unexpectedly found nil while unwrapping an Optional value
+        💣 Program crashed: System trap at 0x0000000000001234
+        0 0x0000000000001234 Store.open() in worker at /src/App/Store.swift:42:17
+        """
+
+    @Test func aNewLaunchIsArmedWithEachFaultWhereItStood() throws {
+        let app = ScriptedApp { _, request in
+            guard request.op == .perform else { return nil }
+            var reply = WorkerReply(id: 0, ok: true)
+            // The first launch reports: the fault saw 3 hits and fired once.
+            reply.faults = [FaultProgress(id: "step-1", counter: TriggerCounter(hits: 3, fired: 1, randomState: 7))]
+            return .reply(reply)
+        }
+        let report = try app.run(ScenarioFixtures.scenario(steps: """
+              - fault: throw
+                point: store/favorites/*
+                times: 2
+              - launch
+              - do: favorites.list
+              - stop
+              - launch
+              - do: favorites.list
+            """))
+        let arms = app.requests(.arm)
+        #expect(arms.map(\.launch) == [1, 2], "armed in both launches")
+        #expect(arms.first?.request.fault?.counter == TriggerCounter(seed: arms.first?.request.fault?.seed ?? 0))
+        #expect(arms.last?.request.fault?.counter == TriggerCounter(hits: 3, fired: 1, randomState: 7),
+                "the second launch goes on from the count the first reported")
+        #expect(arms.allSatisfy { $0.request.fault?.id == "step-1" })
+        #expect(report.faults?.first?.fired == 1)
+        #expect(report.verdict == .passed)
+    }
+
+    @Test func aSpentFaultIsNotArmedAgain() throws {
+        let app = ScriptedApp { _, request in
+            guard request.op == .perform else { return nil }
+            var reply = WorkerReply(id: 0, ok: true)
+            reply.faults = [FaultProgress(id: "step-1", counter: TriggerCounter(hits: 1, fired: 1, randomState: 0))]
+            return .reply(reply)
+        }
+        _ = try app.run(ScenarioFixtures.scenario(steps: """
+              - fault: throw
+                point: store/favorites/fetch
+                times: 1
+              - launch
+              - do: favorites.list
+              - stop
+              - launch
+            """))
+        #expect(app.requests(.arm).map(\.launch) == [1], "times: 1 was used up in the first launch")
+    }
+
+    @Test func aFiringStreamedBeforeATrapCountsAndTheTrapIsSited() throws {
+        let firing = FaultFiring(id: "step-2", kind: "throw", hit: 1, target: "store/favorites/fetch", detail: "fail", fired: 1)
+        let app = ScriptedApp { _, request in
+            guard request.op == .perform else { return nil }
+            return .dies(.signaled(4), stderr: Self.trapStderr, events: [WorkerEvent(fired: firing)])
+        }
+        let report = try app.run(ScenarioFixtures.scenario(steps: """
+              - launch
+              - fault: throw
+                point: store/favorites/fetch
+                times: 1
+              - do: favorites.list
+            """))
+        #expect(report.verdict == .deviated)
+        #expect(report.trap?.site == "Store.swift:42")
+        #expect(report.injections.map(\.kind) == ["throw"])
+        #expect(report.faults?.first?.fired == 1)
+        #expect(report.steps.last?.outcome == StepOutcome.trapped.rawValue)
+    }
+
+    @Test func twoFaultsOnOnePointAreArmedUnderTheirOwnIDs() throws {
+        let app = ScriptedApp()
+        _ = try app.run(ScenarioFixtures.scenario(steps: """
+              - launch
+              - fault: throw
+                point: store/favorites/fetch
+                times: 1
+              - fault: delay
+                point: store/favorites/fetch
+                for: 10ms
+              - clear: throw
+            """))
+        #expect(app.requests(.arm).compactMap(\.request.fault?.id) == ["step-2", "step-3"])
+        #expect(app.requests(.disarm).compactMap(\.request.name) == ["step-2"], "clear: throw leaves the delay armed")
+    }
+
+    @Test func aHangIsKilledAndSaysSo() throws {
+        let app = ScriptedApp { _, request in request.op == .perform ? .hangs : nil }
+        let report = try app.run(ScenarioFixtures.scenario(steps: "  - launch\n  - do: favorites.list\n  - stop"))
+        #expect(report.verdict == .deviated)
+        #expect(report.expectations.first?.observed.hasPrefix("hung: no answer to 'favorites.list'") == true)
+        #expect(report.steps.count == 2, "the case ends at the step that hung")
+    }
+
+    @Test func aPowerCutTheCaseArmedIsNotATrapAndTheNextLaunchGoesOn() throws {
+        let app = ScriptedApp { launch, request in
+            launch == 1 && request.op == .perform ? .dies(.exited(PowerLoss.exitCode), stderr: "") : nil
+        }
+        let report = try app.run(ScenarioFixtures.scenario(steps: """
+              - power-loss: drop
+                after-writes: 3
+              - launch
+              - do: favorites.add
+              - launch
+              - do: favorites.list
+            """))
+        #expect(report.verdict == .passed, "\(report.expectations)")
+        #expect(report.steps.map(\.outcome) == ["ok", "ok", "power-lost", "ok", "ok"])
+        #expect(app.requests(.powerLoss).map(\.launch) == [1], "armed before the first launch, in it only")
+        #expect(report.faults?.first { $0.kind == "power-loss" }?.fired == 1)
+    }
+
+    @Test func aHarnessRefusalIsErroredNotTheAppsFault() throws {
+        let app = ScriptedApp { _, request in
+            guard request.op == .arm else { return nil }
+            var reply = WorkerReply(id: 0, ok: false)
+            reply.error = "no such seam"
+            return .reply(reply)
+        }
+        let report = try app.run(ScenarioFixtures.scenario(steps: "  - launch\n  - fault: busy"))
+        #expect(report.verdict == .errored)
+        #expect(report.error == "the worker could not 'arm': no such seam")
+    }
+}
