@@ -28,7 +28,7 @@ struct FileDamageTests {
         #expect(after.count == content.count)
         #expect(after.prefix(100) != content.prefix(100))
         #expect(after.dropFirst(100) == content.dropFirst(100))
-        guard case let .edits(edits) = plan else { return }
+        let edits = try #require(plan.edits, "a plan of byte edits")
         #expect(Array(after.prefix(100)) == edits.first?.bytes)
         #expect(done == "overwrote 100 bytes at offset 0 of \(store.path)")
     }
@@ -41,7 +41,7 @@ struct FileDamageTests {
         try FileDamage.apply(plan, to: store)
         let after = try read(store)
         let changed = Set(zip(after, content).enumerated().filter { $0.element.0 != $0.element.1 }.map(\.offset))
-        guard case let .edits(edits) = plan else { return }
+        let edits = try #require(plan.edits, "a plan of byte edits")
         #expect(changed == Set(edits.map(\.offset)))
         #expect(changed.count == 32)
         for edit in edits {
@@ -60,7 +60,7 @@ struct FileDamageTests {
         try FileDamage.apply(plan, to: store)
         let after = try read(store)
         #expect(after.count == content.count)
-        guard case let .edits(edits) = plan else { return }
+        let edits = try #require(plan.edits, "a plan of byte edits")
         let zeroed = Set(edits.map { $0.offset / page })
         for index in 0..<12 {
             let range = (index * page)..<((index + 1) * page)

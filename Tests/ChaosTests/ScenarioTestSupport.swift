@@ -77,3 +77,24 @@ enum ScenarioFixtures {
         return url
     }
 }
+
+/// The cases of plans and nodes as optionals, so a test can `#require` the one it
+/// expects instead of returning early when it meets another.
+extension FileDamagePlan {
+    var edits: [ByteEdit]? {
+        if case let .edits(edits) = self { return edits }
+        return nil
+    }
+
+    var truncatedLength: Int? {
+        if case let .truncate(length) = self { return length }
+        return nil
+    }
+}
+
+extension ScenarioNode {
+    var entries: [ScenarioNode.Entry]? {
+        if case let .map(entries) = content { return entries }
+        return nil
+    }
+}

@@ -20,38 +20,9 @@ final class FavoritesDriver: FeatureDriver {
         let favorites = app.favorites
         switch action {
         case "favorites.add":
-            let count = try Arguments.int(arguments, "count", default: 1)
-            var acknowledged: [String] = []
-            var attempted: [String] = []
-            for id in counter.next(count) {
-                let key = "favorite:\(id)"
-                attempted.append(key)
-                WorkerHost.record(WorkerEvent(event: .attempt, key: key))
-                // A save counts as acknowledged only when the app says it is kept: in
-                // in-memory mode it has told the user that changes will not survive.
-                if await favorites.addFavorite(.numbered(id)), app.store?.isPersistent == true {
-                    acknowledged.append(key)
-                    WorkerHost.record(WorkerEvent(event: .ack, key: key))
-                }
-            }
-            return result(ok: favorites.state != .error, favorites, acknowledged: acknowledged, attempted: attempted)
+            return try await add(arguments, app: app)
         case "favorites.seed":
-            // Setup for large stores: many favourites in one transaction, below the view
-            // model (a user adds one at a time; a benchmark needs 100,000).
-            let count = try Arguments.int(arguments, "count", default: 1)
-            guard let store = app.store, store.isPersistent || store.health.mode == .inMemory else {
-                return ActionResult(ok: false, error: "no writable store")
-            }
-            let ids = counter.next(count)
-            do {
-                try await store.writer.write { db in
-                    for id in ids { try Favorite.numbered(id).insert(db) }
-                }
-            } catch {
-                return ActionResult(ok: false, error: String(describing: error), attempted: ids.map { "favorite:\($0)" })
-            }
-            let keys = ids.map { "favorite:\($0)" }
-            return ActionResult(ok: true, acknowledged: keys, attempted: keys)
+            return try await seedStore(arguments, app: app)
         case "favorites.remove":
             let id = Int64(try Arguments.int(arguments, "id", default: 1))
             let ok = await favorites.removeFavorite(id: id)
@@ -77,6 +48,45 @@ final class FavoritesDriver: FeatureDriver {
         default:
             return nil
         }
+    }
+
+    /// A user adds favourites one at a time; each is acknowledged once the app says it is kept.
+    private func add(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
+        let favorites = app.favorites
+        let count = try Arguments.int(arguments, "count", default: 1)
+        var acknowledged: [String] = []
+        var attempted: [String] = []
+        for id in counter.next(count) {
+            let key = "favorite:\(id)"
+            attempted.append(key)
+            WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+            // A save counts as acknowledged only when the app says it is kept: in
+            // in-memory mode it has told the user that changes will not survive.
+            if await favorites.addFavorite(.numbered(id)), app.store?.isPersistent == true {
+                acknowledged.append(key)
+                WorkerHost.record(WorkerEvent(event: .ack, key: key))
+            }
+        }
+        return result(ok: favorites.state != .error, favorites, acknowledged: acknowledged, attempted: attempted)
+    }
+
+    /// Setup for large stores: many favourites in one transaction, below the view model
+    /// (a user adds one at a time; a benchmark needs 100,000).
+    private func seedStore(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
+        let count = try Arguments.int(arguments, "count", default: 1)
+        guard let store = app.store, store.isPersistent || store.health.mode == .inMemory else {
+            return ActionResult(ok: false, error: "no writable store")
+        }
+        let ids = counter.next(count)
+        do {
+            try await store.writer.write { db in
+                for id in ids { try Favorite.numbered(id).insert(db) }
+            }
+        } catch {
+            return ActionResult(ok: false, error: String(describing: error), attempted: ids.map { "favorite:\($0)" })
+        }
+        let keys = ids.map { "favorite:\($0)" }
+        return ActionResult(ok: true, acknowledged: keys, attempted: keys)
     }
 
     func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {

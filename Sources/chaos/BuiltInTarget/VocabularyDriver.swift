@@ -62,30 +62,9 @@ final class VocabularyDriver: FeatureDriver {
             outcome.isRead = ok
             return outcome
         case "quiz.generate":
-            let options = try Arguments.int(arguments, "options", default: 4, in: 0...100)
-            let setID: Int64
-            switch try await resolveSet(arguments, library) {
-            case let .found(id): setID = id
-            case let .failed(outcome): return outcome
-            }
-            quizzesGenerated += 1
-            let quizSeed = SplitMix64.subseed(seed, "quiz/\(quizzesGenerated)")
-            let ok = await quiz.generate(setID: setID, optionCount: options, seed: quizSeed)
-            var outcome = quizResult(ok: ok, quiz)
-            outcome.value = quiz.quiz.map { .int($0.optionCount) } ?? .null
-            outcome.isRead = ok
-            return outcome
+            return try await generateQuiz(arguments, app: app)
         case "quiz.answer":
-            let correct = try Arguments.bool(arguments, "correct", default: true)
-            guard let question = quiz.currentQuestion, let setID = quiz.quiz?.setID,
-                  let option = correct ? question.correctOption : question.options.first(where: { !question.isCorrect($0) })
-            else {
-                return ActionResult(ok: false, error: "no quiz question on screen (quiz state \(quiz.state.name))")
-            }
-            let key = "quizStatistics:\(setID)"
-            WorkerHost.record(WorkerEvent(event: .attempt, key: key))
-            let counted = await quiz.answer(option)
-            return quizResult(ok: counted, quiz, keys: [key], acknowledged: counted && isKept(app))
+            return try await answer(arguments, app: app)
         case "quiz.retry":
             let ok = await quiz.retry()
             var outcome = quizResult(ok: ok, quiz)
@@ -94,6 +73,37 @@ final class VocabularyDriver: FeatureDriver {
         default:
             return nil
         }
+    }
+
+    private func generateQuiz(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
+        let quiz = app.vocabulary.quiz
+        let options = try Arguments.int(arguments, "options", default: 4, in: 0...100)
+        let setID: Int64
+        switch try await resolveSet(arguments, app.vocabulary.library) {
+        case let .found(id): setID = id
+        case let .failed(outcome): return outcome
+        }
+        quizzesGenerated += 1
+        let quizSeed = SplitMix64.subseed(seed, "quiz/\(quizzesGenerated)")
+        let ok = await quiz.generate(setID: setID, optionCount: options, seed: quizSeed)
+        var outcome = quizResult(ok: ok, quiz)
+        outcome.value = quiz.quiz.map { .int($0.optionCount) } ?? .null
+        outcome.isRead = ok
+        return outcome
+    }
+
+    private func answer(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
+        let quiz = app.vocabulary.quiz
+        let correct = try Arguments.bool(arguments, "correct", default: true)
+        guard let question = quiz.currentQuestion, let setID = quiz.quiz?.setID,
+              let option = correct ? question.correctOption : question.options.first(where: { !question.isCorrect($0) })
+        else {
+            return ActionResult(ok: false, error: "no quiz question on screen (quiz state \(quiz.state.name))")
+        }
+        let key = "quizStatistics:\(setID)"
+        WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+        let counted = await quiz.answer(option)
+        return quizResult(ok: counted, quiz, keys: [key], acknowledged: counted && isKept(app))
     }
 
     func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {

@@ -33,7 +33,7 @@ struct ReplaceFileFaultTests {
     @Test func bundledFixturePathsResolveToTheFixturesFolder() throws {
         let fixtures = URL(fileURLWithPath: "/bundle/fixtures")
         let node = try #require(try ScenarioNode.compose("with: fixtures/a.db", file: "b.yaml"))
-        guard case let .map(entries) = node.content else { return }
+        let entries = try #require(node.entries, "a mapping")
         let parameters = ScenarioParameters(
             context: "fault 'replace-file'", location: node.location, entries: entries,
             baseDirectory: URL(fileURLWithPath: "/bundle/catalog"), fixturesDirectory: fixtures

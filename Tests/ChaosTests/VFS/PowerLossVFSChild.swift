@@ -4,8 +4,8 @@ import Testing
 
 @testable import Chaos
 
-/// What one crash trial's child process does. Travels as JSON in the
-/// `CHAOS_POWERLOSS_CHILD` environment variable.
+/// What one crash trial's child process does. An exit test captures it (it is
+/// Codable), so it reaches the child as the test's own value.
 struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
     var directory: String
     var journalMode: String = "wal"      // wal | delete
@@ -36,24 +36,23 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
         return parts.joined(separator: " ")
     }
 
-    static let environmentKey = "CHAOS_POWERLOSS_CHILD"
-    /// The Swift Testing filter that selects ``PowerLossVFSChild`` alone.
-    static let testFilter = "PowerLossVFSChild"
+    /// How the child should end: by the armed power cut, or normally (a dry run).
+    var expectedExit: ExitTest.Condition {
+        atSync != nil || afterWrites != nil || crashAtEnd || workload == "sectors" ? .exitCode(PowerLoss.exitCode) : .success
+    }
 }
 
-/// The crash-trial child. In a normal test run it does nothing. Spawned by
-/// ``PowerLossVFSTests`` (this same test executable, filtered to this test, with
-/// `CHAOS_POWERLOSS_CHILD` set) it runs a workload through the chaos VFS with power
-/// loss armed, writes "READY" and "COMMIT <n>" lines to stdout with write(2) as soon
-/// as each COMMIT returns, and dies by `_exit(PowerLoss.exitCode)` at the armed crash.
-@Suite struct PowerLossVFSChild {
-    @Test func workload() throws {
-        guard let json = ProcessInfo.processInfo.environment[PowerLossTrialConfig.environmentKey] else { return }
-        let config = try JSONDecoder().decode(PowerLossTrialConfig.self, from: Data(json.utf8))
+/// The crash-trial child: what an exit test of ``PowerLossVFSTests`` runs in its own
+/// process. It runs a workload through the chaos VFS with power loss armed, writes
+/// "READY" and "COMMIT <n>" lines to stdout with write(2) as soon as each COMMIT
+/// returns, and dies by `_exit(PowerLoss.exitCode)` at the armed crash.
+enum PowerLossVFSChild {
+    /// The child's whole life; it never returns to the parent's test.
+    static func main(_ config: PowerLossTrialConfig) {
         do {
-            if config.workload == "sectors" { try Self.runSectors(config) } else { try Self.run(config) }
+            if config.workload == "sectors" { try runSectors(config) } else { try run(config) }
         } catch {
-            Self.say("ERROR \(error)")
+            say("ERROR \(error)")
             exit(3)
         }
     }

@@ -5,8 +5,8 @@ import Testing
 
 @testable import Chaos
 
-/// Crash trials: each runs ``PowerLossVFSChild`` in a child process (this test
-/// executable again, filtered to that one test), which crashes by power loss at a
+/// Crash trials: each runs ``PowerLossVFSChild`` in a child process (an exit test:
+/// this test executable again, running that one closure), which crashes by power loss at a
 /// chosen point; the parent then opens the database with the plain "unix" VFS and
 /// checks it: `PRAGMA integrity_check`, every transaction whose COMMIT returned
 /// before the crash (the child's stdout says which) is there, and no transaction
@@ -223,47 +223,18 @@ struct PowerLossTrial: Sendable {
         return verdict
     }
 
-    /// This test executable, again, filtered to the child test, with the config in
-    /// its environment. Its stdout goes to a file (complete even when it `_exit`s).
+    /// The child, as an exit test: this test executable again, running
+    /// ``PowerLossVFSChild/main(_:)`` with `config`. Its exit status and stdout come back.
     static func spawnChild(_ config: PowerLossTrialConfig) async throws -> (Int32, String) {
-        let executable = try testExecutable()
-        let outputPath = config.directory + "/child-output.txt"
-        _ = FileManager.default.createFile(atPath: outputPath, contents: nil)
-        let output = try FileHandle(forWritingTo: URL(fileURLWithPath: outputPath))
-        defer { try? output.close() }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = ["--testing-library", "swift-testing", "--filter", PowerLossTrialConfig.testFilter]
-        var environment = ProcessInfo.processInfo.environment
-        environment[PowerLossTrialConfig.environmentKey] = String(decoding: try JSONEncoder().encode(config), as: UTF8.self)
-        environment["SWIFT_BACKTRACE"] = "enable=no"
-        process.environment = environment
-        process.standardOutput = output
-        process.standardError = output
-        process.standardInput = FileHandle.nullDevice
-
-        let status: Int32 = try await withCheckedThrowingContinuation { continuation in
-            process.terminationHandler = { process in
-                let code = process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
-                continuation.resume(returning: code)
-            }
-            do {
-                try process.run()
-            } catch {
-                process.terminationHandler = nil
-                continuation.resume(throwing: error)
-            }
+        let result = await #expect(processExitsWith: config.expectedExit, observing: [\.standardOutputContent],
+                                   "crash trial \(config)") { [config] in
+            PowerLossVFSChild.main(config)
         }
-        let text = (try? String(contentsOfFile: outputPath, encoding: .utf8)) ?? ""
-        return (status, text)
-    }
-
-    static func testExecutable() throws -> String {
-        guard let resolved = realpath("/proc/self/exe", nil) else {
-            throw VFSTestError(code: -1, message: "cannot resolve /proc/self/exe")
+        let output = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
+        switch result?.exitStatus {
+        case let .exitCode(code)?: return (code, output)
+        case let .signal(signal)?: return (128 + signal, output)
+        default: return (-1, output)
         }
-        defer { free(resolved) }
-        return String(cString: resolved)
     }
 }
