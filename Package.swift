@@ -8,6 +8,9 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "FaultPoints", targets: ["FaultPoints"]),
+        // What a user's own target executable links: the target protocol and its host,
+        // the fault VFS, FaultPoints. No SwiftNIO, no Yams, no bundled scenarios.
+        .library(name: "ChaosTarget", targets: ["ChaosTarget"]),
         .library(name: "Chaos", targets: ["Chaos"]),
         // Clock faults: preloaded into workers before libfaketime (docs/ARCHITECTURE.md).
         .library(name: "ChaosTimerfdShim", type: .dynamic, targets: ["CTimerfdShim"]),
@@ -39,11 +42,15 @@ let package = Package(
             name: "SystemUnderTest",
             dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        .target(name: "Scenarios", resources: [.copy("catalog"), .copy("fixtures")]),
+        .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures")]),
+        // The worker side: the target protocol, its host, the in-process faults and their
+        // seams (the fault VFS, fault points). Everything a target needs, nothing more.
+        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite"]),
+        // The controller: scenarios, the runner, the network lab, the reports.
         .target(
             name: "Chaos",
             dependencies: [
-                "FaultPoints", "CChaosVFS", "CSQLite", "Scenarios",
+                "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "Scenarios",
                 .product(name: "Yams", package: "Yams"),
                 // The network lab: a TCP fault proxy and the family registry (HTTP/1.1).
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -64,7 +71,7 @@ let package = Package(
         // and a fixed one (Examples/Notes, docs/TARGETS.md).
         .executableTarget(
             name: "chaos-example-notes",
-            dependencies: ["Chaos", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["ChaosTarget", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Examples/Notes/Sources"
         ),
         // `make bench`: figures, not tests (release build).
@@ -81,7 +88,7 @@ let package = Package(
             dependencies: ["SystemUnderTest", "FaultPoints", "Chaos", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "FaultPoints", "CChaosVFS"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS"]),
     ],
     swiftLanguageModes: [.v6]
 )

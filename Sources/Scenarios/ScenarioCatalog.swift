@@ -2,8 +2,10 @@ import Foundation
 
 /// Where the bundled scenarios and their fixtures live.
 ///
-/// This target holds resources only: `catalog/*.yaml` (one scenario a file) and
-/// `fixtures/` (files that scenarios refer to, such as a user's damaged database).
+/// This target holds resources only: `catalog/*.yaml` (one scenario a file, for the
+/// reference app), `check/*.yaml` (the storage catalog, for any target with a
+/// workload) and `fixtures/` (files that scenarios refer to, such as a user's damaged
+/// database).
 ///
 /// The resource bundle is looked up by hand rather than through the generated
 /// `Bundle.module`, whose accessor traps when the bundle is missing (a `chaos` binary
@@ -12,6 +14,8 @@ import Foundation
 public enum BundledScenarios {
     /// The folder of bundled scenario files.
     public static var catalogDirectory: URL? { resourcesDirectory?.appendingPathComponent("catalog") }
+    /// The folder of the storage catalog `chaos check` runs on any target.
+    public static var checkDirectory: URL? { resourcesDirectory?.appendingPathComponent("check") }
     /// The folder of fixture files that bundled scenarios refer to by relative path.
     public static var fixturesDirectory: URL? { resourcesDirectory?.appendingPathComponent("fixtures") }
 

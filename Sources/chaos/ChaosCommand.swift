@@ -20,7 +20,7 @@ struct ChaosCommand: AsyncParsableCommand {
         """,
         version: version,
         subcommands: [
-            RunCommand.self, ReproduceCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self,
+            RunCommand.self, CheckCommand.self, ReproduceCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self,
             ReportCommand.self,
         ]
     )

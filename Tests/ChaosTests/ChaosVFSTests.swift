@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import Chaos
+@testable import ChaosTarget
 
 /// The "chaos" VFS shim (CChaosVFS) and its Swift wrapper.
 ///

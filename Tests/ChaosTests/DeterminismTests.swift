@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite("Determinism: SplitMix64 and FNV-1a")
 struct DeterminismTests {

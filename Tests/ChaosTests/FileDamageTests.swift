@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// The file-damage seam on real temporary files.
 @Suite("File damage seam")

@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite struct ReportHTMLTests {
     let html = HTMLReportWriter.html(ReportSample.report)

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite struct ReportJSONTests {
     func object(_ report: RunReport = ReportSample.report) throws -> [String: Any] {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// The FIPS 180-2 appendix B / NIST CSRC example vectors.
 @Suite struct ReportSHA256Tests {

@@ -1,4 +1,5 @@
 @testable import Chaos
+@testable import ChaosTarget
 
 /// A run with one case of each verdict that matters, and the hostile strings
 /// a worker can send back.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite struct ReportTimelineTests {
     @Test func ordersEventsByTimeStepsFirst() {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Each kind of bad scenario gives a located error at the exact line and column, and
 /// suggests the closest name for an unknown one.

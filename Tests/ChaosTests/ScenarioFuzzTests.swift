@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Mutated and truncated variants of a valid scenario, derived deterministically from
 /// SplitMix64: each one loads or throws a located ScenarioError; none traps.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Shared by the scenario, fault and file-damage tests.
 enum ScenarioFixtures {

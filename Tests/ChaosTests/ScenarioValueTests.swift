@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite("Scenario values, durations and percentages")
 struct ScenarioValueTests {

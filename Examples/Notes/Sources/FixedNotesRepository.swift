@@ -1,32 +1,59 @@
 import Foundation
 import GRDB
 
-/// The repository after Chaos: a store that will not open is moved aside (never
-/// deleted) and the app starts fresh with a plain notice; a failed save is reported.
+/// The repository after Chaos, with what `chaos check` taught it:
+///
+/// - a store SQLite says is damaged (not a database, corrupt, failing its check) is
+///   moved aside, never deleted, and the newest backup is put back with a notice;
+/// - a store that is missing or emptied while a backup holds notes is put back too;
+/// - a failure of the device (an I/O error, a full disk) is not damage: nothing is
+///   moved, the notebook is unavailable for now and says so, the next launch retries;
+/// - a failed save is reported, never swallowed.
+///
+/// The backup is taken with SQLite's online backup at every clean close.
 final class FixedNotesRepository: NotesRepository {
     private let queue: DatabaseQueue
+    private let path: String
     private(set) var notice: String?
 
     init(path: String) throws {
+        self.path = path
+        let backup = path + ".backup"
         do {
-            let queue = try DatabaseQueue(path: path)
-            let check = try queue.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
-            guard check == ["ok"] else { throw NotesProblem(message: check.joined(separator: "; ")) }
-            try NotesSchema.migrate(queue)
+            let queue = try Self.open(path)
+            if try queue.read({ try Note.fetchCount($0) }) == 0, try Self.noteCount(inBackup: backup) > 0 {
+                throw NotesProblem(message: "the notebook is empty, its backup is not")
+            }
             self.queue = queue
+        } catch let error as DatabaseError where ![.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            throw NotesProblem(message: "Your notes can't be opened right now. Please try again later.")
         } catch {
-            let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
-            try? FileManager.default.moveItem(atPath: path, toPath: aside)
-            let queue = try DatabaseQueue(path: path)
-            try NotesSchema.migrate(queue)
-            self.queue = queue
-            notice = "Your notes could not be opened, so they were set aside and a new notebook was started."
+            try? FileManager.default.moveItem(atPath: path, toPath: path + ".damaged-\(UUID().uuidString.prefix(8))")
+            let restored = FileManager.default.fileExists(atPath: backup) ? try? FileManager.default.copyItem(atPath: backup, toPath: path) : nil
+            queue = try Self.open(path)
+            notice = restored != nil
+                ? "Your notebook was damaged, so it was set aside and your notes were restored from the last backup."
+                : "Your notes could not be opened, so they were set aside and a new notebook was started."
         }
     }
 
-    func add(_ note: Note) throws {
+    /// Opens and checks the store; creates it on a first launch.
+    private static func open(_ path: String) throws -> DatabaseQueue {
+        let queue = try DatabaseQueue(path: path)
+        let check = try queue.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+        guard check == ["ok"] else { throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: check.joined(separator: "; ")) }
+        try NotesSchema.migrate(queue)
+        return queue
+    }
+
+    private static func noteCount(inBackup backup: String) throws -> Int {
+        guard FileManager.default.fileExists(atPath: backup) else { return 0 }
+        return (try? DatabaseQueue(path: backup).read { try Note.fetchCount($0) }) ?? 0
+    }
+
+    func add(text: String) throws -> Note {
         do {
-            try queue.write { try note.insert($0) }
+            return try queue.write { try NotesSchema.insert(text: text, in: $0) }
         } catch {
             throw NotesProblem(message: "Your note could not be saved. Please try again.")
         }
@@ -40,5 +67,8 @@ final class FixedNotesRepository: NotesRepository {
         }
     }
 
-    func close() { try? queue.close() }
+    func close() {
+        if let backup = try? DatabaseQueue(path: path + ".backup") { try? queue.backup(to: backup) }
+        try? queue.close()
+    }
 }

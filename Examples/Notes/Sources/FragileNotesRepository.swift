@@ -15,8 +15,9 @@ final class FragileNotesRepository: NotesRepository {
         try! NotesSchema.migrate(queue)
     }
 
-    func add(_ note: Note) throws {
-        try? queue.write { try note.insert($0) }  // the error never reaches the user
+    func add(text: String) throws -> Note {
+        let note = try? queue.write { try NotesSchema.insert(text: text, in: $0) }  // the error never reaches the user
+        return note ?? Note(id: 0, text: text)
     }
 
     func all() throws -> [Note] {

@@ -18,12 +18,19 @@ struct NotesProblem: Error {
 protocol NotesRepository {
     /// What the user was told at launch, if anything.
     var notice: String? { get }
-    func add(_ note: Note) throws
+    /// Saves a new note; returns it with its id.
+    func add(text: String) throws -> Note
     func all() throws -> [Note]
     func close()
 }
 
 enum NotesSchema {
+    /// Inserts a note; returns it with the id SQLite gave it.
+    static func insert(text: String, in db: Database) throws -> Note {
+        try db.execute(sql: "INSERT INTO note (text) VALUES (?)", arguments: [text])
+        return Note(id: db.lastInsertedRowID, text: text)
+    }
+
     static func migrate(_ db: DatabaseWriter) throws {
         try db.write { db in
             try db.execute(sql: "CREATE TABLE IF NOT EXISTS note (id INTEGER PRIMARY KEY, text TEXT NOT NULL)")

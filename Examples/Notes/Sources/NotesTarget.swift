@@ -1,94 +1,72 @@
-import Chaos
+import ChaosTarget
 import Foundation
-import GRDB
 
-/// The example's Chaos target: how a user makes their own stack chaos-testable.
-/// `chaos run SCENARIO --target-exec PATH --variant fragile|fixed` starts this
-/// executable once per launch of the app, on a private data folder.
-@MainActor
+/// The example's Chaos target: the glue between Chaos and the notes app. `chaos check
+/// --target-exec PATH --variant fragile|fixed` runs the storage catalog on it.
+@main
 final class NotesTarget: ChaosTarget {
-    static let files = ["store": "notes.sqlite", "wal": "notes.sqlite-wal"]
-    static let actions = ["notes.add", "notes.list"]
-    static let probes = ["health", "surfaced", "notes.count"]
+    static let files = ["store": "notes.sqlite"]
+    static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
+    static let actions: [TargetAction<NotesTarget>] = [
+        TargetAction("notes.add") { target, call in try target.add(count: call.int("count", default: 1), call) },
+        TargetAction("notes.list") { target, _ in try target.list() },
+    ]
 
     private let context: TargetContext
     private var repository: NotesRepository?
     private var lastError: String?
-    private var nextID: Int64 = 1
+    private var unavailable: String?
 
-    init(context: TargetContext) {
-        self.context = context
-    }
+    init(context: TargetContext) { self.context = context }
 
-    private var path: String { context.dataDirectory.appendingPathComponent("notes.sqlite").path }
-
-    func launch() async -> ScenarioValue {
+    func launch() async -> Health {
         try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
-        if context.variant == "fragile" {
-            repository = FragileNotesRepository(path: path)
-        } else {
-            repository = try? FixedNotesRepository(path: path)
+        let path = context.dataDirectory.appendingPathComponent("notes.sqlite").path
+        do {
+            repository = context.variant == "fragile" ? FragileNotesRepository(path: path) : try FixedNotesRepository(path: path)
+        } catch {
+            unavailable = (error as? NotesProblem)?.message ?? "The notebook is not available."
         }
-        nextID = ((try? repository?.all())?.map(\.id).max() ?? 0) + 1
-        return (try? await probe("health")) ?? .null
+        return health
     }
 
-    func perform(_ action: String, arguments: [String: ScenarioValue]) async throws -> ActionResult {
-        guard let repository else { return ActionResult(ok: false, userMessage: "The notebook is not available.") }
-        switch action {
-        case "notes.add":
-            var count = 1
-            if case let .int(number)? = arguments["count"] { count = number }
-            var acknowledged: [String] = []
-            for _ in 0..<count {
-                let note = Note(id: nextID, text: "note \(nextID)")
-                nextID += 1
-                do {
-                    try repository.add(note)
-                    acknowledged.append("note:\(note.id)")
-                    WorkerHost.record(WorkerEvent(event: .ack, key: "note:\(note.id)"))
-                } catch let problem as NotesProblem {
-                    lastError = problem.message
-                    return ActionResult(ok: false, userMessage: problem.message, acknowledged: acknowledged,
-                                        attempted: acknowledged + ["note:\(note.id)"])
-                }
-            }
-            lastError = nil
-            return ActionResult(ok: true, acknowledged: acknowledged, attempted: acknowledged)
-        case "notes.list":
+    var health: Health {
+        guard let repository else { return Health(mode: .inMemory, severity: .error, message: unavailable) }
+        return repository.notice.map { Health(mode: "set-aside", severity: .warning, message: $0) } ?? Health()
+    }
+
+    var surfaced: Surfaced {
+        lastError.map(Surfaced.error) ?? (repository?.notice).map(Surfaced.warning) ?? health.message.map(Surfaced.error) ?? .nothing
+    }
+
+    private func add(count: Int, _ call: ActionCall) throws -> ActionResult {
+        guard let repository else { return .failed(unavailable) }
+        for _ in 0..<count {
             do {
-                let notes = try repository.all()
-                lastError = nil
-                return ActionResult(ok: true, value: .int(notes.count), isRead: true)
+                let note = try repository.add(text: "a note")
+                call.acknowledge("note:\(note.id)")
             } catch let problem as NotesProblem {
                 lastError = problem.message
-                return ActionResult(ok: false, userMessage: problem.message)
+                return .failed(problem.message)
             }
-        default:
-            throw TargetError("unknown action '\(action)'; this target answers: \(Self.actions.joined(separator: ", "))")
         }
+        lastError = nil
+        return .done()
     }
 
-    func probe(_ name: String) async throws -> ScenarioValue {
-        switch name {
-        case "health":
-            let notice = repository?.notice
-            return .map(["mode": .string(notice == nil ? "persistent" : "restored-from-backup"),
-                         "message": notice.map(ScenarioValue.string) ?? .null])
-        case "surfaced":
-            if let lastError { return .map(["severity": .string("error"), "message": .string(lastError)]) }
-            if let notice = repository?.notice { return .map(["severity": .string("warning"), "message": .string(notice)]) }
-            return .map(["severity": .string("none"), "message": .null])
-        case "notes.count":
-            return .int((try? repository?.all().count) ?? 0)
-        default:
-            throw TargetError("unknown probe '\(name)'")
+    private func list() throws -> ActionResult {
+        do {
+            let notes = try repository?.all() ?? []
+            lastError = nil
+            return .read(.int(notes.count))
+        } catch let problem as NotesProblem {
+            lastError = problem.message
+            return .failed(problem.message)
         }
     }
 
     func snapshot() async throws -> [String: [String: String]] {
-        let notes = (try? repository?.all()) ?? []
-        return ["note": Dictionary(uniqueKeysWithValues: notes.map { ("note:\($0.id)", $0.text) })]
+        ["note": Dictionary(uniqueKeysWithValues: ((try? repository?.all()) ?? []).map { ("note:\($0.id)", $0.text) })]
     }
 
     func stop() async {

@@ -1,18 +1,20 @@
+import ChaosTarget
+
 /// Jepsen's set check over the records a case wrote: every write the app acknowledged
 /// must be readable at the end; reads may also hold writes that failed from the user's
 /// point of view but reached the disk ("recovered"), which is allowed.
-public struct AcknowledgedSetCheck: Sendable, Equatable {
+package struct AcknowledgedSetCheck: Sendable, Equatable {
     /// Acknowledged, yet missing at the end.
-    public var lost: [String]
+    package var lost: [String]
     /// Present at the end though never attempted by the case.
-    public var unexpected: [String]
+    package var unexpected: [String]
     /// Attempted and not acknowledged, yet present: allowed.
-    public var recovered: [String]
+    package var recovered: [String]
     /// Removals acknowledged, yet the record is back.
-    public var resurrected: [String]
-    public var acknowledgedCount: Int
+    package var resurrected: [String]
+    package var acknowledgedCount: Int
 
-    public init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>) {
+    package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>) {
         let expected = acknowledged.subtracting(removed)
         lost = expected.subtracting(present).sorted()
         unexpected = present.subtracting(attempted).sorted()
@@ -21,9 +23,9 @@ public struct AcknowledgedSetCheck: Sendable, Equatable {
         acknowledgedCount = expected.count
     }
 
-    public var passed: Bool { lost.isEmpty && unexpected.isEmpty && resurrected.isEmpty }
+    package var passed: Bool { lost.isEmpty && unexpected.isEmpty && resurrected.isEmpty }
 
-    public var summary: String {
+    package var summary: String {
         func list(_ keys: [String]) -> String {
             keys.count <= 8 ? keys.joined(separator: ", ") : keys.prefix(8).joined(separator: ", ") + " … (\(keys.count))"
         }

@@ -1,6 +1,8 @@
+import ChaosTarget
+
 /// Judges each expectation against a case's evidence and says what it saw.
-public enum ExpectationEvaluator {
-    public static func evaluate(_ expectation: Expectation, evidence: CaseEvidence) -> ExpectationResult {
+package enum ExpectationEvaluator {
+    package static func evaluate(_ expectation: Expectation, evidence: CaseEvidence) -> ExpectationResult {
         let judge = Judge(expectation: expectation)
         switch expectation {
         case .noTrap: return noTrap(evidence, judge)
@@ -14,12 +16,43 @@ public enum ExpectationEvaluator {
                 return judge(false, expected: "\(probe) = \(value)", observed: "not answered", detail: evidence.evidenceGap)
             }
             return judge(seen == value, expected: "\(probe) = \(value)", observed: "\(probe) = \(seen)")
-        case .integrity:
-            guard evidence.integrityChecked else {
-                return judge(false, expected: "integrity_check ok", observed: "not checked", detail: evidence.evidenceGap)
-            }
-            return judge(evidence.integrityProblem == nil, expected: "integrity_check ok", observed: evidence.integrityProblem ?? "ok")
+        case .integrity, .integrityIfUsed:
+            return integrity(ifUsed: expectation == .integrityIfUsed, evidence, judge)
+        case .noSilentLoss:
+            return noSilentLoss(evidence, judge)
         }
+    }
+
+    static func integrity(ifUsed: Bool, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
+        let expected = ifUsed ? "integrity_check ok, or the store no longer in use" : "integrity_check ok"
+        if ifUsed, evidence.storeInUse == false {
+            return judge(true, expected: expected, observed: "not in use: the app does not have the store open at the end",
+                         detail: evidence.integrityProblem.map { "the file it left: \($0)" })
+        }
+        guard evidence.integrityChecked else {
+            return judge(false, expected: expected, observed: "not checked", detail: evidence.evidenceGap)
+        }
+        return judge(evidence.integrityProblem == nil, expected: expected, observed: evidence.integrityProblem ?? "ok")
+    }
+
+    /// Every acknowledged record is there, or the user was told something is wrong.
+    static func noSilentLoss(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
+        let expected = "every acknowledged record kept, or the loss shown to the user"
+        guard evidence.finalSnapshot != nil else {
+            return judge(false, expected: expected, observed: "no final snapshot", detail: evidence.evidenceGap)
+        }
+        let check = AcknowledgedSetCheck(acknowledged: evidence.acknowledged, attempted: evidence.attempted,
+                                         removed: evidence.removed, present: evidence.presentKeys)
+        guard !check.lost.isEmpty else {
+            return judge(true, expected: expected, observed: "all \(check.acknowledgedCount) acknowledged records kept")
+        }
+        let severity = evidence.surfaced?["severity"]?.stringValue ?? "none"
+        let lost = "\(check.lost.count) of \(check.acknowledgedCount) acknowledged records lost"
+        guard severity == "none" else {
+            let message = evidence.surfaced?["message"]?.stringValue.map { " \"\($0)\"" } ?? ""
+            return judge(true, expected: expected, observed: "\(lost); the user was told (\(severity)\(message))")
+        }
+        return judge(false, expected: expected, observed: "\(lost), and nothing shown to the user", detail: check.summary)
     }
 
     /// Makes the result of one expectation.
@@ -115,7 +148,7 @@ public enum ExpectationEvaluator {
 
 extension ScenarioValue {
     /// The text of a `.string`, nil otherwise.
-    public var stringValue: String? {
+    package var stringValue: String? {
         if case let .string(text) = self { return text }
         return nil
     }

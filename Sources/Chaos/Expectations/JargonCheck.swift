@@ -1,9 +1,10 @@
 import Foundation
+import ChaosTarget
 
 /// Finds technical terms in a message meant for a user: SQLite result codes, errno
 /// names, Swift type names, "nil", "Optional(". DESIGN.md: a surfaced message is
 /// non-empty and free of technical jargon.
-public enum JargonCheck {
+package enum JargonCheck {
     private static let patterns: [(String, String)] = [
         (#"SQLITE_[A-Z_]+"#, "an SQLite result code"),
         (#"(?i)sqlite"#, "the name SQLite"),
@@ -17,7 +18,7 @@ public enum JargonCheck {
     ]
 
     /// What is wrong with `message` for a user, or nil when it reads fine.
-    public static func problem(in message: String) -> String? {
+    package static func problem(in message: String) -> String? {
         if message.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "the message is empty" }
         for (pattern, what) in patterns {
             if let range = message.range(of: pattern, options: .regularExpression) {

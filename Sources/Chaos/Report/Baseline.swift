@@ -1,7 +1,9 @@
+import ChaosTarget
+
 /// Compares a run with an earlier one (`--baseline PREVIOUS.json`): each failure is
 /// `new` or `known`, and each case that failed before and passes now is `fixed`.
-public enum Baseline {
-    public static func mark(_ report: inout RunReport, against previous: RunReport) {
+package enum Baseline {
+    package static func mark(_ report: inout RunReport, against previous: RunReport) {
         let before = Dictionary(previous.cases.map { ($0.scenario, $0.verdict) }, uniquingKeysWith: { first, _ in first })
         for index in report.cases.indices {
             let now = report.cases[index].verdict

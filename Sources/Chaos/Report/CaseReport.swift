@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// One case of a run: a scenario run once, with one seed and one variant,
 /// and everything the runner saw while it ran.
 ///
@@ -13,55 +15,55 @@
 ///
 /// Times are milliseconds since the case started. Every optional is
 /// written as an explicit `null`, never omitted.
-public struct CaseReport: Codable, Sendable, Equatable {
+package struct CaseReport: Codable, Sendable, Equatable {
     /// The scenario's `name`.
-    public var scenario: String
+    package var scenario: String
     /// The scenario's `summary`: one sentence for a human.
-    public var summary: String
+    package var summary: String
     /// The seed system it exercises, e.g. `favorites`.
-    public var system: String
+    package var system: String
     /// Where the scenario came from: a path, or `catalog/NAME.yaml`.
-    public var scenarioFile: String
+    package var scenarioFile: String
     /// SHA-256 of the scenario file's text, lowercase hex: tells a reader
     /// whether a re-run used the same scenario. See ``scenarioHash(of:)``.
-    public var scenarioHash: String
+    package var scenarioHash: String
     /// The seed this case actually used.
-    public var seed: UInt64
-    public var variant: String
-    public var verdict: Verdict
-    public var durationMs: Int
+    package var seed: UInt64
+    package var variant: String
+    package var verdict: Verdict
+    package var durationMs: Int
     /// Time to the first successful user-level read after the fault, or nil
     /// when the case did not measure it.
-    public var recoveryMs: Int?
+    package var recoveryMs: Int?
     /// When the measured recovery window started (since case start): the launch, or
     /// the clear of a fault. Null when recovery was not measured.
-    public var recoveryStartMs: Int?
+    package var recoveryStartMs: Int?
     /// Against `--baseline`: `new` (fails now, passed or absent before), `known` (failed
     /// before too), `fixed` (failed before, passes now); null without a baseline or when
     /// it passed both times.
-    public var baseline: String?
+    package var baseline: String?
     /// The target options the case ran with (the scenario's `options:` and any
     /// `--option` overrides), so `chaos reproduce` can run it the same way.
-    public var options: [String: String]?
-    public var steps: [StepRecord]
+    package var options: [String: String]?
+    package var steps: [StepRecord]
     /// What fired, in the order it fired.
-    public var injections: [InjectionRecord]
+    package var injections: [InjectionRecord]
     /// What each armed fault did over the case, in arming order (nil in reports
     /// written before it was recorded).
-    public var faults: [FaultActivity]?
+    package var faults: [FaultActivity]?
     /// Every expectation checked, including the implicit `no-trap`.
-    public var expectations: [ExpectationResult]
+    package var expectations: [ExpectationResult]
     /// The worker's trap, if it trapped.
-    public var trap: TrapRecord?
+    package var trap: TrapRecord?
     /// The exact command line that reproduces this case.
-    public var reproduce: String
+    package var reproduce: String
     /// What broke the harness when ``verdict`` is `errored`, or why the case
     /// was `skipped`; nil otherwise.
-    public var error: String?
+    package var error: String?
     /// How many worker processes the case started.
-    public var workerLaunches: Int
+    package var workerLaunches: Int
 
-    public init(
+    package init(
         scenario: String,
         summary: String,
         system: String,
@@ -100,11 +102,11 @@ public struct CaseReport: Codable, Sendable, Equatable {
     }
 
     /// The value for ``scenarioHash``: SHA-256 of the UTF-8 text, lowercase hex.
-    public static func scenarioHash(of scenarioText: String) -> String {
+    package static func scenarioHash(of scenarioText: String) -> String {
         SHA256.hexDigest(of: Array(scenarioText.utf8))
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(scenario, forKey: .scenario)
         try container.encode(summary, forKey: .summary)

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// A case's steps, injections, trap and recovery on one time axis, in the
 /// order a reader should meet them. What ``HTMLReportWriter`` draws.
 struct CaseTimeline: Equatable {

@@ -1,20 +1,22 @@
+import ChaosTarget
+
 /// One expectation, checked.
 ///
 /// ```json
 /// { "kind" : "fallback", "label" : "fallback: restored-from-backup", "passed" : false,
 ///   "expected" : "restored-from-backup", "observed" : "in-memory", "detail" : null }
 /// ```
-public struct ExpectationResult: Codable, Sendable, Equatable {
+package struct ExpectationResult: Codable, Sendable, Equatable {
     /// The expectation's wire name: `no-trap`, `fallback`, `recovered-within`…
-    public var kind: String
+    package var kind: String
     /// As the scenario wrote it: `fallback: in-memory`.
-    public var label: String
-    public var passed: Bool
-    public var expected: String
-    public var observed: String
-    public var detail: String?
+    package var label: String
+    package var passed: Bool
+    package var expected: String
+    package var observed: String
+    package var detail: String?
 
-    public init(kind: String, label: String, passed: Bool, expected: String, observed: String, detail: String? = nil) {
+    package init(kind: String, label: String, passed: Bool, expected: String, observed: String, detail: String? = nil) {
         self.kind = kind
         self.label = label
         self.passed = passed
@@ -23,7 +25,7 @@ public struct ExpectationResult: Codable, Sendable, Equatable {
         self.detail = detail
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(label, forKey: .label)

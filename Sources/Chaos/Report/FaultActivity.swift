@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// What one armed fault did over a case: how many of its operations it saw and how
 /// many times it fired. One per fault step (and per power loss), in arming order.
 ///
@@ -5,21 +7,21 @@
 /// { "id" : "step-6", "kind" : "throw", "label" : "throw store/favorites/fetch",
 ///   "hits" : 4, "fired" : 1, "writes" : null, "syncs" : null }
 /// ```
-public struct FaultActivity: Codable, Sendable, Equatable {
+package struct FaultActivity: Codable, Sendable, Equatable {
     /// `step-N`, the scenario step that armed it, or `trial` for a sweep's own fault.
-    public var id: String
-    public var kind: String
-    public var label: String
+    package var id: String
+    package var kind: String
+    package var label: String
     /// Operations the fault counted (point hits, VFS calls it matched, connections);
     /// nil where its seam does not count them (file damage, the clock).
-    public var hits: Int?
+    package var hits: Int?
     /// Times it fired (a file fault: 1 once applied).
-    public var fired: Int
+    package var fired: Int
     /// A power loss: writes and syncs of the app's files while it was armed.
-    public var writes: Int?
-    public var syncs: Int?
+    package var writes: Int?
+    package var syncs: Int?
 
-    public init(id: String, kind: String, label: String, hits: Int? = nil, fired: Int = 0,
+    package init(id: String, kind: String, label: String, hits: Int? = nil, fired: Int = 0,
                 writes: Int? = nil, syncs: Int? = nil) {
         self.id = id
         self.kind = kind
@@ -30,7 +32,7 @@ public struct FaultActivity: Codable, Sendable, Equatable {
         self.syncs = syncs
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(kind, forKey: .kind)

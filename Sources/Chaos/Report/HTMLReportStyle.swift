@@ -1,3 +1,5 @@
+import ChaosTarget
+
 extension HTMLReportWriter {
     /// The report's only stylesheet, inlined. Light theme, system fonts, no
     /// external resource. The "show only failures" filter is the rule on

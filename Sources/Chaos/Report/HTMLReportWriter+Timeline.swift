@@ -1,3 +1,5 @@
+import ChaosTarget
+
 extension HTMLReportWriter {
     /// A case's timeline twice: as a bar (steps on one track; injections,
     /// the trap and the recovery window on a second, positioned in % of the

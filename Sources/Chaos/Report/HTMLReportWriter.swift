@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Renders `chaos-report.html`: one self-contained page (inline CSS, no
 /// script, no network) with the run, its summary, a "show only failures"
 /// filter, and one section per case with its reproduce command, a timeline
@@ -9,8 +11,8 @@
 /// ```swift
 /// try HTMLReportWriter.html(report).write(to: url, atomically: true, encoding: .utf8)
 /// ```
-public enum HTMLReportWriter {
-    public static func html(_ report: RunReport) -> String {
+package enum HTMLReportWriter {
+    package static func html(_ report: RunReport) -> String {
         var html = """
             <!DOCTYPE html>
             <html lang="en">

@@ -1,33 +1,35 @@
+import ChaosTarget
+
 /// One fault that fired: what, where, when, and through which seam.
 ///
 /// ```json
 /// { "kind" : "io-error", "target" : "store", "detail" : "op: write, SQLITE_IOERR_WRITE",
 ///   "atMs" : 731, "count" : 12, "mechanism" : "vfs" }
 /// ```
-public struct InjectionRecord: Codable, Sendable, Equatable {
+package struct InjectionRecord: Codable, Sendable, Equatable {
     /// The fault's wire name, e.g. `corrupt-file`.
-    public var kind: String
+    package var kind: String
     /// What it hit: a logical file (`store`), a fault point name, a proxy.
-    public var target: String
-    public var detail: String
+    package var target: String
+    package var detail: String
     /// Milliseconds since the case started.
-    public var atMs: Int
+    package var atMs: Int
     /// The operation count at which it fired, when the seam counts.
-    public var count: Int?
+    package var count: Int?
     /// Which seam carried it out: one of the ``Mechanism`` wire names.
-    public var mechanism: String
+    package var mechanism: String
 
     /// The wire names of ``mechanism``.
-    public enum Mechanism {
-        public static let fileDamage = "file-damage"
-        public static let faultPoint = "fault-point"
-        public static let vfs = "vfs"
-        public static let tmpfs = "tmpfs"
-        public static let proxy = "proxy"
-        public static let libfaketime = "libfaketime"
+    package enum Mechanism {
+        package static let fileDamage = "file-damage"
+        package static let faultPoint = "fault-point"
+        package static let vfs = "vfs"
+        package static let tmpfs = "tmpfs"
+        package static let proxy = "proxy"
+        package static let libfaketime = "libfaketime"
     }
 
-    public init(kind: String, target: String, detail: String, atMs: Int, count: Int? = nil, mechanism: String) {
+    package init(kind: String, target: String, detail: String, atMs: Int, count: Int? = nil, mechanism: String) {
         self.kind = kind
         self.target = target
         self.detail = detail
@@ -36,7 +38,7 @@ public struct InjectionRecord: Codable, Sendable, Equatable {
         self.mechanism = mechanism
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(kind, forKey: .kind)
         try container.encode(target, forKey: .target)

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Writes and reads `chaos-report.json`: pretty-printed, keys sorted, every
 /// optional an explicit `null`, so that two runs diff line by line.
@@ -7,8 +8,8 @@ import Foundation
 /// let data = try JSONReportWriter.data(report)
 /// let again = try JSONReportWriter.read(from: url)
 /// ```
-public enum JSONReportWriter {
-    public static func data(_ report: RunReport) throws -> Data {
+package enum JSONReportWriter {
+    package static func data(_ report: RunReport) throws -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         var data = try encoder.encode(report)
@@ -21,11 +22,11 @@ public enum JSONReportWriter {
     /// - Throws: ``UnsupportedSchemaVersion`` for a report from a newer
     ///   schema, before it would fail on a field it does not know;
     ///   `DecodingError` for anything that is not a report.
-    public static func read(from url: URL) throws -> RunReport {
+    package static func read(from url: URL) throws -> RunReport {
         try decode(Data(contentsOf: url))
     }
 
-    public static func decode(_ data: Data) throws -> RunReport {
+    package static func decode(_ data: Data) throws -> RunReport {
         let decoder = JSONDecoder()
         if let header = try? decoder.decode(SchemaHeader.self, from: data),
             header.schemaVersion > RunReport.currentSchemaVersion {
@@ -35,11 +36,11 @@ public enum JSONReportWriter {
     }
 
     /// A report written with a schema newer than this Chaos reads.
-    public struct UnsupportedSchemaVersion: Error, Equatable, CustomStringConvertible {
-        public var found: Int
-        public var supported: Int { RunReport.currentSchemaVersion }
+    package struct UnsupportedSchemaVersion: Error, Equatable, CustomStringConvertible {
+        package var found: Int
+        package var supported: Int { RunReport.currentSchemaVersion }
 
-        public var description: String {
+        package var description: String {
             "the report has schemaVersion \(found); this chaos reads up to \(supported): read it with a newer chaos"
         }
     }

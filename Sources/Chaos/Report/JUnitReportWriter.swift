@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Renders `junit.xml` for CI systems: one `<testsuite name="chaos">`, one
 /// `<testcase classname="chaos.SYSTEM" name="SCENARIO">` per case.
 ///
@@ -13,8 +15,8 @@
 /// `<error type="interrupted">` (an interrupted case did not finish: a CI
 /// should treat it as broken, not as skipped) and `<skipped>`. Every string
 /// is escaped, and characters XML 1.0 forbids are replaced with U+FFFD.
-public enum JUnitReportWriter {
-    public static func xml(_ report: RunReport) -> String {
+package enum JUnitReportWriter {
+    package static func xml(_ report: RunReport) -> String {
         let summary = report.summary
         let counts = """
             tests="\(report.cases.count)" failures="\(count(.deviated, in: report))" \

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Escaping for the HTML and JUnit writers: every string that came from a
 /// scenario or a worker goes through here before it meets markup.
 enum MarkupEscaping {

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 extension KeyedEncodingContainer {
     /// Encodes `value`, or an explicit `null` when it is nil.
     ///

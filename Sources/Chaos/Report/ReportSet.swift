@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The three files one run leaves behind (DESIGN.md section 4).
 ///
@@ -6,17 +7,17 @@ import Foundation
 /// let files = try ReportSet.write(report, to: URL(filePath: "reports"))
 /// print("report: \(files.html.path)")
 /// ```
-public enum ReportSet {
-    public static let jsonFileName = "chaos-report.json"
-    public static let htmlFileName = "chaos-report.html"
-    public static let junitFileName = "junit.xml"
+package enum ReportSet {
+    package static let jsonFileName = "chaos-report.json"
+    package static let htmlFileName = "chaos-report.html"
+    package static let junitFileName = "junit.xml"
 
     /// Writes `chaos-report.json`, `chaos-report.html` and `junit.xml` into
     /// `directory`, creating it (and its parents) if needed. Each file is
     /// written atomically, so a reader never sees half a report; files of an
     /// earlier run in the same directory are replaced.
     @discardableResult
-    public static func write(_ report: RunReport, to directory: URL) throws -> (json: URL, html: URL, junit: URL) {
+    package static func write(_ report: RunReport, to directory: URL) throws -> (json: URL, html: URL, junit: URL) {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let json = directory.appendingPathComponent(jsonFileName)
         let html = directory.appendingPathComponent(htmlFileName)

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Everything one `chaos run` found: the run, a summary, and one
 /// ``CaseReport`` per case. Written as `chaos-report.json` by
 /// ``JSONReportWriter``, and rendered by ``HTMLReportWriter`` and
@@ -13,17 +15,17 @@
 /// ```
 ///
 /// Every optional is written as an explicit `null`, never omitted.
-public struct RunReport: Codable, Sendable, Equatable {
+package struct RunReport: Codable, Sendable, Equatable {
     /// The schema this Chaos writes. Bump it when a field is removed, renamed
     /// or changes meaning; adding a field does not bump it.
-    public static let currentSchemaVersion = 1
+    package static let currentSchemaVersion = 1
 
-    public var schemaVersion: Int
-    public var run: RunInfo
-    public var summary: RunSummary
-    public var cases: [CaseReport]
+    package var schemaVersion: Int
+    package var run: RunInfo
+    package var summary: RunSummary
+    package var cases: [CaseReport]
 
-    public init(
+    package init(
         schemaVersion: Int = RunReport.currentSchemaVersion,
         run: RunInfo,
         summary: RunSummary,
@@ -37,7 +39,7 @@ public struct RunReport: Codable, Sendable, Equatable {
 
     /// A report whose summary counts `cases`; `durationMs` is the run's wall
     /// time (the sum of the case durations when nil).
-    public init(run: RunInfo, cases: [CaseReport], durationMs: Int? = nil) {
+    package init(run: RunInfo, cases: [CaseReport], durationMs: Int? = nil) {
         self.init(run: run, summary: RunSummary(cases: cases, durationMs: durationMs), cases: cases)
     }
 
@@ -53,7 +55,7 @@ public struct RunReport: Codable, Sendable, Equatable {
     ///
     /// `64` (bad usage, invalid scenario) never comes from a report: such a
     /// run stops before it has one.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         if summary.interrupted > 0 { return 130 }
         if summary.errored > 0 { return 2 }
         if summary.deviated > 0 { return 1 }
@@ -62,26 +64,26 @@ public struct RunReport: Codable, Sendable, Equatable {
 }
 
 /// What, when and how a run was made.
-public struct RunInfo: Codable, Sendable, Equatable {
+package struct RunInfo: Codable, Sendable, Equatable {
     /// Unique per run; also names the run in the HTML title.
-    public var id: String
+    package var id: String
     /// ISO-8601, e.g. `2025-06-01T09:30:00Z`.
-    public var startedAt: String
-    public var chaosVersion: String
+    package var startedAt: String
+    package var chaosVersion: String
     /// The `--seed` given for the whole run, or nil when each case used its
     /// scenario's own seed (``CaseReport/seed`` always has the one used).
-    public var seed: UInt64?
+    package var seed: UInt64?
     /// `hardened`, `legacy`, or a user target's variant name.
-    public var variant: String
+    package var variant: String
     /// The command line that produced this report.
-    public var command: String
+    package var command: String
     /// `built-in`, or the path given to `--target-exec`.
-    public var target: String
+    package var target: String
 
     /// The value of ``target`` for the built-in SystemUnderTest worker.
-    public static let builtInTarget = "built-in"
+    package static let builtInTarget = "built-in"
 
-    public init(
+    package init(
         id: String,
         startedAt: String,
         chaosVersion: String,
@@ -99,7 +101,7 @@ public struct RunInfo: Codable, Sendable, Equatable {
         self.target = target
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(id, forKey: .id)
         try container.encode(startedAt, forKey: .startedAt)
@@ -112,16 +114,16 @@ public struct RunInfo: Codable, Sendable, Equatable {
 }
 
 /// How many cases ended with each ``Verdict``, and how long the run took.
-public struct RunSummary: Codable, Sendable, Equatable {
-    public var passed: Int
-    public var deviated: Int
-    public var errored: Int
-    public var skipped: Int
-    public var interrupted: Int
+package struct RunSummary: Codable, Sendable, Equatable {
+    package var passed: Int
+    package var deviated: Int
+    package var errored: Int
+    package var skipped: Int
+    package var interrupted: Int
     /// Wall time of the whole run, in milliseconds.
-    public var durationMs: Int
+    package var durationMs: Int
 
-    public init(passed: Int = 0, deviated: Int = 0, errored: Int = 0, skipped: Int = 0, interrupted: Int = 0, durationMs: Int = 0) {
+    package init(passed: Int = 0, deviated: Int = 0, errored: Int = 0, skipped: Int = 0, interrupted: Int = 0, durationMs: Int = 0) {
         self.passed = passed
         self.deviated = deviated
         self.errored = errored
@@ -132,7 +134,7 @@ public struct RunSummary: Codable, Sendable, Equatable {
 
     /// Counts the verdicts of `cases`. `durationMs` is the run's wall time;
     /// when nil, the sum of the case durations stands in for it.
-    public init(cases: [CaseReport], durationMs: Int? = nil) {
+    package init(cases: [CaseReport], durationMs: Int? = nil) {
         self.init(durationMs: durationMs ?? cases.reduce(0) { $0 + $1.durationMs })
         for report in cases {
             self[report.verdict] += 1
@@ -140,10 +142,10 @@ public struct RunSummary: Codable, Sendable, Equatable {
     }
 
     /// The number of cases in all.
-    public var total: Int { passed + deviated + errored + skipped + interrupted }
+    package var total: Int { passed + deviated + errored + skipped + interrupted }
 
     /// The count for one verdict.
-    public subscript(verdict: Verdict) -> Int {
+    package subscript(verdict: Verdict) -> Int {
         get {
             switch verdict {
             case .passed: passed

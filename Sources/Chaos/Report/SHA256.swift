@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// SHA-256 (FIPS 180-4), for ``CaseReport/scenarioHash``.
 ///
 /// Small and one-shot: it hashes a scenario file, kilobytes, not a disk

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// How a worker trapped: the signal, the Swift runtime's message, and where.
 ///
 /// ```json
@@ -5,18 +7,18 @@
 ///   "message" : "Index out of range",
 ///   "site" : "QuizGenerator.swift:42", "backtrace" : "…" }
 /// ```
-public struct TrapRecord: Codable, Sendable, Equatable {
-    public var signal: Int32
+package struct TrapRecord: Codable, Sendable, Equatable {
+    package var signal: Int32
     /// `SIGILL`, `SIGTRAP`, `SIGABRT`, `SIGBUS`, `SIGSEGV`.
-    public var signalName: String
+    package var signalName: String
     /// The text after `Fatal error: ` on the worker's stderr (or the runtime's crash
     /// banner when there was no such line).
-    public var message: String?
+    package var message: String?
     /// The first frame in project code, `File.swift:LINE`.
-    public var site: String?
-    public var backtrace: String?
+    package var site: String?
+    package var backtrace: String?
 
-    public init(signal: Int32, signalName: String, message: String? = nil, site: String? = nil, backtrace: String? = nil) {
+    package init(signal: Int32, signalName: String, message: String? = nil, site: String? = nil, backtrace: String? = nil) {
         self.signal = signal
         self.signalName = signalName
         self.message = message
@@ -24,7 +26,7 @@ public struct TrapRecord: Codable, Sendable, Equatable {
         self.backtrace = backtrace
     }
 
-    public func encode(to encoder: any Encoder) throws {
+    package func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(signal, forKey: .signal)
         try container.encode(signalName, forKey: .signalName)

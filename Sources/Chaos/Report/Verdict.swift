@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The outcome of one case. An outcome is a value, not an error.
 ///
 /// ```json
@@ -12,7 +14,7 @@
 /// - `skipped`: the case did not run (a fault this platform cannot inject,
 ///   a filter); ``CaseReport/error`` says why.
 /// - `interrupted`: the run was stopped (SIGINT) while the case ran.
-public enum Verdict: String, Codable, Sendable, CaseIterable {
+package enum Verdict: String, Codable, Sendable, CaseIterable {
     case passed
     case deviated
     case errored
@@ -21,7 +23,7 @@ public enum Verdict: String, Codable, Sendable, CaseIterable {
 
     /// Whether the verdict should draw a reader's attention: deviated,
     /// errored or interrupted. The HTML "show only failures" filter keeps these.
-    public var isFailure: Bool {
+    package var isFailure: Bool {
         switch self {
         case .passed, .skipped: false
         case .deviated, .errored, .interrupted: true

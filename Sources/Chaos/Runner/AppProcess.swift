@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The app under test as one case sees it: at most one worker at a time, started for
 /// each launch on the case's data folder, and the requests the steps send it.
@@ -27,6 +28,8 @@ final class AppProcess {
     private(set) var readyMs = 0
     /// The target's logical files, from its ready line.
     private(set) var files: [String: String]?
+    /// The target's storage-catalog contract, from its ready line.
+    private(set) var workload: Workload?
     /// A power loss armed in the running worker, waiting for its moment.
     var pendingPowerLoss: PowerLossOrder?
 
@@ -57,6 +60,7 @@ final class AppProcess {
         case let .ready(link):
             worker = link
             files = link.ready.files
+            workload = link.ready.workload
         case let .failed(termination, _, detail):
             let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
             if case let .signaled(signal)? = termination, TrapParser.trapSignals.contains(signal) {
@@ -117,6 +121,14 @@ final class AppProcess {
         defer { pendingPowerLoss = nil }
         if killed { throw .failed("the worker did not exit after stop; killed", gap: nil) }
         if termination != .exited(0) { throw ended(termination, stderr: worker.stderr, during: "stop", orderedCut: nil) }
+    }
+
+    /// Whether the running app holds the file at `path` (as it sees it) open; nil when
+    /// it does not run or that cannot be known.
+    func holdsOpen(_ path: String) -> Bool? {
+        guard let open = worker?.openFiles else { return nil }
+        let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+        return open.contains(path) || open.contains(resolved)
     }
 
     /// SIGKILL: the app dies on the spot (and a power loss it waited for with it).

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The controller's list of the faults a case armed, by id, and what each did.
 ///
 /// In-process faults (storage, point) are kept as the ``ArmedFault`` the worker is

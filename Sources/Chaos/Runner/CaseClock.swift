@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The case's time: when it started, when it must end (`timeout:`), and how far in it is.
 struct CaseClock {
     let clock = ContinuousClock()

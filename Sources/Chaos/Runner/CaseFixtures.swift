@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// What a case sets up around the app and takes down however it ends: the network lab
 /// (the remote and the fault proxy), the clock seam (libfaketime), a real small disk

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// What a case records as it runs: its steps, the injections, the evidence the
 /// expectations judge, and the measure of recovery. One per case, written by the
 /// step loop and by the app's event handlers.
@@ -46,12 +48,8 @@ final class CaseLog {
         }
     }
 
-    /// The writes of an action's reply.
-    func record(_ result: WorkerReply) {
-        evidence.acknowledged.formUnion(result.acknowledged ?? [])
-        evidence.attempted.formUnion(result.attempted ?? [])
-        evidence.removed.formUnion(result.removed ?? [])
-        for key in result.acknowledged ?? [] { evidence.removed.remove(key) }
-        if let writes = result.trackedWrites, let syncs = result.trackedSyncs { trackedIO = (writes, syncs) }
+    /// What a reply says beyond its answer: the writes and syncs the worker tracked.
+    func record(_ reply: WorkerReply) {
+        if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
     }
 }

@@ -1,9 +1,10 @@
 import Foundation
+import ChaosTarget
 
 /// The end of a case: the evidence the expectations judge, and the judgement.
 extension CaseRunner {
     var needsIntegrity: Bool {
-        scenario.expectations.contains { $0.kind == .integrity }
+        scenario.expectations.contains { $0.kind == .integrity || $0.kind == .integrityIfUsed }
     }
 
     /// What the app shows and keeps once the steps are done, as the expectations need it.
@@ -11,7 +12,7 @@ extension CaseRunner {
         let kinds = scenario.expectations.map(\.kind)
         let needsApp = kinds.contains { expectation in
             switch expectation {
-            case .surfaced, .state, .preserved: true
+            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed: true
             default: false
             }
         }
@@ -26,13 +27,14 @@ extension CaseRunner {
         if let reply = try ask(WorkerRequest(op: .probe, name: "surfaced")), case let .map(surfaced)? = reply.value {
             log.evidence.surfaced = surfaced
         }
+        if let store = try? logicalFile("store", asTheAppSeesIt: true) { log.evidence.storeInUse = app.holdsOpen(store.path) }
         try gatherLabEvidence()
         for case let .state(probe, _) in kinds where !probe.hasPrefix("remote.") {
             if let reply = try ask(WorkerRequest(op: .probe, name: probe)), let value = reply.value {
                 log.evidence.probes[probe] = value
             }
         }
-        guard kinds.contains(where: { if case .preserved = $0 { true } else { false } }) else { return }
+        guard kinds.contains(where: { if case .preserved = $0 { true } else { $0 == .noSilentLoss } }) else { return }
         // Kept means kept across a restart: what the app acknowledged from memory alone
         // does not count. Stop it gracefully and read its data on a new launch.
         guard try stop().outcome == .ok, try verificationLaunch() else { return }
@@ -98,6 +100,16 @@ extension CaseRunner {
     }
 
     func expectationResults() -> [ExpectationResult] {
-        scenario.checkedExpectations.map { ExpectationEvaluator.evaluate($0.kind, evidence: log.evidence) } + log.stepFailures
+        expectations.map { ExpectationEvaluator.evaluate($0.kind, evidence: log.evidence) } + log.stepFailures
+    }
+
+    /// The scenario's expectations, `fallback: after-damage` filled in with the mode the
+    /// target's workload promises (dropped when it promises none).
+    var expectations: [ScenarioExpectation] {
+        scenario.checkedExpectations.compactMap { expectation in
+            guard case .fallback(Expectation.afterDamage) = expectation.kind else { return expectation }
+            guard let mode = app?.workload?.afterDamage else { return nil }
+            return ScenarioExpectation(kind: .fallback(mode), location: expectation.location)
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Arming and clearing faults, each in its seam: files (damaged here, while the app is
 /// down), the app's process (storage and point faults), the fault proxy, the clock, a
@@ -43,6 +44,13 @@ extension CaseRunner {
                 + "is running: add a stop or kill step before it")
         }
         let url = try logicalFile(fault.file)
+        guard FileManager.default.fileExists(atPath: url.path) || fault is ReplaceFileFault else {
+            // A companion the app did not leave (its WAL was checkpointed away): nothing to damage.
+            log.injections.append(InjectionRecord(kind: type(of: fault).kind, target: fault.file,
+                                                  detail: "no effect: \(url.lastPathComponent) does not exist",
+                                                  atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
+            return .ok("no effect: \(url.lastPathComponent) does not exist")
+        }
         let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
         var rng = SplitMix64(seed: seed)
         let plan = fault.plan(fileSize: size, rng: &rng)
@@ -121,13 +129,16 @@ extension CaseRunner {
     }
 
     /// The path of one of the target's logical files, as the controller reaches it.
-    func logicalFile(_ name: String) throws(CaseEnd) -> URL {
+    /// `wal`, `shm` and `journal` are found beside `store` when the target does not
+    /// name them. `asTheAppSeesIt`: the path inside the app's namespace, not the controller's view.
+    func logicalFile(_ name: String, asTheAppSeesIt: Bool = false) throws(CaseEnd) -> URL {
         var files = app.files ?? [:]
         if app.files == nil { files = try describeTarget() }
-        guard let relative = files[name] else {
+        let companions = ["wal": "-wal", "shm": "-shm", "journal": "-journal"]
+        guard let relative = files[name] ?? companions[name].flatMap({ suffix in files["store"].map { $0 + suffix } }) else {
             throw .harness("the target has no file named '\(name)'; it has: \(files.keys.sorted().joined(separator: ", "))")
         }
-        return hostDataDirectory.appendingPathComponent(relative)
+        return (asTheAppSeesIt ? dataDirectory : hostDataDirectory).appendingPathComponent(relative)
     }
 
     /// Starts a worker only to read its ready line (its logical files), then kills it.

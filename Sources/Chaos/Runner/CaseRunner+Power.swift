@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The power: a `power-loss` step cuts it now, or arms a cut at a later write, sync or
 /// fault point of the running app (of the next launch, when the app is down). A cut
 /// waits for its moment in one run of the app: if that run ends first, it is gone.

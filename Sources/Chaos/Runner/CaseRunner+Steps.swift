@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Carrying out the steps that drive the app: launch, stop, kill, actions, checkpoints.
 extension CaseRunner {
@@ -137,8 +138,9 @@ extension CaseRunner {
     func perform(_ action: ActionStep, label: String) throws(CaseEnd) -> StepResult {
         var failures = 0
         var lastMessage: String?
+        let name = try resolve(action.name)
         for _ in 0..<action.repeatCount {
-            guard let reply = try ask(WorkerRequest(op: .perform, name: action.name, arguments: action.arguments)) else {
+            guard let reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
                 return StepResult(.powerLost, "the power went out during this step")
             }
             if reply.isRead == true { log.read(at: clock.now, clock: clock) }
@@ -161,6 +163,20 @@ extension CaseRunner {
             return StepResult(.expectedError, summary)
         default:
             return StepResult(failures == 0 ? .ok : .error, summary)
+        }
+    }
+
+    /// `workload.write` and `workload.read` are the target's own workload actions.
+    func resolve(_ action: String) throws(CaseEnd) -> String {
+        guard action.hasPrefix(Workload.actionPrefix) else { return action }
+        guard let workload = app.workload else {
+            throw .harness("'\(action)' names the target's workload, but it declares none: "
+                + "add `static let workload: Workload? = Workload(write: \"...\", read: \"...\")` to its ChaosTarget")
+        }
+        switch action.dropFirst(Workload.actionPrefix.count) {
+        case "write": return workload.write
+        case "read": return workload.read
+        default: throw .harness("'\(action)': a workload has 'workload.write' and 'workload.read'")
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Runs one scenario as one case: the step loop. It drives the steps against the app
 /// (``AppProcess``), arms faults (``ArmedFaults``) in their seams, sets up and takes
@@ -7,7 +8,7 @@ import Foundation
 ///
 /// Every wait is bounded by the case deadline (`timeout:`). A hung worker is killed
 /// with its whole process group; the scratch directory is removed unless `--keep`.
-public final class CaseRunner {
+package final class CaseRunner {
     let scenario: Scenario
     let options: RunOptions
     let seed: UInt64
@@ -30,7 +31,7 @@ public final class CaseRunner {
     /// The same folder as the controller reaches it (through the tmpfs namespace, if any).
     var hostDataDirectory: URL { fixtures.hostView(of: dataDirectory) }
 
-    public init(scenario: Scenario, options: RunOptions) {
+    package init(scenario: Scenario, options: RunOptions) {
         self.scenario = scenario
         self.options = options
         seed = options.seed ?? scenario.seed
@@ -39,9 +40,9 @@ public final class CaseRunner {
     }
 
     /// Where this case's files are (meaningful with `--keep`).
-    public var scratchDirectory: URL { scratch }
+    package var scratchDirectory: URL { scratch }
 
-    public func run() -> CaseReport {
+    package func run() -> CaseReport {
         do {
             scratch = try makeScratch()
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
@@ -168,7 +169,7 @@ public final class CaseRunner {
             seed: seed, variant: options.variant, verdict: verdict, durationMs: clock.elapsedMs,
             recoveryMs: log.evidence.recoveryMs, steps: log.steps, injections: log.injections, expectations: expectations,
             trap: log.evidence.trap,
-            reproduce: Self.reproduceCommand(scenario: scenario, seed: seed, variant: options.variant, extras: options.reproduceExtras),
+            reproduce: reproduceCommand,
             error: error, workerLaunches: app?.launches ?? 0)
         report.recoveryStartMs = log.evidence.recoveryMs == nil ? nil : log.recoveryStartMs
         report.options = targetOptions
@@ -177,7 +178,16 @@ public final class CaseRunner {
     }
 
     /// The command line that reproduces this case.
-    public static func reproduceCommand(scenario: Scenario, seed: UInt64, variant: String, extras: [String]) -> String {
+    var reproduceCommand: String {
+        guard let prefix = options.reproducePrefix else {
+            return Self.reproduceCommand(scenario: scenario, seed: seed, variant: options.variant, extras: options.reproduceExtras)
+        }
+        return (prefix + [scenario.name, "--seed", String(seed), "--variant", options.variant] + options.reproduceExtras)
+            .map(ShellWords.quoted).joined(separator: " ")
+    }
+
+    /// The command line that reproduces a case of `chaos run`.
+    package static func reproduceCommand(scenario: Scenario, seed: UInt64, variant: String, extras: [String]) -> String {
         (["chaos", "run", ShellWords.quoted(ScenarioLoader.subject(of: scenario)), "--seed", String(seed), "--variant", variant]
             + extras.map(ShellWords.quoted)).joined(separator: " ")
     }

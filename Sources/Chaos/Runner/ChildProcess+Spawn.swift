@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import ChaosTarget
 #endif
 
 /// How a ``ChildProcess`` is spawned: its own process group, default signals, and

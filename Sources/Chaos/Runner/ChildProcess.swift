@@ -1,6 +1,7 @@
 import Foundation
 #if canImport(Glibc)
 import Glibc
+import ChaosTarget
 #endif
 
 /// A child process in its own process group, with a pipe to its stdin, a pipe from
@@ -13,13 +14,13 @@ import Glibc
 ///
 /// Unchecked Sendable: every mutable field is read and written under `lock` (a
 /// timeout path may kill the child from another thread); the descriptors are plain ints.
-public final class ChildProcess: @unchecked Sendable {
+package final class ChildProcess: @unchecked Sendable {
     /// How a child ended.
-    public enum Termination: Sendable, Equatable, CustomStringConvertible {
+    package enum Termination: Sendable, Equatable, CustomStringConvertible {
         case exited(Int32)
         case signaled(Int32)
 
-        public var description: String {
+        package var description: String {
             switch self {
             case let .exited(code): "exit \(code)"
             case let .signaled(signal): "signal \(signal) (\(ChildProcess.signalName(signal)))"
@@ -27,8 +28,8 @@ public final class ChildProcess: @unchecked Sendable {
         }
     }
 
-    public let pid: pid_t
-    public let stderrFile: URL
+    package let pid: pid_t
+    package let stderrFile: URL
     private var stdinFD: Int32
     private var stdoutFD: Int32
     private var buffer = [UInt8]()
@@ -41,7 +42,7 @@ public final class ChildProcess: @unchecked Sendable {
     private static let spawnLock = NSLock()
 
     /// Starts `executable` with `arguments` and exactly `environment`.
-    public init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL) throws {
+    package init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL) throws {
         self.stderrFile = stderrFile
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
@@ -102,7 +103,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Writes one line to the child's stdin. False when the child is gone.
     @discardableResult
-    public func writeLine(_ line: String) -> Bool {
+    package func writeLine(_ line: String) -> Bool {
         lock.lock(); defer { lock.unlock() }
         guard stdinFD >= 0 else { return false }
         var bytes = Array((line + "\n").utf8)
@@ -121,14 +122,14 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// What `readLine(deadline:)` found.
-    public enum LineResult: Sendable, Equatable {
+    package enum LineResult: Sendable, Equatable {
         case line(String)
         case endOfFile
         case timedOut
     }
 
     /// Reads one line from the child's stdout, waiting until `deadline` at most.
-    public func readLine(deadline: ContinuousClock.Instant) -> LineResult {
+    package func readLine(deadline: ContinuousClock.Instant) -> LineResult {
         lock.lock(); defer { lock.unlock() }
         let clock = ContinuousClock()
         while true {
@@ -170,13 +171,13 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Closes the child's stdin: a well-behaved worker exits on end of input.
-    public func closeInput() {
+    package func closeInput() {
         lock.lock(); defer { lock.unlock() }
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
     }
 
     /// SIGKILL to the whole process group: the worker and anything it started.
-    public func killGroup(signal: Int32 = SIGKILL) {
+    package func killGroup(signal: Int32 = SIGKILL) {
         lock.lock(); defer { lock.unlock() }
         guard termination == nil else { return }
         _ = kill(-pid, signal)
@@ -185,7 +186,7 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Waits for the child to end and returns how. Blocks; call after the child was
     /// told to stop, saw end of output, or was killed.
-    public func waitForExit() -> Termination {
+    package func waitForExit() -> Termination {
         lock.lock(); defer { lock.unlock() }
         if let termination { return termination }
         var status: Int32 = 0
@@ -202,7 +203,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// The child's exit, if it has already ended (never blocks).
-    public func pollExit() -> Termination? {
+    package func pollExit() -> Termination? {
         lock.lock(); defer { lock.unlock() }
         if let termination { return termination }
         var status: Int32 = 0
@@ -214,7 +215,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// Waits until the child ends or `deadline` passes; kills the group at the deadline.
-    public func waitForExit(deadline: ContinuousClock.Instant) -> (Termination, killed: Bool) {
+    package func waitForExit(deadline: ContinuousClock.Instant) -> (Termination, killed: Bool) {
         // End of its stdout is the event: a child that exits closes it.
         while case .line = readLine(deadline: deadline) {}
         if let done = pollExit() { return (done, false) }
@@ -232,7 +233,7 @@ public final class ChildProcess: @unchecked Sendable {
     }
 
     /// The conventional name of a signal number.
-    public static func signalName(_ signal: Int32) -> String {
+    package static func signalName(_ signal: Int32) -> String {
         switch signal {
         case SIGILL: "SIGILL"
         case SIGTRAP: "SIGTRAP"

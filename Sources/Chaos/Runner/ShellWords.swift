@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Words of a command line a user can paste into a POSIX shell.
 enum ShellWords {
     /// `word`, single-quoted when it holds anything a shell would read specially.

@@ -1,6 +1,8 @@
+import ChaosTarget
+
 /// How one step went, as its record says (``StepRecord/outcome``): the wire names are
 /// the report's.
-public enum StepOutcome: String, Sendable, Codable, CaseIterable {
+package enum StepOutcome: String, Sendable, Codable, CaseIterable {
     case ok
     case error
     /// An error the step declared with `expect-error:`.

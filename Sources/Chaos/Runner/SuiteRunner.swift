@@ -1,11 +1,12 @@
 import Foundation
+import ChaosTarget
 
 /// Runs a list of scenarios one case after another and assembles the run report.
-public struct SuiteRunner {
-    public var options: RunOptions
-    public var command: String
+package struct SuiteRunner {
+    package var options: RunOptions
+    package var command: String
 
-    public init(options: RunOptions, command: String) {
+    package init(options: RunOptions, command: String) {
         self.options = options
         self.command = command
     }
@@ -14,7 +15,7 @@ public struct SuiteRunner {
     /// directory, workers, ports and proxy, so they do not meet); `progress` hears about
     /// each case as it starts and ends, one event at a time. The report lists the cases
     /// in the order given, whatever order they finished in.
-    public func run(_ scenarios: [Scenario], jobs: Int = 1, progress: @escaping (CaseEvent) -> Void = { _ in }) -> RunReport {
+    package func run(_ scenarios: [Scenario], jobs: Int = 1, progress: @escaping (CaseEvent) -> Void = { _ in }) -> RunReport {
         let clock = ContinuousClock()
         let start = clock.now
         let startedAt = ISO8601DateFormatter().string(from: Date())
@@ -39,11 +40,16 @@ public struct SuiteRunner {
 
     /// The cases of shard `index` (1-based) of `count`: a stable partition by name (the
     /// same scenario always lands in the same shard, whatever else is in the catalog).
-    public static func shard(_ scenarios: [Scenario], index: Int, of count: Int) -> [Scenario] {
-        scenarios.filter { Int(FNV1a.hash64($0.name) % UInt64(max(1, count))) == index - 1 }
+    package static func shard(_ scenarios: [Scenario], index: Int, of count: Int) -> [Scenario] {
+        scenarios.filter { shardIndex(of: $0.name, count: count) == index }
     }
 
-    public enum CaseEvent {
+    /// The shard (1-based) of `count` that the unit named `name` lands in.
+    package static func shardIndex(of name: String, count: Int) -> Int {
+        Int(FNV1a.hash64(name) % UInt64(max(1, count))) + 1
+    }
+
+    package enum CaseEvent {
         case started(Scenario)
         case finished(CaseReport, scratch: URL?)
     }
@@ -89,6 +95,6 @@ private final class SharedProgress: @unchecked Sendable {
     }
 }
 
-public enum ChaosVersion {
-    public static let current = "0.1.0"
+package enum ChaosVersion {
+    package static let current = "0.1.0"
 }

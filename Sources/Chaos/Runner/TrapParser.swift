@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Reads a Swift runtime crash from a worker's stderr: the "Fatal error" message, the
 /// backtrace, and the first frame in project code as the trap's `site`.
@@ -6,12 +7,12 @@ import Foundation
 /// The runtime prints `FILE:LINE: Fatal error: MESSAGE` (or `Fatal error: MESSAGE`)
 /// and then, with `SWIFT_BACKTRACE=enable=yes`, a backtrace whose frames read
 /// `N 0xADDR SYMBOL in IMAGE at /path/File.swift:LINE:COLUMN`.
-public enum TrapParser {
+package enum TrapParser {
     /// Signals that mean the Swift runtime (or the OS) stopped the program: a trap.
-    public static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
+    package static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
 
     /// Builds the trap record for a worker that died by `signal`.
-    public static func trap(signal: Int32, stderr: String) -> TrapRecord {
+    package static func trap(signal: Int32, stderr: String) -> TrapRecord {
         TrapRecord(
             signal: signal,
             signalName: ChildProcess.signalName(signal),
@@ -21,7 +22,7 @@ public enum TrapParser {
     }
 
     /// The text after "Fatal error: " on its line, or a runtime crash line.
-    public static func message(in stderr: String) -> String? {
+    package static func message(in stderr: String) -> String? {
         for line in stderr.split(separator: "\n", omittingEmptySubsequences: true) {
             if let range = line.range(of: "Fatal error: ") {
                 return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
@@ -37,7 +38,7 @@ public enum TrapParser {
 
     /// `File.swift:LINE` of the first backtrace frame in project code; else the file and
     /// line of the "Fatal error" line when that is project code.
-    public static func site(in stderr: String) -> String? {
+    package static func site(in stderr: String) -> String? {
         for frame in frames(in: stderr) where isProjectCode(frame.path) {
             return "\(URL(fileURLWithPath: frame.path).lastPathComponent):\(frame.line)"
         }
@@ -53,7 +54,7 @@ public enum TrapParser {
     }
 
     /// The backtrace part of stderr (from the crash banner on), bounded in size.
-    public static func backtrace(in stderr: String) -> String? {
+    package static func backtrace(in stderr: String) -> String? {
         let markers = ["💣 Program crashed", "*** Program crashed", "Thread 0 crashed", "Backtrace"]
         for marker in markers {
             if let range = stderr.range(of: marker) {

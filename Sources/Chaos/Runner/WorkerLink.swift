@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// One launch of the app, as the runner talks to it: requests and replies, and how it
 /// ends. ``WorkerSession`` is the real one, a worker process; a test gives the runner
@@ -17,6 +18,8 @@ protocol WorkerLink: AnyObject {
     func kill() -> ChildProcess.Termination
     /// What it wrote to stderr so far: the runtime's trap message and backtrace.
     var stderr: String { get }
+    /// The files it has open now (their paths as it sees them); nil when that cannot be known.
+    var openFiles: Set<String>? { get }
 }
 
 /// How one request to a worker went.

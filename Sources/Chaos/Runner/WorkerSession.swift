@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// One worker process: one launch of the app under test.
 ///
@@ -93,6 +94,14 @@ final class WorkerSession: WorkerLink {
         return process.waitForExit()
     }
 
+    /// The files the worker holds open, from `/proc/PID/fd` (paths as the worker sees
+    /// them, which inside a tmpfs namespace are the app's own paths).
+    var openFiles: Set<String>? {
+        let folder = "/proc/\(process.pid)/fd"
+        guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return nil }
+        return Set(descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) })
+    }
+
     /// The worker's stderr so far.
     var stderr: String {
         (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
@@ -100,15 +109,15 @@ final class WorkerSession: WorkerLink {
 }
 
 /// How to start a worker: the built-in one (`chaos worker`) or a user's target executable.
-public struct WorkerCommand: Sendable {
-    public var executable: String
+package struct WorkerCommand: Sendable {
+    package var executable: String
     /// Arguments before the ones the runner adds (`--data`, `--variant`, `--seed`, `--option`).
-    public var arguments: [String]
-    public var environment: [String: String]
+    package var arguments: [String]
+    package var environment: [String: String]
     /// What reports call the target: `built-in` or the executable's path.
-    public var targetName: String
+    package var targetName: String
 
-    public init(executable: String, arguments: [String], environment: [String: String], targetName: String) {
+    package init(executable: String, arguments: [String], environment: [String: String], targetName: String) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
@@ -116,17 +125,17 @@ public struct WorkerCommand: Sendable {
     }
 
     /// The subcommand of the `chaos` executable that hosts the built-in target.
-    public static let builtInSubcommand = "worker"
+    package static let builtInSubcommand = "worker"
 
     /// The built-in worker: `chaos worker`, run from the `chaos` executable at `chaos`.
-    public static func builtIn(chaos: String) -> WorkerCommand {
+    package static func builtIn(chaos: String) -> WorkerCommand {
         WorkerCommand(executable: chaos, arguments: [builtInSubcommand], environment: workerEnvironment(),
                       targetName: RunInfo.builtInTarget)
     }
 
     /// The environment a worker runs with: the controller's, plus a backtrace setting
     /// that never waits for a debugger on a terminal.
-    public static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+    package static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
         var environment = base
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,limit=48,top=16"
         return environment

@@ -1,6 +1,8 @@
+import ChaosTarget
+
 /// What must hold after a case. In YAML, under `expect:`, a bare word (`- no-trap`) or
 /// a one-key mapping (`- fallback: in-memory`). DESIGN.md section 2 says what each means.
-public enum Expectation: Sendable, Equatable {
+package enum Expectation: Sendable, Equatable {
     /// `no-trap`: the app never trapped. Always checked, even when not written.
     case noTrap
     /// `fallback: MODE`: the `health` probe reports this storage mode, one of ``fallbackModes``.
@@ -15,15 +17,23 @@ public enum Expectation: Sendable, Equatable {
     case state(probe: String, equals: ScenarioValue)
     /// `integrity: ok`: `PRAGMA integrity_check` passes after the case.
     case integrity
+    /// `integrity: ok-if-used`: it passes, or the app no longer has the store open at
+    /// the end (it set the file aside, or runs without it).
+    case integrityIfUsed
+    /// `no-silent-loss`: every acknowledged record is still there, or the app told the
+    /// user (a warning or an error on screen at the end): losing data quietly is the failure.
+    case noSilentLoss
 
-    /// The storage modes a `health` probe reports, by wire name.
-    public static let fallbackModes = [
-        "persistent", "restored-from-backup", "salvaged", "in-memory", "read-only", "local-only", "circuit-open",
-    ]
+    /// The common storage modes (``Health/Mode/standard``), by wire name; a target may
+    /// define its own.
+    package static let fallbackModes = Health.Mode.standard.map(\.rawValue)
+    /// `fallback: after-damage`: the mode the target's workload promises after its
+    /// store was damaged (``Workload/afterDamage``); the storage catalog's placeholder.
+    package static let afterDamage = "after-damage"
     /// `preserved: acknowledged`: every write a use case reported as successful.
-    public static let acknowledged = "acknowledged"
+    package static let acknowledged = "acknowledged"
 
-    public var keyword: ExpectationKeyword {
+    package var keyword: ExpectationKeyword {
         switch self {
         case .noTrap: .noTrap
         case .fallback: .fallback
@@ -31,15 +41,16 @@ public enum Expectation: Sendable, Equatable {
         case .preserved: .preserved
         case .surfaced: .surfaced
         case .state: .state
-        case .integrity: .integrity
+        case .integrity, .integrityIfUsed: .integrity
+        case .noSilentLoss: .noSilentLoss
         }
     }
 
     /// `no-trap`, `fallback`, ...: what reports put in `expectations[].kind`.
-    public var wireName: String { keyword.rawValue }
+    package var wireName: String { keyword.rawValue }
 
     /// `fallback: in-memory`, `recovered-within: 5s`, `state: favorites.count = 25`.
-    public var label: String {
+    package var label: String {
         switch self {
         case .noTrap: wireName
         case let .fallback(mode): "\(wireName): \(mode)"
@@ -48,12 +59,14 @@ public enum Expectation: Sendable, Equatable {
         case let .surfaced(level): "\(wireName): \(level.rawValue)"
         case let .state(probe, value): "\(wireName): \(probe) = \(value.description)"
         case .integrity: "\(wireName): ok"
+        case .integrityIfUsed: "\(wireName): ok-if-used"
+        case .noSilentLoss: wireName
         }
     }
 }
 
 /// The expectation kinds by wire name, declared once.
-public enum ExpectationKeyword: String, CaseIterable, Sendable {
+package enum ExpectationKeyword: String, CaseIterable, Sendable {
     case noTrap = "no-trap"
     case fallback
     case recoveredWithin = "recovered-within"
@@ -61,26 +74,27 @@ public enum ExpectationKeyword: String, CaseIterable, Sendable {
     case surfaced
     case state
     case integrity
+    case noSilentLoss = "no-silent-loss"
 
     /// Written as a bare word, without a value.
-    public var isBare: Bool { self == .noTrap }
+    package var isBare: Bool { self == .noTrap || self == .noSilentLoss }
 }
 
 /// What the view-model layer shows the user, for `surfaced:`.
-public enum SurfaceLevel: String, CaseIterable, Sendable, Codable {
+package enum SurfaceLevel: String, CaseIterable, Sendable, Codable {
     case error, warning, none
 }
 
 /// An expectation and where it was written.
-public struct ScenarioExpectation: Sendable, Equatable {
-    public var kind: Expectation
-    public var location: SourceLocation
+package struct ScenarioExpectation: Sendable, Equatable {
+    package var kind: Expectation
+    package var location: SourceLocation
 
-    public init(kind: Expectation, location: SourceLocation) {
+    package init(kind: Expectation, location: SourceLocation) {
         self.kind = kind
         self.location = location
     }
 
-    public var wireName: String { kind.wireName }
-    public var label: String { kind.label }
+    package var wireName: String { kind.wireName }
+    package var label: String { kind.label }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// One chaos scenario, as loaded from its YAML file: what to do to the app, what to
 /// break, and what must still hold afterwards. DESIGN.md section 2 is the format.
@@ -29,30 +30,30 @@ import Foundation
 /// ```
 ///
 /// Load one with ``ScenarioLoader``.
-public struct Scenario: Sendable, Equatable {
+package struct Scenario: Sendable, Equatable {
     /// Kebab-case (`[a-z0-9-]+`, not starting with `-`); for a bundled scenario, its file's base name.
-    public var name: String
+    package var name: String
     /// One line for people: what happens to the app.
-    public var summary: String
+    package var summary: String
     /// The seed system it exercises: one of ``knownSystems``.
-    public var system: String
+    package var system: String
     /// The default case seed; `--seed` overrides it. Default 1.
-    public var seed: UInt64
+    package var seed: UInt64
     /// Bound on the whole case. Default 30s, at most ``maximumTimeout``.
-    public var timeout: Duration
+    package var timeout: Duration
     /// Target options passed at launch (`synchronous: full`), scalars as written.
-    public var options: [String: String]
+    package var options: [String: String]
     /// What to do, in order. Never empty.
-    public var steps: [ScenarioStep]
+    package var steps: [ScenarioStep]
     /// What must hold, as written under `expect:`. `no-trap` is checked whether or not
     /// it is written: see ``checkedExpectations``.
-    public var expectations: [ScenarioExpectation]
+    package var expectations: [ScenarioExpectation]
     /// Where the document starts.
-    public var location: SourceLocation
+    package var location: SourceLocation
     /// The file's text, for hashing in reports.
-    public var sourceText: String
+    package var sourceText: String
 
-    public init(
+    package init(
         name: String, summary: String, system: String, seed: UInt64 = Scenario.defaultSeed,
         timeout: Duration = Scenario.defaultTimeout, options: [String: String] = [:],
         steps: [ScenarioStep], expectations: [ScenarioExpectation] = [],
@@ -71,20 +72,20 @@ public struct Scenario: Sendable, Equatable {
     }
 
     /// The seed systems of DESIGN.md section 3, by wire name.
-    public static let knownSystems = ["favorites", "vocabulary", "family", "visits", "settings"]
-    public static let defaultSeed: UInt64 = 1
-    public static let defaultTimeout: Duration = .seconds(30)
-    public static let maximumTimeout: Duration = .seconds(600)
+    package static let knownSystems = ["favorites", "vocabulary", "family", "visits", "settings"]
+    package static let defaultSeed: UInt64 = 1
+    package static let defaultTimeout: Duration = .seconds(30)
+    package static let maximumTimeout: Duration = .seconds(600)
 
     /// The expectations the runner checks: those written, with `no-trap` first when it
     /// was not written (it is always checked).
-    public var checkedExpectations: [ScenarioExpectation] {
+    package var checkedExpectations: [ScenarioExpectation] {
         if expectations.contains(where: { $0.kind == .noTrap }) { return expectations }
         return [ScenarioExpectation(kind: .noTrap, location: location)] + expectations
     }
 
     /// The checkpoint names the steps declare, in order.
-    public var checkpoints: [String] {
+    package var checkpoints: [String] {
         steps.compactMap { step in
             if case let .checkpoint(name) = step.action { return name }
             return nil

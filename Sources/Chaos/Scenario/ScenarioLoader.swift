@@ -1,5 +1,6 @@
 import Foundation
 import Scenarios
+import ChaosTarget
 
 /// Reads scenario files into ``Scenario`` values, with errors that point at the
 /// offending line and column (``ScenarioError``).
@@ -8,18 +9,18 @@ import Scenarios
 /// let scenario = try ScenarioLoader.resolve("corrupted-db")          // bundled, by name
 /// let mine = try ScenarioLoader.resolve("scenarios/my-case.yaml")    // or a path
 /// ```
-public enum ScenarioLoader {
+package enum ScenarioLoader {
     /// Scenario files larger than this are refused: 1 MiB is thousands of steps.
-    public static let maximumFileSize = 1 << 20
+    package static let maximumFileSize = 1 << 20
 
     /// Loads the scenario file at `url`. Relative `replace-file` paths resolve against its folder.
-    public static func load(contentsOf url: URL) throws(ScenarioError) -> Scenario {
+    package static func load(contentsOf url: URL) throws(ScenarioError) -> Scenario {
         try load(contentsOf: url, fixturesDirectory: nil, requireNameMatchesFile: false)
     }
 
     /// Loads a scenario from text; `file` names it in errors. Relative paths resolve
     /// against `baseDirectory`, or the current directory when it is nil.
-    public static func load(yaml: String, file: String, baseDirectory: URL?) throws(ScenarioError) -> Scenario {
+    package static func load(yaml: String, file: String, baseDirectory: URL?) throws(ScenarioError) -> Scenario {
         guard yaml.utf8.count <= maximumFileSize else {
             throw ScenarioError(file: file, line: 0, column: 0, message: "the scenario is larger than \(maximumFileSize) bytes")
         }
@@ -30,7 +31,7 @@ public enum ScenarioLoader {
 
     /// Every bundled scenario, sorted by name. Each bundled file's `name:` must be its
     /// base name, and its `fixtures/...` paths resolve to the bundled fixtures.
-    public static func bundled() throws(ScenarioError) -> [Scenario] {
+    package static func bundled() throws(ScenarioError) -> [Scenario] {
         var scenarios: [Scenario] = []
         for url in try bundledFiles() {
             scenarios.append(try loadBundled(url))
@@ -39,23 +40,23 @@ public enum ScenarioLoader {
     }
 
     /// The names of the bundled scenarios (their files' base names), sorted, without loading them.
-    public static func bundledNames() -> [String] {
+    package static func bundledNames() -> [String] {
         ((try? bundledFiles()) ?? []).map { $0.deletingPathExtension().lastPathComponent }.sorted()
     }
 
     /// How a command line names `scenario`: its name when it is a bundled one, else its file.
-    public static func subject(of scenario: Scenario) -> String {
+    package static func subject(of scenario: Scenario) -> String {
         isBundled(scenario) ? scenario.name : scenario.location.file
     }
 
     /// Whether `scenario` was loaded from the bundled catalog.
-    public static func isBundled(_ scenario: Scenario) -> Bool {
+    package static func isBundled(_ scenario: Scenario) -> Bool {
         scenario.location.file.contains("/catalog/") && bundledNames().contains(scenario.name)
     }
 
     /// A bundled scenario by name, or a scenario file by path (anything ending in
     /// `.yaml`/`.yml` or containing a `/`). An unknown name suggests the closest bundled one.
-    public static func resolve(_ nameOrPath: String) throws(ScenarioError) -> Scenario {
+    package static func resolve(_ nameOrPath: String) throws(ScenarioError) -> Scenario {
         let isPath = nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml") || nameOrPath.contains("/")
         if isPath {
             return try load(contentsOf: URL(fileURLWithPath: nameOrPath))
@@ -75,8 +76,8 @@ public enum ScenarioLoader {
 
     // MARK: -
 
-    static func bundledFiles() throws(ScenarioError) -> [URL] {
-        guard let directory = BundledScenarios.catalogDirectory else {
+    static func bundledFiles(in folder: URL? = BundledScenarios.catalogDirectory) throws(ScenarioError) -> [URL] {
+        guard let directory = folder else {
             throw ScenarioError(file: "<bundled scenarios>", line: 0, column: 0, message: "the bundled scenario catalog is missing from this build")
         }
         let urls = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 extension ScenarioParser {
     /// One item of `expect:`: a bare word (`- no-trap`) or a one-key mapping (`- fallback: in-memory`).
     func parseExpectation(_ node: ScenarioNode) throws(ScenarioError) -> ScenarioExpectation {
@@ -10,7 +12,7 @@ extension ScenarioParser {
             guard keyword.isBare else {
                 throw ScenarioError("expectation '\(text)' needs a value, like '- \(text): \(Self.placeholder(keyword))'", at: node.location)
             }
-            return ScenarioExpectation(kind: .noTrap, location: node.location)
+            return ScenarioExpectation(kind: keyword == .noSilentLoss ? .noSilentLoss : .noTrap, location: node.location)
 
         case .list:
             throw ScenarioError("an expectation is a word (- no-trap) or a one-key mapping (- fallback: in-memory), found a list", at: node.location)
@@ -36,7 +38,7 @@ extension ScenarioParser {
 
     static func placeholder(_ keyword: ExpectationKeyword) -> String {
         switch keyword {
-        case .noTrap: ""
+        case .noTrap, .noSilentLoss: ""
         case .fallback: "in-memory"
         case .recoveredWithin: "5s"
         case .preserved: "before-fault"
@@ -49,13 +51,14 @@ extension ScenarioParser {
     private func parseExpectationValue(_ keyword: ExpectationKeyword, _ value: ScenarioNode) throws(ScenarioError) -> Expectation {
         let what = "'\(keyword.rawValue)'"
         switch keyword {
-        case .noTrap:
-            throw ScenarioError("'no-trap' takes no value: write '- no-trap'", at: value.location)
+        case .noTrap, .noSilentLoss:
+            throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: value.location)
 
         case .fallback:
-            let modes = Expectation.fallbackModes
-            let mode = try value.nonEmptyText(what, expected: "one of: " + modes.joined(separator: ", "))
-            guard modes.contains(mode) else {
+            let modes = Expectation.fallbackModes + [Expectation.afterDamage]
+            let mode = try value.nonEmptyText(what, expected: "a storage mode like " + modes.joined(separator: ", "))
+            // A target names its own modes (kebab-case); a near miss of a common one is a typo.
+            guard modes.contains(mode) || (Self.isKebabName(mode) && ClosestName.suggestion(for: mode, among: modes) == nil) else {
                 throw ScenarioError.unknown("fallback mode", mode, among: modes, at: value.location)
             }
             return .fallback(mode)
@@ -97,11 +100,14 @@ extension ScenarioParser {
             return .state(probe: probe, equals: expected)
 
         case .integrity:
-            let text = try value.nonEmptyText(what, expected: "'ok'")
-            guard text == "ok" else {
-                throw ScenarioError("'integrity' expects 'ok' (the only outcome it checks for), found '\(text)'", at: value.location)
+            let text = try value.nonEmptyText(what, expected: "'ok' or 'ok-if-used'")
+            switch text {
+            case "ok": return .integrity
+            case "ok-if-used": return .integrityIfUsed
+            default:
+                throw ScenarioError("'integrity' expects 'ok' or 'ok-if-used' (the store passes, or the app no longer uses it), found '\(text)'",
+                                    at: value.location, suggestion: ClosestName.suggestion(for: text, among: ["ok", "ok-if-used"]))
             }
-            return .integrity
         }
     }
 }

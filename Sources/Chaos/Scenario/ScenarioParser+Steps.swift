@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 extension ScenarioParser {
     /// One item of `steps:`: a bare word or a mapping led by its kind.

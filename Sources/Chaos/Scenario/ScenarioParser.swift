@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Walks a composed YAML document into a ``Scenario``, key by key, in document order,
 /// so the first error reported is the first one in the file. Yams's Codable decoding

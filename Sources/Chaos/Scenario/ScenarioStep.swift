@@ -1,14 +1,16 @@
+import ChaosTarget
+
 /// One step of a scenario, with where it was written and how to show it.
-public struct ScenarioStep: Sendable, Equatable {
-    public var action: StepAction
-    public var location: SourceLocation
+package struct ScenarioStep: Sendable, Equatable {
+    package var action: StepAction
+    package var location: SourceLocation
     /// Human text for reports and logs: `do favorites.add {count: 25} ×3`,
     /// `fault corrupt-file store (garbage-header)`, `wait 250ms`.
-    public var label: String
+    package var label: String
     /// Written in the scenario, or added by a sweep's trial plan (``TrialPlan``).
-    public var origin: Origin
+    package var origin: Origin
 
-    public enum Origin: Sendable, Equatable {
+    package enum Origin: Sendable, Equatable {
         /// A step of the scenario file: numbered from 1, in order.
         case scenario
         /// A step a sweep trial adds: not numbered, so the scenario's own steps keep
@@ -16,7 +18,7 @@ public struct ScenarioStep: Sendable, Equatable {
         case trial
     }
 
-    public init(action: StepAction, location: SourceLocation, label: String? = nil, origin: Origin = .scenario) {
+    package init(action: StepAction, location: SourceLocation, label: String? = nil, origin: Origin = .scenario) {
         self.action = action
         self.location = location
         self.label = label ?? action.label
@@ -27,7 +29,7 @@ public struct ScenarioStep: Sendable, Equatable {
 /// What a step does. In YAML a step is a bare word (`- launch`, `- stop`, `- kill`) or a
 /// mapping led by its kind (`- do: favorites.add`, `- checkpoint: x`,
 /// `- fault: corrupt-file`, `- clear: all`, `- wait: 1s`).
-public enum StepAction: Sendable, Equatable {
+package enum StepAction: Sendable, Equatable {
     /// Start a worker process hosting the app.
     case launch
     /// Stop the app gracefully.
@@ -48,7 +50,7 @@ public enum StepAction: Sendable, Equatable {
     case powerLoss(PowerLossStep)
 
     /// The step's wire name: `launch`, `do`, `fault`, ...
-    public var wireName: String { keyword.rawValue }
+    package var wireName: String { keyword.rawValue }
 
     var keyword: StepKeyword {
         switch self {
@@ -65,7 +67,7 @@ public enum StepAction: Sendable, Equatable {
     }
 
     /// Human text: see ``ScenarioStep/label``.
-    public var label: String {
+    package var label: String {
         switch self {
         case .launch, .stop, .kill: return wireName
         case let .perform(action): return action.label
@@ -88,13 +90,13 @@ public enum StepAction: Sendable, Equatable {
 
 /// The step kinds by wire name, declared once. `launch`, `stop` and `kill` are bare
 /// words; the others lead a mapping.
-public enum StepKeyword: String, CaseIterable, Sendable {
+package enum StepKeyword: String, CaseIterable, Sendable {
     case launch, stop, kill
     case `do`, checkpoint, fault, clear, wait
     case powerLoss = "power-loss"
 
     /// Written as a bare word, without a value.
-    public var isBare: Bool { bareAction != nil }
+    package var isBare: Bool { bareAction != nil }
 
     /// The action of a bare word; nil for the kinds that lead a mapping.
     var bareAction: StepAction? {
@@ -116,29 +118,29 @@ public enum StepKeyword: String, CaseIterable, Sendable {
 ///   repeat: 3
 ///   expect-error: false
 /// ```
-public struct ActionStep: Sendable, Equatable {
+package struct ActionStep: Sendable, Equatable {
     /// The target's action name, e.g. `favorites.add`.
-    public var name: String
+    package var name: String
     /// `with:`; empty when absent.
-    public var arguments: [String: ScenarioValue]
+    package var arguments: [String: ScenarioValue]
     /// `repeat:`, 1...100000; 1 when absent.
-    public var repeatCount: Int
+    package var repeatCount: Int
     /// `expect-error:`; nil when absent (either outcome is fine for the step itself).
-    public var expectError: Bool?
+    package var expectError: Bool?
 
-    public init(name: String, arguments: [String: ScenarioValue] = [:], repeatCount: Int = 1, expectError: Bool? = nil) {
+    package init(name: String, arguments: [String: ScenarioValue] = [:], repeatCount: Int = 1, expectError: Bool? = nil) {
         self.name = name
         self.arguments = arguments
         self.repeatCount = repeatCount
         self.expectError = expectError
     }
 
-    public static let repeatRange = 1...100_000
+    package static let repeatRange = 1...100_000
     /// The keys a `do` step accepts, declared once.
     static let keys = ["do", "with", "repeat", "expect-error"]
 
     /// `do favorites.add {count: 25} ×3 (expect error)`.
-    public var label: String {
+    package var label: String {
         var text = "do \(name)"
         if !arguments.isEmpty { text += " " + ScenarioValue.map(arguments).description }
         if repeatCount > 1 { text += " ×\(repeatCount)" }
@@ -148,7 +150,7 @@ public struct ActionStep: Sendable, Equatable {
 }
 
 /// What a `clear` step disarms.
-public enum ClearScope: Sendable, Equatable {
+package enum ClearScope: Sendable, Equatable {
     /// `clear: all`: every fault, and a power loss waiting for its moment.
     case all
     /// `clear: KIND`: every armed fault of a catalog kind.
@@ -159,7 +161,7 @@ public enum ClearScope: Sendable, Equatable {
     case fault(id: String)
 
     /// As the scenario writes it.
-    public var label: String {
+    package var label: String {
         switch self {
         case .all: "all"
         case let .kind(kind): kind
@@ -170,19 +172,19 @@ public enum ClearScope: Sendable, Equatable {
 }
 
 /// `fault: KIND`: a fault of the catalog and when it fires.
-public struct FaultStep: Sendable, Equatable {
-    public var fault: AnyFault
+package struct FaultStep: Sendable, Equatable {
+    package var fault: AnyFault
     /// Always ``Trigger/init()`` (fire on every hit, from the first) for kinds that do
     /// not accept a trigger.
-    public var trigger: Trigger
+    package var trigger: Trigger
 
-    public init(fault: AnyFault, trigger: Trigger = Trigger()) {
+    package init(fault: AnyFault, trigger: Trigger = Trigger()) {
         self.fault = fault
         self.trigger = trigger
     }
 
     /// `fault corrupt-file store (garbage-header)`, `fault throw store/favorites/fetch after 3, 2 times`.
-    public var label: String {
+    package var label: String {
         let when = trigger.label
         return "fault \(fault.label)" + (when.isEmpty ? "" : " \(when)")
     }
@@ -196,36 +198,35 @@ public struct FaultStep: Sendable, Equatable {
 /// - power-loss: torn          # mode: drop | keep | torn
 ///   after-writes: 12          # or at-sync: N, at-point: store/favorites/save; default now
 /// ```
-public struct PowerLossStep: Sendable, Equatable {
-    public enum Mode: String, Sendable, CaseIterable, Codable {
-        case drop, keep, torn
-    }
+package struct PowerLossStep: Sendable, Equatable {
+    /// `drop`, `keep` or `torn`: what the cut does with the writes not yet synced.
+    package typealias Mode = PowerLoss.Mode
 
-    public enum Moment: Sendable, Equatable {
+    package enum Moment: Sendable, Equatable {
         case now
         case atSync(Int)
         case afterWrites(Int)
         case atPoint(String)
     }
 
-    public var mode: Mode
-    public var moment: Moment
+    package var mode: Mode
+    package var moment: Moment
     /// The seed of a torn cut's choices; nil: derived from the case seed and the step.
     /// A crash sweep sets it, to try one cut point with several seeds.
-    public var seed: UInt64?
+    package var seed: UInt64?
 
-    public init(mode: Mode = .drop, moment: Moment = .now, seed: UInt64? = nil) {
+    package init(mode: Mode = .drop, moment: Moment = .now, seed: UInt64? = nil) {
         self.mode = mode
         self.moment = moment
         self.seed = seed
     }
 
-    public static let keys = ["mode", "at-sync", "after-writes", "at-point"]
+    package static let keys = ["mode", "at-sync", "after-writes", "at-point"]
 
     /// True when the power goes out later, at a write, a sync or a point.
-    public var isDeferred: Bool { moment != .now }
+    package var isDeferred: Bool { moment != .now }
 
-    public var label: String {
+    package var label: String {
         let when: String
         switch moment {
         case .now: when = "now"
@@ -234,5 +235,17 @@ public struct PowerLossStep: Sendable, Equatable {
         case let .atPoint(point): when = "at \(point)"
         }
         return "power-loss \(mode.rawValue) \(when)"
+    }
+}
+
+extension PowerLossOrder {
+    /// The order that carries out `step`, its torn choices drawn from `seed`.
+    package init(step: PowerLossStep, seed: UInt64) {
+        switch step.moment {
+        case .now: self.init(mode: step.mode, seed: seed)
+        case let .atSync(count): self.init(mode: step.mode, atSync: count, seed: seed)
+        case let .afterWrites(count): self.init(mode: step.mode, afterWrites: count, seed: seed)
+        case let .atPoint(point): self.init(mode: step.mode, atPoint: point, seed: seed)
+        }
     }
 }

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Checks that need the whole scenario: the app's lifecycle across steps, checkpoint
 /// names, and expectations that refer to steps.
 enum ScenarioValidation {

@@ -15,15 +15,13 @@ final class ClockDriver: FeatureDriver {
     let actions = ["clock.sleep"]
     let probes = ["clock.now", "clock.sqlite-now"]
 
-    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
-        guard action == "clock.sleep" else { return nil }
-        let requested = try Arguments.int(arguments, "ms", default: 200, in: 0...10_000)
+    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
+        guard call.name == "clock.sleep" else { return nil }
+        let requested = try call.int("ms", default: 200, in: 0...10_000)
         let clock = ContinuousClock()
         let start = clock.now
         try await Task.sleep(for: .milliseconds(requested))
-        let took = clock.now - start
-        let milliseconds = took.components.seconds * 1000 + took.components.attoseconds / 1_000_000_000_000_000
-        return ActionResult(ok: true, value: .int(Int(milliseconds)))
+        return .done(.int((clock.now - start).wholeMilliseconds))
     }
 
     func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
@@ -43,5 +41,5 @@ final class ClockDriver: FeatureDriver {
         }
     }
 
-    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) { (.none, nil) }
+    func surfaced(app: ChaosApp) -> Surfaced { .nothing }
 }

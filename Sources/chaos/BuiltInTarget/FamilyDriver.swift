@@ -25,16 +25,16 @@ final class FamilyDriver: FeatureDriver {
         return app.family
     }
 
-    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
-        switch action {
+    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
+        switch call.name {
         case "family.create":
-            let name = try Arguments.string(arguments, "name", default: "Family")
-            let parallel = try Arguments.int(arguments, "parallel", default: 1, in: 1...8)
-            return await create(name: name, parallel: parallel, app: app)
+            let name = try call.string("name", default: "Family")
+            let parallel = try call.int("parallel", default: 1, in: 1...8)
+            return await create(name: name, parallel: parallel, app: app, call)
         case "family.retry":
             let screen = feature(app).screen
             let ok = await screen.retry()
-            return result(ok: ok, screen, created: ok ? screen.family.map { [$0] } ?? [] : [], app: app)
+            return result(ok: ok, screen, created: ok ? screen.family.map { [$0] } ?? [] : [], app: app, call)
         case "family.sync":
             let screen = feature(app).screen
             let ok = await screen.syncPending()
@@ -52,7 +52,7 @@ final class FamilyDriver: FeatureDriver {
     }
 
     /// `parallel: N` opens N create screens and taps "create" on all of them at once.
-    private func create(name: String, parallel: Int, app: ChaosApp) async -> ActionResult {
+    private func create(name: String, parallel: Int, app: ChaosApp, _ call: ActionCall) async -> ActionResult {
         let family = feature(app)
         let screens = [family.screen] + (1..<parallel).map { _ in family.newScreen() }
         // All started before any is awaited: they interleave at every await, as taps do.
@@ -64,21 +64,18 @@ final class FamilyDriver: FeatureDriver {
         for task in tasks { outcomes.append(await task.value) }
         let ok = outcomes.allSatisfy { $0 }
         let created = zip(screens, outcomes).compactMap { $1 ? $0.family : nil }
-        var outcome = result(ok: ok, screens.first { $0.error != nil } ?? family.screen, created: created, app: app)
+        var outcome = result(ok: ok, screens.first { $0.error != nil } ?? family.screen, created: created, app: app, call)
         outcome.value = parallel == 1 ? created.first.map { .string($0.code) } ?? .null
             : .list(created.map { .string($0.code) })
         return outcome
     }
 
-    private func result(ok: Bool, _ screen: FamilyCreationViewModel, created: [Family], app: ChaosApp) -> ActionResult {
-        let keys = created.map { "family:\($0.id)" }
+    private func result(ok: Bool, _ screen: FamilyCreationViewModel, created: [Family], app: ChaosApp,
+                        _ call: ActionCall) -> ActionResult {
         // Kept means kept on disk: in in-memory mode the app has said changes won't last.
-        let acknowledged = app.store?.isPersistent == true ? keys : []
-        for key in keys { WorkerHost.record(WorkerEvent(event: .attempt, key: key)) }
-        for key in acknowledged { WorkerHost.record(WorkerEvent(event: .ack, key: key)) }
+        for family in created where app.store?.isPersistent == true { call.acknowledge("family:\(family.id)") }
         return ActionResult(ok: ok, userMessage: ok ? nil : screen.errorMessage,
-                            error: ok ? nil : screen.error.map { "state failed: \($0.underlying)" },
-                            acknowledged: acknowledged, attempted: keys)
+                            error: ok ? nil : screen.error.map { "state failed: \($0.underlying)" })
     }
 
     func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
@@ -95,13 +92,13 @@ final class FamilyDriver: FeatureDriver {
         }
     }
 
-    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
+    func surfaced(app: ChaosApp) -> Surfaced {
         // Only a feature in use has anything on screen.
-        guard settings.baseURL != nil else { return (.none, nil) }
+        guard settings.baseURL != nil else { return .nothing }
         let screen = feature(app).screen
-        if let error = screen.error ?? screen.listError { return (.error, error.userMessage) }
-        if let notice = screen.notice { return (.warning, notice) }
-        return (.none, nil)
+        if let error = screen.error ?? screen.listError { return .error(error.userMessage) }
+        if let notice = screen.notice { return .warning(notice) }
+        return .nothing
     }
 
     /// `local-only` while families wait for the remote. Asked only when this case

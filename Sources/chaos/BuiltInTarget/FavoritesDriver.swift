@@ -16,17 +16,18 @@ final class FavoritesDriver: FeatureDriver {
         counter = RecordCounter(file: dataDirectory.appendingPathComponent("chaos-next-id"))
     }
 
-    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
+    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
         let favorites = app.favorites
-        switch action {
+        switch call.name {
         case "favorites.add":
-            return try await add(arguments, app: app)
+            return try await add(call, app: app)
         case "favorites.seed":
-            return try await seedStore(arguments, app: app)
+            return try await seedStore(call, app: app)
         case "favorites.remove":
-            let id = Int64(try Arguments.int(arguments, "id", default: 1))
+            let id = Int64(try call.int("id", default: 1))
             let ok = await favorites.removeFavorite(id: id)
-            return result(ok: ok, favorites, removed: ok ? ["favorite:\(id)"] : [])
+            if ok { call.removed("favorite:\(id)") }
+            return result(ok: ok, favorites)
         case "favorites.list":
             let ok = await favorites.load()
             var outcome = result(ok: ok, favorites)
@@ -39,7 +40,7 @@ final class FavoritesDriver: FeatureDriver {
             outcome.isRead = ok && favorites.state != .error
             return outcome
         case "favorites.check":
-            let id = Int64(try Arguments.int(arguments, "id", default: 1))
+            let id = Int64(try call.int("id", default: 1))
             let answer = await favorites.checkFavorite(id: id)
             var outcome = result(ok: answer != nil, favorites)
             outcome.value = answer.map(ScenarioValue.bool) ?? .null
@@ -51,42 +52,38 @@ final class FavoritesDriver: FeatureDriver {
     }
 
     /// A user adds favourites one at a time; each is acknowledged once the app says it is kept.
-    private func add(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
+    private func add(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
         let favorites = app.favorites
-        let count = try Arguments.int(arguments, "count", default: 1)
-        var acknowledged: [String] = []
-        var attempted: [String] = []
-        for id in counter.next(count) {
+        for id in counter.next(try call.int("count", default: 1)) {
             let key = "favorite:\(id)"
-            attempted.append(key)
-            WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+            call.attempt(key)
             // A save counts as acknowledged only when the app says it is kept: in
             // in-memory mode it has told the user that changes will not survive.
             if await favorites.addFavorite(.numbered(id)), app.store?.isPersistent == true {
-                acknowledged.append(key)
-                WorkerHost.record(WorkerEvent(event: .ack, key: key))
+                call.acknowledge(key)
             }
         }
-        return result(ok: favorites.state != .error, favorites, acknowledged: acknowledged, attempted: attempted)
+        return result(ok: favorites.state != .error, favorites)
     }
 
     /// Setup for large stores: many favourites in one transaction, below the view model
     /// (a user adds one at a time; a benchmark needs 100,000).
-    private func seedStore(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
-        let count = try Arguments.int(arguments, "count", default: 1)
+    private func seedStore(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
+        let count = try call.int("count", default: 1)
         guard let store = app.store, store.isPersistent || store.health.mode == .inMemory else {
             return ActionResult(ok: false, error: "no writable store")
         }
-        let ids = counter.next(count)
+        let keys = counter.next(count).map { "favorite:\($0)" }
+        for key in keys { call.attempt(key) }
         do {
             try await store.writer.write { db in
-                for id in ids { try Favorite.numbered(id).insert(db) }
+                for key in keys { try Favorite.numbered(Int64(key.dropFirst("favorite:".count)) ?? 0).insert(db) }
             }
         } catch {
-            return ActionResult(ok: false, error: String(describing: error), attempted: ids.map { "favorite:\($0)" })
+            return ActionResult(ok: false, error: String(describing: error))
         }
-        let keys = ids.map { "favorite:\($0)" }
-        return ActionResult(ok: true, acknowledged: keys, attempted: keys)
+        for key in keys { call.acknowledge(key) }
+        return .done()
     }
 
     func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
@@ -100,15 +97,13 @@ final class FavoritesDriver: FeatureDriver {
         }
     }
 
-    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
-        app.favorites.state == .error ? (.error, app.favorites.errorMessage) : (.none, nil)
+    func surfaced(app: ChaosApp) -> Surfaced {
+        app.favorites.state == .error ? Surfaced(.error, app.favorites.errorMessage) : .nothing
     }
 
-    private func result(ok: Bool, _ favorites: FavoritesViewModel, acknowledged: [String] = [],
-                        attempted: [String] = [], removed: [String] = []) -> ActionResult {
+    private func result(ok: Bool, _ favorites: FavoritesViewModel) -> ActionResult {
         ActionResult(ok: ok, userMessage: ok ? nil : favorites.errorMessage,
-                     error: ok ? nil : "view model state \(favorites.state.rawValue)",
-                     acknowledged: acknowledged, attempted: attempted, removed: removed)
+                     error: ok ? nil : "view model state \(favorites.state.rawValue)")
     }
 }
 

@@ -20,23 +20,22 @@ final class SettingsDriver: FeatureDriver {
     /// `settings.value.KEY` answers one setting.
     static let valuePrefix = "settings.value."
 
-    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
-        guard actions.contains(action) else { return nil }
+    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
+        guard actions.contains(call.name) else { return nil }
         let settings = app.settings
-        switch action {
+        switch call.name {
         case "settings.set":
-            let key = try Self.key(arguments)
-            let value = try Arguments.string(arguments, "value")
+            let key = try Self.key(call)
+            let value = try call.string("value")
             let record = "setting:\(key.id)"
-            WorkerHost.record(WorkerEvent(event: .attempt, key: record))
+            call.attempt(record)
             guard let outcome = settings.set(value, for: key) else {
-                return ActionResult(ok: false, userMessage: settings.errorMessage, error: "the change was refused",
-                                    attempted: [record])
+                return .failed(settings.errorMessage, error: "the change was refused")
             }
-            WorkerHost.record(WorkerEvent(event: .ack, key: record))
-            return ActionResult(ok: true, value: .string(outcome.rawValue), acknowledged: [record], attempted: [record])
+            call.acknowledge(record)
+            return .done(.string(outcome.rawValue))
         case "settings.get":
-            let key = try Self.key(arguments)
+            let key = try Self.key(call)
             guard let value = settings.value(for: key) else {
                 return ActionResult(ok: false, userMessage: settings.errorMessage, error: "the setting could not be read")
             }
@@ -69,8 +68,8 @@ final class SettingsDriver: FeatureDriver {
         }
     }
 
-    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
-        app.settings.errorMessage.map { (.error, $0) } ?? (.none, nil)
+    func surfaced(app: ChaosApp) -> Surfaced {
+        app.settings.errorMessage.map(Surfaced.error) ?? .nothing
     }
 
     func fallbackMode(app: ChaosApp) -> StoreMode? {
@@ -79,8 +78,8 @@ final class SettingsDriver: FeatureDriver {
 
     private static var keyNames: String { SettingKey.allCases.map(\.rawValue).joined(separator: ", ") }
 
-    private static func key(_ arguments: [String: ScenarioValue]) throws -> SettingKey {
-        let name = try Arguments.string(arguments, "key")
+    private static func key(_ call: ActionCall) throws -> SettingKey {
+        let name = try call.string("key")
         guard let key = SettingKey(rawValue: name) else {
             throw TargetError("unknown setting '\(name)'; settings: \(keyNames)")
         }

@@ -15,9 +15,19 @@ final class SystemUnderTestTarget: ChaosTarget {
     static let files = [
         "store": "app.sqlite", "wal": "app.sqlite-wal", "shm": "app.sqlite-shm", "backups": "backups",
     ]
-    static let commonProbes = ["health", "surfaced", "backups.count"]
-    static var actions: [String] { makeDrivers(URL(fileURLWithPath: "/")).flatMap(\.actions) }
-    static var probes: [String] { commonProbes + makeDrivers(URL(fileURLWithPath: "/")).flatMap(\.probes) }
+    /// The storage catalog's contract: one favourite saved, the list read back; a damaged
+    /// store comes back from its backup.
+    static let workload: Workload? = Workload(write: "favorites.add", read: "favorites.list", afterDamage: .restoredFromBackup)
+    static var actions: [TargetAction<SystemUnderTestTarget>] {
+        makeDrivers(URL(fileURLWithPath: "/")).flatMap(\.actions).map { name in
+            TargetAction(name) { target, call in try await target.perform(call) }
+        }
+    }
+    static var probes: [TargetProbe<SystemUnderTestTarget>] {
+        (["backups.count"] + makeDrivers(URL(fileURLWithPath: "/")).flatMap(\.probes)).map { name in
+            TargetProbe(name) { target in try await target.probe(name) }
+        }
+    }
 
     /// Every feature's driver. A new feature adds its driver here.
     static func makeDrivers(_ dataDirectory: URL) -> [any FeatureDriver] {
@@ -43,48 +53,38 @@ final class SystemUnderTestTarget: ChaosTarget {
             backupEveryWrites: context.options["backup-every"].flatMap(Int.init) ?? 100)
     }
 
-    func launch() async -> ScenarioValue {
+    func launch() async -> Health {
         let app = ChaosApp(variant: AppVariant(rawValue: context.variant) ?? .hardened, configuration: configuration)
         self.app = app
-        return healthValue(app)
+        return health
     }
 
-    func perform(_ action: String, arguments: [String: ScenarioValue]) async throws -> ActionResult {
-        guard let app else { throw TargetError("'\(action)' before launch") }
+    private func perform(_ call: ActionCall) async throws -> ActionResult {
+        guard let app else { throw TargetError("'\(call.name)' before launch") }
         for driver in drivers {
-            if let result = try await driver.perform(action, arguments: arguments, app: app) { return result }
+            if let result = try await driver.perform(call, app: app) { return result }
         }
-        throw TargetError("unknown action '\(action)'; this target answers: \(Self.actions.joined(separator: ", "))")
+        throw TargetError("no feature answers '\(call.name)'")
     }
 
-    func probe(_ name: String) async throws -> ScenarioValue {
+    private func probe(_ name: String) async throws -> ScenarioValue {
         guard let app else { throw TargetError("probe '\(name)' before launch") }
-        switch name {
-        case "health": return healthValue(app)
-        case "surfaced":
-            let shown = surfaced(app)
-            return .map(["severity": .string(shown.severity.rawValue),
-                         "message": shown.message.map(ScenarioValue.string) ?? .null])
-        case "backups.count": return .int(app.store?.backupFiles.count ?? 0)
-        default:
-            for driver in drivers {
-                if let value = try await driver.probe(name, app: app) { return value }
-            }
-            throw TargetError("unknown probe '\(name)'; this target answers: \(Self.probes.joined(separator: ", "))")
+        if name == "backups.count" { return .int(app.store?.backupFiles.count ?? 0) }
+        for driver in drivers {
+            if let value = try await driver.probe(name, app: app) { return value }
         }
+        throw TargetError("no feature answers probe '\(name)'")
     }
 
     /// What the app shows the user: a feature's error beats the launch notice.
-    private func surfaced(_ app: ChaosApp) -> (severity: Severity, message: String?) {
-        for driver in drivers {
-            let shown = driver.surfaced(app: app)
-            if shown.severity == .error { return shown }
-        }
+    var surfaced: Surfaced {
+        guard let app else { return .nothing }
+        let shown = drivers.map { $0.surfaced(app: app) }
+        if let error = shown.first(where: { $0.severity == .error }) { return error }
         let health = app.health
-        if let message = health.userMessage { return (health.severity, message) }
+        if let message = health.userMessage { return Surfaced(Severity(rawValue: health.severity.rawValue) ?? .warning, message) }
         // A feature's own warning (family: kept on this device for now) comes after the launch's.
-        if let shown = drivers.lazy.map({ $0.surfaced(app: app) }).first(where: { $0.severity != .none }) { return shown }
-        return (.none, nil)
+        return shown.first { $0.severity != .none } ?? .nothing
     }
 
     func snapshot() async throws -> [String: [String: String]] {
@@ -115,21 +115,22 @@ final class SystemUnderTestTarget: ChaosTarget {
         if effect == ResetContextFault.effect { SettingsFeature.resetCurrentContext() }
     }
 
-    private func healthValue(_ app: ChaosApp) -> ScenarioValue {
+    var health: Health {
+        guard let app else { return Health(mode: .inMemory, severity: .error, message: "The app is not running.") }
         let health = app.health
-        return .map([
-            // A feature's fallback (family: local-only) shows only when the store itself is fine.
-            "mode": .string((health.mode == .persistent ? drivers.lazy.compactMap { $0.fallbackMode(app: app) }.first : nil)
-                .map(\.rawValue) ?? health.mode.rawValue),
-            "healthy": .bool(health.isHealthy),
-            "severity": .string(health.severity.rawValue),
-            "message": health.userMessage.map(ScenarioValue.string) ?? .null,
-            "loadError": health.loadError.map(ScenarioValue.string) ?? .null,
-            "launchMs": .int(Int(health.launchDuration.components.seconds * 1000
-                + health.launchDuration.components.attoseconds / 1_000_000_000_000_000)),
-            "quarantined": .int(health.quarantinedFiles.count),
-            "salvagedRows": .int(health.salvagedRows),
-            "restoredBackup": health.restoredBackup.map(ScenarioValue.string) ?? .null,
-        ])
+        // A feature's fallback (family: local-only) shows only when the store itself is fine.
+        let mode = (health.mode == .persistent ? drivers.lazy.compactMap { $0.fallbackMode(app: app) }.first : nil)
+            .map(\.rawValue) ?? health.mode.rawValue
+        return Health(
+            mode: Health.Mode(rawValue: mode), severity: Severity(rawValue: health.severity.rawValue) ?? .none,
+            message: health.userMessage,
+            facts: [
+                "healthy": .bool(health.isHealthy),
+                "loadError": health.loadError.map(ScenarioValue.string) ?? .null,
+                "launchMs": .int(health.launchDuration.wholeMilliseconds),
+                "quarantined": .int(health.quarantinedFiles.count),
+                "salvagedRows": .int(health.salvagedRows),
+                "restoredBackup": health.restoredBackup.map(ScenarioValue.string) ?? .null,
+            ])
     }
 }

@@ -27,13 +27,13 @@ final class VisitsDriver: FeatureDriver {
         counter = RecordCounter(file: dataDirectory.appendingPathComponent("chaos-next-visit-id"))
     }
 
-    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
-        guard actions.contains(action) else { return nil }
+    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
+        guard actions.contains(call.name) else { return nil }
         opened = true
         let screen = app.visits
-        switch action {
+        switch call.name {
         case "visits.restart", "visits.contact-support", "visits.reset":
-            return try errorScreenAction(action, arguments: arguments, screen: screen)
+            return try errorScreenAction(call, screen: screen)
         default:
             break
         }
@@ -42,25 +42,19 @@ final class VisitsDriver: FeatureDriver {
                                 error: "the data-error screen is shown instead of the list (\(screen.health.problem?.rawValue ?? "?"))")
         }
         let list = screen.list
-        switch action {
+        switch call.name {
         case "visits.add":
-            let count = try Arguments.int(arguments, "count", default: 1)
-            var acknowledged: [String] = []
-            var attempted: [String] = []
-            for id in counter.next(count) {
+            for id in counter.next(try call.int("count", default: 1)) {
                 let key = "visit:\(id)"
-                attempted.append(key)
-                WorkerHost.record(WorkerEvent(event: .attempt, key: key))
-                if await list.addVisit(.numbered(id)), app.store?.isPersistent == true {
-                    acknowledged.append(key)
-                    WorkerHost.record(WorkerEvent(event: .ack, key: key))
-                }
+                call.attempt(key)
+                if await list.addVisit(.numbered(id)), app.store?.isPersistent == true { call.acknowledge(key) }
             }
-            return result(ok: list.state != .error, list, acknowledged: acknowledged, attempted: attempted)
+            return result(ok: list.state != .error, list)
         case "visits.remove":
-            let id = Int64(try Arguments.int(arguments, "id", default: 1))
+            let id = Int64(try call.int("id", default: 1))
             let ok = await list.removeVisit(id: id)
-            return result(ok: ok, list, removed: ok ? ["visit:\(id)"] : [])
+            if ok { call.removed("visit:\(id)") }
+            return result(ok: ok, list)
         case "visits.list":
             let ok = await list.load()
             var outcome = result(ok: ok, list)
@@ -77,12 +71,11 @@ final class VisitsDriver: FeatureDriver {
         }
     }
 
-    private func errorScreenAction(_ action: String, arguments: [String: ScenarioValue],
-                                   screen: VisitsScreen) throws -> ActionResult {
+    private func errorScreenAction(_ call: ActionCall, screen: VisitsScreen) throws -> ActionResult {
         guard let dataError = screen.dataError else {
-            return ActionResult(ok: false, error: "'\(action)' is on the data-error screen, which is not shown")
+            return ActionResult(ok: false, error: "'\(call.name)' is on the data-error screen, which is not shown")
         }
-        switch action {
+        switch call.name {
         case "visits.restart":
             dataError.restart()
             return ActionResult(ok: true, value: .bool(dataError.restartRequested))
@@ -92,7 +85,7 @@ final class VisitsDriver: FeatureDriver {
             }
             return ActionResult(ok: true, value: .string(file.path.replacingOccurrences(of: dataDirectory.path + "/", with: "")))
         default:
-            let confirmed = try Arguments.bool(arguments, "confirm", default: false)
+            let confirmed = try call.bool("confirm", default: false)
             switch dataError.resetData(confirmed: confirmed) {
             case .needsConfirmation:
                 return ActionResult(ok: false, userMessage: dataError.confirmationPrompt,
@@ -128,17 +121,15 @@ final class VisitsDriver: FeatureDriver {
         }
     }
 
-    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
-        guard opened else { return (.none, nil) }
+    func surfaced(app: ChaosApp) -> Surfaced {
+        guard opened else { return .nothing }
         let shown = app.visits.surfaced
-        return shown.severity == .error ? shown : (.none, nil)
+        return shown.severity == .error ? Surfaced(.error, shown.message) : .nothing
     }
 
-    private func result(ok: Bool, _ list: VisitsViewModel, acknowledged: [String] = [],
-                        attempted: [String] = [], removed: [String] = []) -> ActionResult {
+    private func result(ok: Bool, _ list: VisitsViewModel) -> ActionResult {
         ActionResult(ok: ok, userMessage: ok ? nil : list.errorMessage,
-                     error: ok ? nil : "view model state \(list.state.rawValue)",
-                     acknowledged: acknowledged, attempted: attempted, removed: removed)
+                     error: ok ? nil : "view model state \(list.state.rawValue)")
     }
 
     /// FNV-1a (64-bit) of a file's bytes, as hex: enough to tell whether the app changed

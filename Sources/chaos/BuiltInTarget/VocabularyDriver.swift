@@ -30,21 +30,23 @@ final class VocabularyDriver: FeatureDriver {
         seed = context.seed
     }
 
-    func perform(_ action: String, arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult? {
+    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
+        let arguments = call.arguments
         let library = app.vocabulary.library
         let quiz = app.vocabulary.quiz
-        switch action {
+        switch call.name {
         case "vocabulary.create-set":
-            let name = try Arguments.string(arguments, "name")
+            let name = try call.string("name")
             guard let id = counter.next(1).first else { throw TargetError("no record id left") }
             let key = "vocabularySet:\(id)"
-            WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+            call.attempt(key)
             let saved = await library.createSet(VocabularySet(id: id, name: name))
-            var outcome = libraryResult(ok: saved, library, keys: [key], acknowledged: saved && isKept(app))
+            if saved && isKept(app) { call.acknowledge(key) }
+            var outcome = libraryResult(ok: saved, library)
             outcome.value = .int(Int(id))
             return outcome
         case "vocabulary.add-words":
-            let count = try Arguments.int(arguments, "count", default: 1, in: 1...10_000)
+            let count = try call.int("count", default: 1, in: 1...10_000)
             let setID: Int64
             switch try await resolveSet(arguments, library) {
             case let .found(id): setID = id
@@ -52,9 +54,10 @@ final class VocabularyDriver: FeatureDriver {
             }
             let words = counter.next(count).map { VocabularyWord.numbered($0, in: setID) }
             let keys = words.map { "vocabularyWord:\($0.id)" }
-            for key in keys { WorkerHost.record(WorkerEvent(event: .attempt, key: key)) }
+            for key in keys { call.attempt(key) }
             let saved = await library.addWords(words)
-            return libraryResult(ok: saved, library, keys: keys, acknowledged: saved && isKept(app))
+            if saved && isKept(app) { keys.forEach(call.acknowledge) }
+            return libraryResult(ok: saved, library)
         case "vocabulary.list":
             let ok = await library.load()
             var outcome = libraryResult(ok: ok, library)
@@ -62,9 +65,9 @@ final class VocabularyDriver: FeatureDriver {
             outcome.isRead = ok
             return outcome
         case "quiz.generate":
-            return try await generateQuiz(arguments, app: app)
+            return try await generateQuiz(call, app: app)
         case "quiz.answer":
-            return try await answer(arguments, app: app)
+            return try await answer(call, app: app)
         case "quiz.retry":
             let ok = await quiz.retry()
             var outcome = quizResult(ok: ok, quiz)
@@ -75,11 +78,11 @@ final class VocabularyDriver: FeatureDriver {
         }
     }
 
-    private func generateQuiz(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
+    private func generateQuiz(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
         let quiz = app.vocabulary.quiz
-        let options = try Arguments.int(arguments, "options", default: 4, in: 0...100)
+        let options = try call.int("options", default: 4, in: 0...100)
         let setID: Int64
-        switch try await resolveSet(arguments, app.vocabulary.library) {
+        switch try await resolveSet(call.arguments, app.vocabulary.library) {
         case let .found(id): setID = id
         case let .failed(outcome): return outcome
         }
@@ -92,18 +95,19 @@ final class VocabularyDriver: FeatureDriver {
         return outcome
     }
 
-    private func answer(_ arguments: [String: ScenarioValue], app: ChaosApp) async throws -> ActionResult {
+    private func answer(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
         let quiz = app.vocabulary.quiz
-        let correct = try Arguments.bool(arguments, "correct", default: true)
+        let correct = try call.bool("correct", default: true)
         guard let question = quiz.currentQuestion, let setID = quiz.quiz?.setID,
               let option = correct ? question.correctOption : question.options.first(where: { !question.isCorrect($0) })
         else {
             return ActionResult(ok: false, error: "no quiz question on screen (quiz state \(quiz.state.name))")
         }
         let key = "quizStatistics:\(setID)"
-        WorkerHost.record(WorkerEvent(event: .attempt, key: key))
+        call.attempt(key)
         let counted = await quiz.answer(option)
-        return quizResult(ok: counted, quiz, keys: [key], acknowledged: counted && isKept(app))
+        if counted && isKept(app) { call.acknowledge(key) }
+        return quizResult(ok: counted, quiz)
     }
 
     func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
@@ -128,8 +132,9 @@ final class VocabularyDriver: FeatureDriver {
         }
     }
 
-    func surfaced(app: ChaosApp) -> (severity: Severity, message: String?) {
-        app.vocabulary.surfaced
+    func surfaced(app: ChaosApp) -> Surfaced {
+        let shown = app.vocabulary.surfaced
+        return Surfaced(Severity(rawValue: shown.severity.rawValue) ?? .none, shown.message)
     }
 
     /// A save counts as acknowledged only when the app says it is kept: in in-memory
@@ -159,18 +164,12 @@ final class VocabularyDriver: FeatureDriver {
         }
     }
 
-    private func libraryResult(ok: Bool, _ library: VocabularyViewModel, keys: [String] = [],
-                               acknowledged: Bool = false) -> ActionResult {
-        if acknowledged { for key in keys { WorkerHost.record(WorkerEvent(event: .ack, key: key)) } }
-        return ActionResult(ok: ok, userMessage: ok ? nil : library.errorMessage,
-                            error: ok ? nil : "vocabulary list state \(library.state.rawValue)",
-                            acknowledged: acknowledged ? keys : [], attempted: keys)
+    private func libraryResult(ok: Bool, _ library: VocabularyViewModel) -> ActionResult {
+        ActionResult(ok: ok, userMessage: ok ? nil : library.errorMessage,
+                     error: ok ? nil : "vocabulary list state \(library.state.rawValue)")
     }
 
-    private func quizResult(ok: Bool, _ quiz: QuizViewModel, keys: [String] = [], acknowledged: Bool = false) -> ActionResult {
-        if acknowledged { for key in keys { WorkerHost.record(WorkerEvent(event: .ack, key: key)) } }
-        return ActionResult(ok: ok, userMessage: ok ? nil : quiz.errorMessage,
-                            error: ok ? nil : "quiz state \(quiz.state.name)",
-                            acknowledged: acknowledged ? keys : [], attempted: keys)
+    private func quizResult(ok: Bool, _ quiz: QuizViewModel) -> ActionResult {
+        ActionResult(ok: ok, userMessage: ok ? nil : quiz.errorMessage, error: ok ? nil : "quiz state \(quiz.state.name)")
     }
 }

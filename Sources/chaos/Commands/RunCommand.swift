@@ -101,6 +101,12 @@ struct RunCommand: ParsableCommand {
             .run(chosen, jobs: jobs) { console.event($0) }
         if let previous { Baseline.mark(&report, against: previous) }
 
+        try Self.finish(report, reportDir: reportDir, console: console, json: json)
+    }
+
+    /// Writes the reports, prints where they are (and the JSON on stdout with --json),
+    /// and exits as the report says.
+    static func finish(_ report: RunReport, reportDir: String, console: RunConsole, json: Bool) throws {
         let directory = URL(fileURLWithPath: reportDir)
         do {
             let written = try ReportSet.write(report, to: directory)

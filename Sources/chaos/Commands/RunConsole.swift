@@ -22,7 +22,8 @@ final class RunConsole: @unchecked Sendable {
         colour = terminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
     }
 
-    func header(seed: UInt64?, scenarios: [Scenario], variant: String, target: String, jobs: Int = 1, shard: String? = nil) {
+    func header(seed: UInt64?, scenarios: [Scenario], variant: String, target: String, jobs: Int = 1, shard: String? = nil,
+                count: Int? = nil) {
         let seedText: String
         if let seed {
             seedText = "seed \(seed)"
@@ -31,9 +32,10 @@ final class RunConsole: @unchecked Sendable {
         } else {
             seedText = "seed: each scenario's own (--seed N to use one for all)"
         }
-        nameWidth = max(28, scenarios.map(\.name.count).max() ?? 0)
+        nameWidth = max(count == nil ? 28 : 38, scenarios.map(\.name.count).max() ?? 0)
+        let count = count ?? scenarios.count
         say("chaos \(ChaosVersion.current) — \(seedText)")
-        var details = ["variant \(variant)", "target \(target)", "\(scenarios.count) scenario\(scenarios.count == 1 ? "" : "s")"]
+        var details = ["variant \(variant)", "target \(target)", "\(count) \(count == 1 ? "case" : "cases")"]
         if jobs > 1 { details.append("\(jobs) at a time") }
         if let shard { details.append("shard \(shard)") }
         say(details.joined(separator: ", "))

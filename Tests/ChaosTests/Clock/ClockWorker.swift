@@ -1,5 +1,6 @@
 import Foundation
 @testable import Chaos
+@testable import ChaosTarget
 
 /// A real `chaos worker` under the clock seam, driven request by request: what a
 /// clock case's workers are, without a scenario around them.

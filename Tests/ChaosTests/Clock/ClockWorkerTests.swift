@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Real libfaketime in real workers: the app's wall clock moves, its timers do not.
 /// Bounds, not sleeps: every wait is a request with a deadline; "about 200 ms" is a

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// The line the clock seam writes for libfaketime, and finding libfaketime.
 @Suite("Clock seam: timestamp file and libraries")

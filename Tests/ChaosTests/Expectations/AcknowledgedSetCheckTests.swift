@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Jepsen's set check: acknowledged writes must survive, attempted-but-unacknowledged
 /// writes may survive ("recovered"), nothing else may appear, removals must stay removed.

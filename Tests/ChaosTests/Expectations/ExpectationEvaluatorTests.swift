@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Each expectation kind judged against evidence that passes and evidence that fails,
 /// with what `expected`, `observed` and `detail` tell the reader of a report.

@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// DESIGN.md section 2: a surfaced message is non-empty and free of technical jargon.
 @Suite("Jargon check")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// The three clock kinds: what they read from a step, and the clock each decides.
 /// No libfaketime here: faults decide, `FaketimeClock` carries out (ClockWorkerTests).

@@ -1,6 +1,7 @@
 import FaultPoints
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite("Fault: delay")
 struct DelayFaultTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite("Fault: read-only")
 struct ReadOnlyFaultTests {

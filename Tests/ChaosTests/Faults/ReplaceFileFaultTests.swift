@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 @Suite("Fault: replace-file")
 struct ReplaceFileFaultTests {

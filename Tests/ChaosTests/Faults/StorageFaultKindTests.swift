@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// The storage fault kinds' own decisions, without SQLite or the VFS: which calls are
 /// their operations, and what a firing does to the call.

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 extension NetworkLabSuite {
     /// The family registry over real HTTP on loopback: 201, 409, 404, the list.

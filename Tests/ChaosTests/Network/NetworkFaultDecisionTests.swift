@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// What each network fault decides, without a socket: faults decide, the proxy
 /// carries out, so the decisions are tested as values.

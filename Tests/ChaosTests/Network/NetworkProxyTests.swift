@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 extension NetworkLabSuite {
     /// Each network fault kind against the real proxy on loopback, in front of the real

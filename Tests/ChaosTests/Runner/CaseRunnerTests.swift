@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// The runner's step loop against a scripted app: what it asks each launch of the
 /// app, and what it makes of the answers. No process, no SQLite.

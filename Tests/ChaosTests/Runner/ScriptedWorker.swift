@@ -1,5 +1,6 @@
 import Foundation
 @testable import Chaos
+@testable import ChaosTarget
 
 /// An app for the runner's unit tests, with no process: each request is answered by
 /// a script, and every request is kept, so a test can see what the runner asked of
@@ -68,6 +69,7 @@ final class ScriptedWorker: WorkerLink {
     }
 
     var ready: WorkerReady { WorkerReady(files: app.files, actions: [], probes: [], pid: 0) }
+    var openFiles: Set<String>? { nil }
 
     func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant, onEvent: (WorkerEvent) -> Void) -> WorkerOutcome {
         if let ended { return .ended(ended) }

@@ -1,5 +1,6 @@
 import Testing
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Reading a Swift 6.3 runtime crash out of a worker's stderr.
 @Suite("Trap parser")

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Chaos
+@testable import ChaosTarget
 
 extension ChaosVFSTests {
     /// The crash simulator's bookkeeping, without crashing: undo logging, what

@@ -3,6 +3,7 @@ import Foundation
 import Testing
 
 @testable import Chaos
+@testable import ChaosTarget
 
 /// What one crash trial's child process does. An exit test captures it (it is
 /// Codable), so it reaches the child as the test's own value.

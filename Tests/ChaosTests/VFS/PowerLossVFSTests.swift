@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Chaos
+@testable import ChaosTarget
 
 /// Crash trials: each runs ``PowerLossVFSChild`` in a child process (an exit test:
 /// this test executable again, running that one closure), which crashes by power loss at a

@@ -4,6 +4,7 @@ import Foundation
 import Testing
 
 @testable import Chaos
+@testable import ChaosTarget
 
 extension ChaosVFSTests {
     /// ``StorageFaults`` end to end: real SQLite connections (the raw C API, no

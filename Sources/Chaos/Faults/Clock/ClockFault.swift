@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// A fault on the app's wall clock, carried out through libfaketime in the worker
 /// (`Seams/Clock`). It acts once, when its step runs, so it takes no trigger; the
@@ -8,7 +9,7 @@ import Foundation
 /// that follows `clear: <kind>` (``cleared(_:at:)``); both are pure, so they are
 /// tested without libfaketime. Each new clock fault changes the clock from where it
 /// is: two `clock-jump by: -1h` make two hours.
-public protocol ClockFault: Fault {
+package protocol ClockFault: Fault {
     /// The clock after this step, run at real instant `now`.
     func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock
     /// The clock after `clear: <this kind>` at real instant `now`.
@@ -16,13 +17,13 @@ public protocol ClockFault: Fault {
 }
 
 extension ClockFault {
-    public static var family: FaultFamily { .clock }
-    public static var acceptsTrigger: Bool { false }
+    package static var family: FaultFamily { .clock }
+    package static var acceptsTrigger: Bool { false }
 }
 
 /// The clock after `clear: KIND` (a clock kind) or `clear: all` (nil).
-public enum ClockClearing {
-    public static func cleared(_ clock: FakeWallClock, kind: String?, at now: Date) -> FakeWallClock {
+package enum ClockClearing {
+    package static func cleared(_ clock: FakeWallClock, kind: String?, at now: Date) -> FakeWallClock {
         guard let kind else { return .real }
         guard let type = FaultCatalog.kind(named: kind) as? any ClockFault.Type else { return clock }
         return type.cleared(clock, at: now)

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The device's wall clock stops: a dead real-time-clock battery, a suspended VM, a
 /// test double left in place. Every reading is the same instant.
@@ -11,26 +12,26 @@ import Foundation
 /// Without `at:` the clock stops at its reading when the step runs, to the second.
 /// `clear: clock-freeze` starts it again where it would have been had it run on (real
 /// time plus any jump and drift), as a clock that syncs again would.
-public struct ClockFreezeFault: ClockFault {
-    public static let kind = "clock-freeze"
-    public static let summary = "Stop the app's wall clock, at a given UTC date or where it is; timers stay real."
-    public static let example = """
+package struct ClockFreezeFault: ClockFault {
+    package static let kind = "clock-freeze"
+    package static let summary = "Stop the app's wall clock, at a given UTC date or where it is; timers stay real."
+    package static let example = """
         - fault: clock-freeze
           at: 2031-06-01 12:00:00
         """
-    public static let parameterKeys = ["at"]
+    package static let parameterKeys = ["at"]
     /// Dates a frozen clock may show: after the epoch (libfaketime's absolute dates are
     /// unsigned in practice), before 2200.
-    public static let years = 1971...2199
+    package static let years = 1971...2199
 
     /// The frozen reading; nil for "where the clock is when the step runs".
-    public var at: Date?
+    package var at: Date?
 
-    public init(at: Date? = nil) {
+    package init(at: Date? = nil) {
         self.at = at
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         guard let text = try parameters.string("at") else { return }
         guard let date = Self.parseDate(text) else {
             throw parameters.error(
@@ -46,7 +47,7 @@ public struct ClockFreezeFault: ClockFault {
 
     /// `YYYY-MM-DD hh:mm:ss` or `YYYY-MM-DDThh:mm:ss[Z]`, always UTC, so a scenario
     /// means the same instant on every machine.
-    public static func parseDate(_ text: String) -> Date? {
+    package static func parseDate(_ text: String) -> Date? {
         let body = text.trimmingSpaces
         let normal = body.hasSuffix("Z") ? String(body.dropLast()) : body
         guard normal.count == 19 else { return nil }
@@ -62,7 +63,7 @@ public struct ClockFreezeFault: ClockFault {
     }
 
     /// `2031-06-01 12:00:00Z`.
-    public static func format(_ date: Date) -> String {
+    package static func format(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -76,18 +77,18 @@ public struct ClockFreezeFault: ClockFault {
         return calendar
     }
 
-    public var label: String {
+    package var label: String {
         at.map { "\(Self.kind) at \(Self.format($0))" } ?? Self.kind
     }
 
-    public func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
+    package func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
         var next = clock.rebased(at: now)
         let reading = at ?? clock.reading(at: now)
         next.frozenAt = Date(timeIntervalSince1970: reading.timeIntervalSince1970.rounded(.down))
         return next
     }
 
-    public static func cleared(_ clock: FakeWallClock, at now: Date) -> FakeWallClock {
+    package static func cleared(_ clock: FakeWallClock, at now: Date) -> FakeWallClock {
         var next = clock.rebased(at: now)
         next.frozenAt = nil
         return next

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The device's wall clock jumps: a user sets it by hand, a time zone or daylight
 /// saving change goes wrong, NTP corrects a clock that was far off.
@@ -11,22 +12,22 @@ import Foundation
 /// Jumps add up (`by: -1h` then `by: +1h` is real time again); a frozen clock jumps to
 /// a new frozen reading. `clear: clock-jump` puts the clock right (offset zero) and
 /// keeps any rate.
-public struct ClockJumpFault: ClockFault {
-    public static let kind = "clock-jump"
-    public static let summary = "Move the app's wall clock by a signed duration (Date and SQLite's datetime('now'); timers stay real)."
-    public static let example = """
+package struct ClockJumpFault: ClockFault {
+    package static let kind = "clock-jump"
+    package static let summary = "Move the app's wall clock by a signed duration (Date and SQLite's datetime('now'); timers stay real)."
+    package static let example = """
         - fault: clock-jump
           by: -1h
         """
-    public static let parameterKeys = ["by"]
+    package static let parameterKeys = ["by"]
 
-    public var by: Duration
+    package var by: Duration
 
-    public init(by: Duration) {
+    package init(by: Duration) {
         self.by = by
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         guard let by = try parameters.duration("by", allowingSign: true) else {
             throw parameters.error("fault 'clock-jump' needs 'by:' (a signed duration like -1h or +30m)")
         }
@@ -36,12 +37,12 @@ public struct ClockJumpFault: ClockFault {
         self.by = by
     }
 
-    public var label: String {
+    package var label: String {
         let text = ScenarioDuration.format(by)
         return "\(Self.kind) \(by > .zero ? "+" : "")\(text)"
     }
 
-    public func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
+    package func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
         var next = clock.rebased(at: now)
         if let frozen = next.frozenAt {
             next.frozenAt = frozen.addingTimeInterval(by.inSeconds)
@@ -51,7 +52,7 @@ public struct ClockJumpFault: ClockFault {
         return next
     }
 
-    public static func cleared(_ clock: FakeWallClock, at now: Date) -> FakeWallClock {
+    package static func cleared(_ clock: FakeWallClock, at now: Date) -> FakeWallClock {
         var next = clock.rebased(at: now)
         next.offset = .zero
         return next

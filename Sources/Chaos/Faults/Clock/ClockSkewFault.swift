@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The device's wall clock runs fast or slow: a drifting clock that no one corrects.
 ///
@@ -14,23 +15,23 @@ import Foundation
 /// libfaketime also scales the app's relative libc waits by the rate (`nanosleep`,
 /// `poll`, `select` timeouts; SQLite's busy handler sleeps through them): that is part
 /// of a fast clock as libfaketime fakes it. `Task.sleep` and `ContinuousClock` stay real.
-public struct ClockSkewFault: ClockFault {
-    public static let kind = "clock-skew"
-    public static let summary = "Make the app's wall clock run fast or slow (rate: 2x, 0.5x); timers stay real."
-    public static let example = """
+package struct ClockSkewFault: ClockFault {
+    package static let kind = "clock-skew"
+    package static let summary = "Make the app's wall clock run fast or slow (rate: 2x, 0.5x); timers stay real."
+    package static let example = """
         - fault: clock-skew
           rate: 2x
         """
-    public static let parameterKeys = ["rate"]
-    public static let rates: ClosedRange<Double> = 0.01...100
+    package static let parameterKeys = ["rate"]
+    package static let rates: ClosedRange<Double> = 0.01...100
 
-    public var rate: Double
+    package var rate: Double
 
-    public init(rate: Double) {
+    package init(rate: Double) {
         self.rate = rate
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         let text = try parameters.requiredString("rate")
         guard let rate = Self.parseRate(text) else {
             throw parameters.error("'rate' of \(parameters.context): expected a rate like 2x, 0.5x or 1.5x, found '\(text)'", at: "rate")
@@ -42,7 +43,7 @@ public struct ClockSkewFault: ClockFault {
     }
 
     /// `2x` → 2, `0.5x` → 0.5; digits with at most one `.`, then `x`.
-    public static func parseRate(_ text: String) -> Double? {
+    package static func parseRate(_ text: String) -> Double? {
         let body = text.trimmingSpaces
         guard body.hasSuffix("x") else { return nil }
         let number = body.dropLast()
@@ -53,19 +54,19 @@ public struct ClockSkewFault: ClockFault {
     }
 
     /// `2x`, `0.5x`: the shortest spelling.
-    public static func format(_ rate: Double) -> String {
+    package static func format(_ rate: Double) -> String {
         (rate == rate.rounded() ? String(Int(rate)) : String(rate)) + "x"
     }
 
-    public var label: String { "\(Self.kind) \(Self.format(rate))" }
+    package var label: String { "\(Self.kind) \(Self.format(rate))" }
 
-    public func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
+    package func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
         var next = clock.rebased(at: now)
         next.rate = rate
         return next
     }
 
-    public static func cleared(_ clock: FakeWallClock, at now: Date) -> FakeWallClock {
+    package static func cleared(_ clock: FakeWallClock, at now: Date) -> FakeWallClock {
         var next = clock.rebased(at: now)
         next.rate = 1
         return next

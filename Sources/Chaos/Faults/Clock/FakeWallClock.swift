@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The wall clock the app sees, as a function of real time: what clock faults decide
 /// and the clock seam hands to libfaketime.
@@ -11,17 +12,17 @@ import Foundation
 /// Only the wall clock is faked (`Date`, `gettimeofday`, SQLite's `datetime('now')`).
 /// `ContinuousClock`, `Task.sleep` and `asyncAfter` stay real: a fault that moved
 /// them would hang the app, not test it (docs/ARCHITECTURE.md, "Clock").
-public struct FakeWallClock: Sendable, Equatable {
+package struct FakeWallClock: Sendable, Equatable {
     /// How far ahead (positive) or behind (negative) of real time the clock was at `since`.
-    public var offset: Duration
+    package var offset: Duration
     /// The real instant `offset` refers to.
-    public var since: Date
+    package var since: Date
     /// Fake seconds per real second; 1 is real speed.
-    public var rate: Double
+    package var rate: Double
     /// The reading of a stopped clock, nil while it runs.
-    public var frozenAt: Date?
+    package var frozenAt: Date?
 
-    public init(offset: Duration = .zero, since: Date = Date(timeIntervalSince1970: 0), rate: Double = 1,
+    package init(offset: Duration = .zero, since: Date = Date(timeIntervalSince1970: 0), rate: Double = 1,
                 frozenAt: Date? = nil) {
         self.offset = offset
         self.since = since
@@ -30,25 +31,25 @@ public struct FakeWallClock: Sendable, Equatable {
     }
 
     /// Real time, running at real speed.
-    public static let real = FakeWallClock()
+    package static let real = FakeWallClock()
 
-    public var isReal: Bool { offset == .zero && rate == 1 && frozenAt == nil }
+    package var isReal: Bool { offset == .zero && rate == 1 && frozenAt == nil }
 
     /// The running clock's offset at real instant `now` (a frozen clock's too, were it
     /// to start running again).
-    public func offset(at now: Date) -> Duration {
+    package func offset(at now: Date) -> Duration {
         guard rate != 1 else { return offset }
         return offset + .seconds(now.timeIntervalSince(since) * (rate - 1))
     }
 
     /// What the app reads at real instant `now`.
-    public func reading(at now: Date) -> Date {
+    package func reading(at now: Date) -> Date {
         frozenAt ?? now.addingTimeInterval(offset(at: now).inSeconds)
     }
 
     /// The same clock with its offset taken at `now`: the point from which a change
     /// (a new rate, a jump) applies.
-    public func rebased(at now: Date) -> FakeWallClock {
+    package func rebased(at now: Date) -> FakeWallClock {
         var copy = self
         copy.offset = offset(at: now)
         copy.since = now

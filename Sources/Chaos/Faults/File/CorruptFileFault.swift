@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Damages a file's bytes while the app is down.
 ///
 /// ```yaml
@@ -19,39 +21,41 @@
 ///   whole page, but at least one page, as a lost tail of pages looks. A file under two
 ///   pages is cut at a byte in that range instead.
 /// A plan never reaches past the end of the file.
-public struct CorruptFileFault: FileFault {
-    public enum Method: String, Sendable, CaseIterable {
+package struct CorruptFileFault: FileFault {
+    package enum Method: String, Sendable, CaseIterable {
         case garbageHeader = "garbage-header"
         case flipBytes = "flip-bytes"
         case zeroPages = "zero-pages"
         case truncate
+        /// Cut to nothing: the file is there, empty.
+        case zeroLength = "zero-length"
     }
 
-    public static let kind = "corrupt-file"
-    public static let summary = "Damage a file's bytes while the app is down: garbage header, flipped bytes, zeroed pages, truncation."
-    public static let example = """
+    package static let kind = "corrupt-file"
+    package static let summary = "Damage a file's bytes while the app is down: garbage header, flipped bytes, zeroed pages, truncation."
+    package static let example = """
         - fault: corrupt-file
           file: store
           how: garbage-header
         """
-    public static let parameterKeys = ["file", "how", "bytes"]
+    package static let parameterKeys = ["file", "how", "bytes"]
 
-    public static let headerSize = 100
-    public static let defaultFlipCount = 64
-    public static let flipCountRange = 1...4096
+    package static let headerSize = 100
+    package static let defaultFlipCount = 64
+    package static let flipCountRange = 1...4096
 
-    public var file: String
-    public var how: Method
+    package var file: String
+    package var how: Method
     /// flip-bytes: how many bytes to flip.
-    public var flipCount: Int
+    package var flipCount: Int
 
-    public init(file: String = "store", how: Method, flipCount: Int = CorruptFileFault.defaultFlipCount) {
+    package init(file: String = "store", how: Method, flipCount: Int = CorruptFileFault.defaultFlipCount) {
         self.file = file
         self.how = how
         self.flipCount = flipCount
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         file = try LogicalFileName.read(parameters)
         let method = try parameters.requiredOneOf("how", Method.allCases.map(\.rawValue))
         how = Method(rawValue: method) ?? .garbageHeader
@@ -61,12 +65,12 @@ public struct CorruptFileFault: FileFault {
         flipCount = try parameters.int("bytes", in: Self.flipCountRange, default: Self.defaultFlipCount)
     }
 
-    public var label: String {
+    package var label: String {
         let detail = how == .flipBytes && flipCount != Self.defaultFlipCount ? "\(how.rawValue), \(flipCount) bytes" : how.rawValue
         return "\(Self.kind) \(file) (\(detail))"
     }
 
-    public func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan {
+    package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan {
         let size = max(0, fileSize)
         let page = FileDamagePlan.pageSize
         switch how {
@@ -85,6 +89,9 @@ public struct CorruptFileFault: FileFault {
             let count = rng.nextInt(in: 1...min(3, pages - 1))
             let chosen = Self.distinct(count, from: 1..<pages, rng: &rng)
             return .edits(chosen.map { ByteEdit(offset: $0 * page, bytes: [UInt8](repeating: 0, count: page)) })
+
+        case .zeroLength:
+            return .truncate(to: 0)
 
         case .truncate:
             let low = size / 10

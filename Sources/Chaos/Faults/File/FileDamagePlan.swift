@@ -1,8 +1,9 @@
 import Foundation
+import ChaosTarget
 
 /// What a file fault decided to do to a file: a plain value, so a decision can be
 /// checked in a test without touching a disk. ``FileDamage/apply(_:to:)`` carries it out.
-public enum FileDamagePlan: Sendable, Equatable, CustomStringConvertible {
+package enum FileDamagePlan: Sendable, Equatable, CustomStringConvertible {
     /// Change bytes in place. Every edit lies within the file the plan was made for.
     case edits([ByteEdit])
     /// Cut the file to this many bytes.
@@ -15,9 +16,9 @@ public enum FileDamagePlan: Sendable, Equatable, CustomStringConvertible {
     case replace(with: URL)
 
     /// SQLite's default page size, the unit of page-shaped damage.
-    public static let pageSize = 4096
+    package static let pageSize = 4096
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .edits(edits):
             return Self.describe(edits, past: false)
@@ -43,31 +44,31 @@ public enum FileDamagePlan: Sendable, Equatable, CustomStringConvertible {
 }
 
 /// A change of bytes at one offset.
-public struct ByteEdit: Sendable, Equatable, CustomStringConvertible {
-    public enum Operation: Sendable, Equatable {
+package struct ByteEdit: Sendable, Equatable, CustomStringConvertible {
+    package enum Operation: Sendable, Equatable {
         /// Write `bytes` over what is there.
         case overwrite
         /// XOR what is there with `bytes` (flips bits without knowing the content).
         case xor
     }
 
-    public var offset: Int
-    public var bytes: [UInt8]
-    public var operation: Operation
+    package var offset: Int
+    package var bytes: [UInt8]
+    package var operation: Operation
 
-    public init(offset: Int, bytes: [UInt8], operation: Operation = .overwrite) {
+    package init(offset: Int, bytes: [UInt8], operation: Operation = .overwrite) {
         self.offset = offset
         self.bytes = bytes
         self.operation = operation
     }
 
     /// The bytes of the file it touches.
-    public var range: Range<Int> {
+    package var range: Range<Int> {
         let (end, overflow) = offset.addingReportingOverflow(bytes.count)
         return offset..<(overflow ? Int.max : end)
     }
 
-    public var description: String { describe(past: false) }
+    package var description: String { describe(past: false) }
 
     func describe(past: Bool) -> String {
         let count = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"

@@ -1,11 +1,12 @@
 import Foundation
+import ChaosTarget
 
 /// A fault the controller applies to one of the app's files while the app is down.
 /// It acts once, when its step runs, so it takes no trigger.
 ///
 /// It decides (``plan(fileSize:rng:)``, pure and seeded); ``FileDamage`` carries the
 /// plan out on the real file.
-public protocol FileFault: Fault {
+package protocol FileFault: Fault {
     /// The logical file name, as the target names its files (`store`, `backup`).
     /// The runner maps it to a path.
     var file: String { get }
@@ -15,8 +16,8 @@ public protocol FileFault: Fault {
 }
 
 extension FileFault {
-    public static var family: FaultFamily { .file }
-    public static var acceptsTrigger: Bool { false }
+    package static var family: FaultFamily { .file }
+    package static var acceptsTrigger: Bool { false }
 }
 
 /// Logical file names: `[a-z0-9][a-z0-9._-]*`, at most 64 characters. No `/`, so a

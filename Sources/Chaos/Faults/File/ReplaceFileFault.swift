@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Puts another file in place of one of the app's files while the app is down: a
 /// user's damaged database from a crash report, or one of SQLite's own corrupt test
@@ -15,29 +16,29 @@ import Foundation
 /// folder; any other relative path to the scenario file's folder (the current
 /// directory for a scenario read from a string). The loader checks that the file
 /// exists. The target's `-wal` and `-shm` are removed with it (see ``FileDamage``).
-public struct ReplaceFileFault: FileFault {
-    public static let kind = "replace-file"
-    public static let summary = "Put another file (a user's damaged database) in place of one of the app's files."
-    public static let example = """
+package struct ReplaceFileFault: FileFault {
+    package static let kind = "replace-file"
+    package static let summary = "Put another file (a user's damaged database) in place of one of the app's files."
+    package static let example = """
         - fault: replace-file
           file: store
           with: fixtures/damaged.db
         """
-    public static let parameterKeys = ["file", "with"]
+    package static let parameterKeys = ["file", "with"]
 
-    public var file: String
+    package var file: String
     /// The `with:` path as written.
-    public var path: String
+    package var path: String
     /// The replacement, resolved when loaded.
-    public var replacement: URL
+    package var replacement: URL
 
-    public init(file: String = "store", replacement: URL) {
+    package init(file: String = "store", replacement: URL) {
         self.file = file
         self.path = replacement.path
         self.replacement = replacement
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         file = try LogicalFileName.read(parameters)
         path = try parameters.requiredString("with")
         if let fixtures = parameters.fixturesDirectory, path.hasPrefix("fixtures/") {
@@ -54,7 +55,7 @@ public struct ReplaceFileFault: FileFault {
     }
 
     /// `with:` resolved against `scenarioDirectory` (an absolute path stays as it is).
-    public func resolvedPath(relativeTo scenarioDirectory: URL) -> URL {
+    package func resolvedPath(relativeTo scenarioDirectory: URL) -> URL {
         Self.resolve(path, relativeTo: scenarioDirectory)
     }
 
@@ -63,7 +64,7 @@ public struct ReplaceFileFault: FileFault {
         return directory.appendingPathComponent(path).standardizedFileURL
     }
 
-    public var label: String { "\(Self.kind) \(file) (with \(path))" }
+    package var label: String { "\(Self.kind) \(file) (with \(path))" }
 
-    public func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan { .replace(with: replacement) }
+    package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan { .replace(with: replacement) }
 }

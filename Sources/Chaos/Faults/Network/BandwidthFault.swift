@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The link is narrow: bytes pass at most at a rate.
 ///
 /// ```yaml
@@ -8,27 +10,27 @@
 ///
 /// Each chunk is written in slices of a tenth of a second's worth of bytes, each
 /// after the time it takes at the rate (toxiproxy's `bandwidth` does the same).
-public struct BandwidthFault: NetworkFault {
-    public static let kind = "bandwidth"
-    public static let family = FaultFamily.network
-    public static let summary = "Throttle the bytes to a rate, such as 10KB/s."
-    public static let example = """
+package struct BandwidthFault: NetworkFault {
+    package static let kind = "bandwidth"
+    package static let family = FaultFamily.network
+    package static let summary = "Throttle the bytes to a rate, such as 10KB/s."
+    package static let example = """
         - fault: bandwidth
           rate: 10KB/s
         """
-    public static let parameterKeys = ["rate", "direction"]
-    public static let acceptsTrigger = true
+    package static let parameterKeys = ["rate", "direction"]
+    package static let acceptsTrigger = true
 
     /// Bytes per second.
-    public var bytesPerSecond: Int
-    public var direction: NetworkDirection
+    package var bytesPerSecond: Int
+    package var direction: NetworkDirection
 
-    public init(bytesPerSecond: Int, direction: NetworkDirection = .downstream) {
+    package init(bytesPerSecond: Int, direction: NetworkDirection = .downstream) {
         self.bytesPerSecond = max(1, bytesPerSecond)
         self.direction = direction
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         let text = try parameters.requiredString("rate")
         guard let rate = Self.parseRate(text) else {
             throw parameters.error("'rate' must be a positive rate like 500B/s, 10KB/s or 2MB/s, found '\(text)'", at: "rate")
@@ -38,7 +40,7 @@ public struct BandwidthFault: NetworkFault {
     }
 
     /// `10KB/s` → 10000. Units B/s, KB/s, MB/s; a whole number before them.
-    public static func parseRate(_ text: String) -> Int? {
+    package static func parseRate(_ text: String) -> Int? {
         let trimmed = text.trimmingSpaces
         let units: [(String, Int)] = [("MB/s", 1_000_000), ("KB/s", 1_000), ("B/s", 1)]
         for (unit, scale) in units where trimmed.hasSuffix(unit) {
@@ -49,9 +51,9 @@ public struct BandwidthFault: NetworkFault {
         return nil
     }
 
-    public func toxic(seed: UInt64) -> any NetworkToxic { Throttle(bytesPerSecond: bytesPerSecond) }
+    package func toxic(seed: UInt64) -> any NetworkToxic { Throttle(bytesPerSecond: bytesPerSecond) }
 
-    public var label: String { "\(Self.kind) \(bytesPerSecond) B/s" + direction.suffix(default: .downstream) }
+    package var label: String { "\(Self.kind) \(bytesPerSecond) B/s" + direction.suffix(default: .downstream) }
 
     struct Throttle: NetworkToxic {
         let bytesPerSecond: Int

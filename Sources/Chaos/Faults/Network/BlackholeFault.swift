@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The remote is silent: connections are accepted, then nothing comes back.
 ///
 /// ```yaml
@@ -8,29 +10,29 @@
 /// The proxy keeps reading and throws the bytes away, so the sender never blocks and
 /// never hears an error: only a timeout of its own gets it out. A close is lost too
 /// (a FIN is a packet like any other). Toxiproxy's `timeout` toxic with `timeout: 0`.
-public struct BlackholeFault: NetworkFault {
-    public static let kind = "blackhole"
-    public static let family = FaultFamily.network
-    public static let summary = "Accept connections and never answer: bytes are read and dropped."
-    public static let example = """
+package struct BlackholeFault: NetworkFault {
+    package static let kind = "blackhole"
+    package static let family = FaultFamily.network
+    package static let summary = "Accept connections and never answer: bytes are read and dropped."
+    package static let example = """
         - fault: blackhole
         """
-    public static let parameterKeys = ["direction"]
-    public static let acceptsTrigger = true
+    package static let parameterKeys = ["direction"]
+    package static let acceptsTrigger = true
 
-    public var direction: NetworkDirection
+    package var direction: NetworkDirection
 
-    public init(direction: NetworkDirection = .both) {
+    package init(direction: NetworkDirection = .both) {
         self.direction = direction
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         direction = try NetworkDirection.read(parameters, default: .both)
     }
 
-    public func toxic(seed: UInt64) -> any NetworkToxic { Silence() }
+    package func toxic(seed: UInt64) -> any NetworkToxic { Silence() }
 
-    public var label: String { Self.kind + direction.suffix(default: .both) }
+    package var label: String { Self.kind + direction.suffix(default: .both) }
 
     struct Silence: NetworkToxic {
         mutating func plan(_ count: Int) -> ChunkPlan { .drop }

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Every chunk of bytes waits before it is passed on: a slow or distant network.
 ///
 /// ```yaml
@@ -9,31 +11,31 @@
 ///
 /// The proxy passes one chunk at a time per direction, so waits add up over a
 /// connection the way a congested link's do.
-public struct LatencyFault: NetworkFault {
-    public static let kind = "latency"
-    public static let family = FaultFamily.network
-    public static let summary = "Delay every chunk of bytes by a latency, with seeded jitter."
-    public static let example = """
+package struct LatencyFault: NetworkFault {
+    package static let kind = "latency"
+    package static let family = FaultFamily.network
+    package static let summary = "Delay every chunk of bytes by a latency, with seeded jitter."
+    package static let example = """
         - fault: latency
           latency: 200ms
           jitter: 50ms
         """
-    public static let parameterKeys = ["latency", "jitter", "direction"]
-    public static let acceptsTrigger = true
+    package static let parameterKeys = ["latency", "jitter", "direction"]
+    package static let acceptsTrigger = true
 
-    public static let maximum: Duration = .seconds(60)
+    package static let maximum: Duration = .seconds(60)
 
-    public var latency: Duration
-    public var jitter: Duration
-    public var direction: NetworkDirection
+    package var latency: Duration
+    package var jitter: Duration
+    package var direction: NetworkDirection
 
-    public init(latency: Duration = .milliseconds(200), jitter: Duration = .zero, direction: NetworkDirection = .downstream) {
+    package init(latency: Duration = .milliseconds(200), jitter: Duration = .zero, direction: NetworkDirection = .downstream) {
         self.latency = latency
         self.jitter = jitter
         self.direction = direction
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         latency = try parameters.duration("latency") ?? .milliseconds(200)
         jitter = try parameters.duration("jitter") ?? .zero
         direction = try NetworkDirection.read(parameters, default: .downstream)
@@ -43,11 +45,11 @@ public struct LatencyFault: NetworkFault {
         }
     }
 
-    public func toxic(seed: UInt64) -> any NetworkToxic {
+    package func toxic(seed: UInt64) -> any NetworkToxic {
         Delay(latency: latency, jitter: jitter, rng: SplitMix64(seed: seed))
     }
 
-    public var label: String {
+    package var label: String {
         let base = "\(Self.kind) \(ScenarioDuration.format(latency))"
         let spread = jitter == .zero ? "" : " ± \(ScenarioDuration.format(jitter))"
         return base + spread + direction.suffix(default: .downstream)

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The connection is closed once some bytes have passed: a transfer cut short.
 ///
 /// ```yaml
@@ -8,26 +10,26 @@
 ///
 /// A close, not a reset: the peer sees the stream end early (an HTTP body shorter
 /// than its Content-Length). Toxiproxy's `limit_data`.
-public struct LimitDataFault: NetworkFault {
-    public static let kind = "limit-data"
-    public static let family = FaultFamily.network
-    public static let summary = "Close the connection once a number of bytes has passed."
-    public static let example = """
+package struct LimitDataFault: NetworkFault {
+    package static let kind = "limit-data"
+    package static let family = FaultFamily.network
+    package static let summary = "Close the connection once a number of bytes has passed."
+    package static let example = """
         - fault: limit-data
           bytes: 64
         """
-    public static let parameterKeys = ["bytes", "direction"]
-    public static let acceptsTrigger = true
+    package static let parameterKeys = ["bytes", "direction"]
+    package static let acceptsTrigger = true
 
-    public var bytes: Int
-    public var direction: NetworkDirection
+    package var bytes: Int
+    package var direction: NetworkDirection
 
-    public init(bytes: Int, direction: NetworkDirection = .downstream) {
+    package init(bytes: Int, direction: NetworkDirection = .downstream) {
         self.bytes = max(0, bytes)
         self.direction = direction
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         guard let bytes = try parameters.int("bytes", in: 0...1_000_000_000) else {
             throw parameters.error("fault 'limit-data' needs 'bytes:' (how many bytes pass before the close)")
         }
@@ -35,9 +37,9 @@ public struct LimitDataFault: NetworkFault {
         direction = try NetworkDirection.read(parameters, default: .downstream)
     }
 
-    public func toxic(seed: UInt64) -> any NetworkToxic { Limit(remaining: bytes) }
+    package func toxic(seed: UInt64) -> any NetworkToxic { Limit(remaining: bytes) }
 
-    public var label: String { "\(Self.kind) \(bytes) bytes" + direction.suffix(default: .downstream) }
+    package var label: String { "\(Self.kind) \(bytes) bytes" + direction.suffix(default: .downstream) }
 
     struct Limit: NetworkToxic {
         var remaining: Int

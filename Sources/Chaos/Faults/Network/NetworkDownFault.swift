@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The remote cannot be reached at all: connections are refused.
 ///
 /// ```yaml
@@ -10,31 +12,31 @@
 /// listener stays up and each picked connection is reset as soon as it is accepted,
 /// which is as close to a refusal as one connection can get. It takes no
 /// `direction`: a link that is down is down both ways.
-public struct NetworkDownFault: NetworkFault {
-    public static let kind = "network-down"
-    public static let family = FaultFamily.network
-    public static let summary = "Refuse every connection to the remote: the proxy stops listening."
-    public static let example = """
+package struct NetworkDownFault: NetworkFault {
+    package static let kind = "network-down"
+    package static let family = FaultFamily.network
+    package static let summary = "Refuse every connection to the remote: the proxy stops listening."
+    package static let example = """
         - fault: network-down
         """
-    public static let parameterKeys: [String] = []
-    public static let acceptsTrigger = true
+    package static let parameterKeys: [String] = []
+    package static let acceptsTrigger = true
 
-    public init() {}
+    package init() {}
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {}
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {}
 
-    public var direction: NetworkDirection { .both }
+    package var direction: NetworkDirection { .both }
 
     /// Whether the proxy stops listening, rather than resetting picked connections:
     /// only when every connection is to be refused.
-    public static func refusesAll(_ trigger: Trigger) -> Bool {
+    package static func refusesAll(_ trigger: Trigger) -> Bool {
         trigger == Trigger()
     }
 
-    public func toxic(seed: UInt64) -> any NetworkToxic { Refusal() }
+    package func toxic(seed: UInt64) -> any NetworkToxic { Refusal() }
 
-    public var label: String { Self.kind }
+    package var label: String { Self.kind }
 
     /// One picked connection: reset at once, before anything reaches the remote.
     struct Refusal: NetworkToxic {

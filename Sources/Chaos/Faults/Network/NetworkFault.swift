@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// A fault of the link between the app and its remote, carried out by the TCP fault
 /// proxy (`Seams/Network/NetworkFaultProxy`). Toxiproxy's vocabulary: each kind is one
 /// small file here, and decides, per connection and per direction, what happens to
@@ -9,7 +11,7 @@
 /// through, `times: 1` picks one, `probability: 50%` draws once per connection from
 /// the case seed. A fault applies to connections already open when it is armed, in
 /// the order they were accepted, and to every new one.
-public protocol NetworkFault: Fault {
+package protocol NetworkFault: Fault {
     /// Which bytes it acts on.
     var direction: NetworkDirection { get }
     /// The decider for one direction of one connection the trigger picked. Its own
@@ -18,7 +20,7 @@ public protocol NetworkFault: Fault {
 }
 
 /// Which bytes of a connection a network fault acts on.
-public enum NetworkDirection: String, Sendable, CaseIterable, Codable {
+package enum NetworkDirection: String, Sendable, CaseIterable, Codable {
     /// From the app to the remote (the request).
     case upstream
     /// From the remote to the app (the response): toxiproxy's default.
@@ -26,7 +28,7 @@ public enum NetworkDirection: String, Sendable, CaseIterable, Codable {
     case both
 
     /// The flows it covers.
-    public var flows: [NetworkFlow] {
+    package var flows: [NetworkFlow] {
         switch self {
         case .upstream: [.upstream]
         case .downstream: [.downstream]
@@ -46,6 +48,6 @@ public enum NetworkDirection: String, Sendable, CaseIterable, Codable {
 }
 
 /// One way through a connection.
-public enum NetworkFlow: String, Sendable, Codable, CaseIterable {
+package enum NetworkFlow: String, Sendable, Codable, CaseIterable {
     case upstream, downstream
 }

@@ -1,8 +1,10 @@
+import ChaosTarget
+
 /// What one network fault decides for one direction of one connection, chunk by
 /// chunk, as toxiproxy's `Toxic.Pipe` does, but as values: the proxy asks, then
 /// writes, waits, closes or resets as told. One instance per connection and
 /// direction, used from one thread (the connection's event loop).
-public protocol NetworkToxic: Sendable {
+package protocol NetworkToxic: Sendable {
     /// What happens as soon as the fault applies to the connection (when it is
     /// accepted, or at once when it is already open): nothing, or its end.
     mutating func atStart() -> NetworkEnding?
@@ -16,13 +18,13 @@ public protocol NetworkToxic: Sendable {
 }
 
 extension NetworkToxic {
-    public mutating func atStart() -> NetworkEnding? { nil }
-    public var closeDelay: Duration { .zero }
-    public var swallowsClose: Bool { false }
+    package mutating func atStart() -> NetworkEnding? { nil }
+    package var closeDelay: Duration { .zero }
+    package var swallowsClose: Bool { false }
 }
 
 /// How a connection ends when a fault ends it.
-public enum NetworkEnding: Equatable, Sendable {
+package enum NetworkEnding: Equatable, Sendable {
     /// A plain close (FIN), after a delay.
     case close(after: Duration)
     /// A reset (SO_LINGER 0, then close: the peer reads ECONNRESET), after a delay.
@@ -32,42 +34,42 @@ public enum NetworkEnding: Equatable, Sendable {
 /// What to do with the bytes of one read: write them as these pieces, each after its
 /// own wait, in order; then, maybe, end the connection. No pieces and no ending is a
 /// black hole.
-public struct ChunkPlan: Equatable, Sendable {
-    public struct Piece: Equatable, Sendable {
-        public var count: Int
+package struct ChunkPlan: Equatable, Sendable {
+    package struct Piece: Equatable, Sendable {
+        package var count: Int
         /// The wait before this piece is written, after the previous one.
-        public var delay: Duration
+        package var delay: Duration
 
-        public init(count: Int, delay: Duration = .zero) {
+        package init(count: Int, delay: Duration = .zero) {
             self.count = count
             self.delay = delay
         }
     }
 
-    public var pieces: [Piece]
-    public var ending: NetworkEnding?
+    package var pieces: [Piece]
+    package var ending: NetworkEnding?
 
-    public init(pieces: [Piece], ending: NetworkEnding? = nil) {
+    package init(pieces: [Piece], ending: NetworkEnding? = nil) {
         self.pieces = pieces
         self.ending = ending
     }
 
     /// All the bytes, after `delay`.
-    public static func forward(_ count: Int, after delay: Duration = .zero) -> ChunkPlan {
+    package static func forward(_ count: Int, after delay: Duration = .zero) -> ChunkPlan {
         ChunkPlan(pieces: count > 0 ? [Piece(count: count, delay: delay)] : [])
     }
 
     /// Nothing is written; the connection stays open.
-    public static let drop = ChunkPlan(pieces: [])
+    package static let drop = ChunkPlan(pieces: [])
 
     /// Bytes written by this plan.
-    public var byteCount: Int { pieces.reduce(0) { $0 + $1.count } }
+    package var byteCount: Int { pieces.reduce(0) { $0 + $1.count } }
 }
 
 /// Several toxics on one direction, in the order they were armed: each piece the
 /// first one lets out goes through the next (toxiproxy chains its toxics the same way).
-public enum NetworkPipeline {
-    public static func plan(_ count: Int, through toxics: inout [any NetworkToxic]) -> ChunkPlan {
+package enum NetworkPipeline {
+    package static func plan(_ count: Int, through toxics: inout [any NetworkToxic]) -> ChunkPlan {
         var plan = ChunkPlan.forward(count)
         for index in toxics.indices {
             var next = ChunkPlan(pieces: [])

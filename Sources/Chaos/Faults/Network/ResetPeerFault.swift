@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// The connection is reset: the peer reads "connection reset by peer" (ECONNRESET).
 ///
 /// ```yaml
@@ -13,29 +15,29 @@
 /// byte: `after-bytes: 0, direction: downstream` lets a request reach the remote and
 /// resets the connection when the answer starts, so the remote did the work and the
 /// app never heard of it. The proxy sets SO_LINGER to 0 and closes both sides.
-public struct ResetPeerFault: NetworkFault {
-    public static let kind = "reset-peer"
-    public static let family = FaultFamily.network
-    public static let summary = "Reset connections (ECONNRESET), at once or after some bytes."
-    public static let example = """
+package struct ResetPeerFault: NetworkFault {
+    package static let kind = "reset-peer"
+    package static let family = FaultFamily.network
+    package static let summary = "Reset connections (ECONNRESET), at once or after some bytes."
+    package static let example = """
         - fault: reset-peer
           after-bytes: 0
           direction: downstream
         """
-    public static let parameterKeys = ["after-bytes", "timeout", "direction"]
-    public static let acceptsTrigger = true
+    package static let parameterKeys = ["after-bytes", "timeout", "direction"]
+    package static let acceptsTrigger = true
 
-    public var afterBytes: Int?
-    public var timeout: Duration
-    public var direction: NetworkDirection
+    package var afterBytes: Int?
+    package var timeout: Duration
+    package var direction: NetworkDirection
 
-    public init(afterBytes: Int? = nil, timeout: Duration = .zero, direction: NetworkDirection = .downstream) {
+    package init(afterBytes: Int? = nil, timeout: Duration = .zero, direction: NetworkDirection = .downstream) {
         self.afterBytes = afterBytes
         self.timeout = timeout
         self.direction = direction
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         afterBytes = try parameters.int("after-bytes", in: 0...1_000_000_000)
         timeout = try parameters.duration("timeout") ?? .zero
         direction = try NetworkDirection.read(parameters, default: .downstream)
@@ -44,11 +46,11 @@ public struct ResetPeerFault: NetworkFault {
         }
     }
 
-    public func toxic(seed: UInt64) -> any NetworkToxic {
+    package func toxic(seed: UInt64) -> any NetworkToxic {
         Reset(remaining: afterBytes, timeout: timeout)
     }
 
-    public var label: String {
+    package var label: String {
         var text = Self.kind
         if let afterBytes { text += " after \(afterBytes) bytes" }
         if timeout != .zero { text += " after \(ScenarioDuration.format(timeout))" }

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// Bytes arrive in small pieces, with a pause between them: a peer that must cope
 /// with short reads (a message split across many packets).
 ///
@@ -8,25 +10,25 @@
 ///   delay: 10ms            # pause before each slice after the first (default 10ms)
 ///   direction: downstream  # upstream | downstream | both (default downstream)
 /// ```
-public struct SlicerFault: NetworkFault {
-    public static let kind = "slicer"
-    public static let family = FaultFamily.network
-    public static let summary = "Split the bytes into small slices with a pause between them."
-    public static let example = """
+package struct SlicerFault: NetworkFault {
+    package static let kind = "slicer"
+    package static let family = FaultFamily.network
+    package static let summary = "Split the bytes into small slices with a pause between them."
+    package static let example = """
         - fault: slicer
           average-size: 16
           size-variation: 8
           delay: 10ms
         """
-    public static let parameterKeys = ["average-size", "size-variation", "delay", "direction"]
-    public static let acceptsTrigger = true
+    package static let parameterKeys = ["average-size", "size-variation", "delay", "direction"]
+    package static let acceptsTrigger = true
 
-    public var averageSize: Int
-    public var sizeVariation: Int
-    public var delay: Duration
-    public var direction: NetworkDirection
+    package var averageSize: Int
+    package var sizeVariation: Int
+    package var delay: Duration
+    package var direction: NetworkDirection
 
-    public init(averageSize: Int = 16, sizeVariation: Int = 0, delay: Duration = .milliseconds(10),
+    package init(averageSize: Int = 16, sizeVariation: Int = 0, delay: Duration = .milliseconds(10),
                 direction: NetworkDirection = .downstream) {
         self.averageSize = max(1, averageSize)
         self.sizeVariation = min(max(0, sizeVariation), self.averageSize - 1)
@@ -34,7 +36,7 @@ public struct SlicerFault: NetworkFault {
         self.direction = direction
     }
 
-    public init(parameters: ScenarioParameters) throws(ScenarioError) {
+    package init(parameters: ScenarioParameters) throws(ScenarioError) {
         averageSize = try parameters.int("average-size", in: 1...1_000_000, default: 16)
         sizeVariation = try parameters.int("size-variation", in: 0...1_000_000, default: 0)
         delay = try parameters.duration("delay") ?? .milliseconds(10)
@@ -45,11 +47,11 @@ public struct SlicerFault: NetworkFault {
         guard delay <= .seconds(10) else { throw parameters.error("'delay' is at most 10s per slice", at: "delay") }
     }
 
-    public func toxic(seed: UInt64) -> any NetworkToxic {
+    package func toxic(seed: UInt64) -> any NetworkToxic {
         Slices(averageSize: averageSize, sizeVariation: sizeVariation, delay: delay, rng: SplitMix64(seed: seed))
     }
 
-    public var label: String {
+    package var label: String {
         let spread = sizeVariation == 0 ? "" : "±\(sizeVariation)"
         return "\(Self.kind) \(averageSize)\(spread) bytes every \(ScenarioDuration.format(delay))"
             + direction.suffix(default: .downstream)

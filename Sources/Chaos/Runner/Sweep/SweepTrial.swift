@@ -1,17 +1,19 @@
+import ChaosTarget
+
 /// One trial of `chaos explore`: the scenario's workload with exactly one extra fault,
 /// armed in the first launch of the app only (the relaunch that follows is clean, so
 /// it shows what the fault left behind).
 ///
 /// Spelled on the command line as `io:17:transient`, `io:17:persistent`,
 /// `crash:after-writes:37:torn:2`, `crash:at-sync:5:drop:1`.
-public enum SweepTrial: Sendable, Equatable, CustomStringConvertible {
+package enum SweepTrial: Sendable, Equatable, CustomStringConvertible {
     /// Fail the Nth I/O operation (read, write, sync, truncate) of the first launch:
     /// once (transient) or from then on (persistent).
     case ioError(operation: Int, persistent: Bool)
     /// Lose power at the Nth write or sync of the first launch, in a mode, with a seed.
     case powerLoss(PowerLossStep.Moment, mode: PowerLossStep.Mode, seed: UInt64)
 
-    public var description: String {
+    package var description: String {
         switch self {
         case let .ioError(operation, persistent):
             return "io:\(operation):\(persistent ? "persistent" : "transient")"
@@ -26,7 +28,7 @@ public enum SweepTrial: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Reads the command-line spelling back; nil when it is not one.
-    public init?(_ text: String) {
+    package init?(_ text: String) {
         let parts = text.split(separator: ":").map(String.init)
         switch parts.first {
         case "io":

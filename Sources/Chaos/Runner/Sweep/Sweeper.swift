@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// `chaos explore`: SQLite's own fault-count and crash sweeps, as app-level trials.
 ///
@@ -12,22 +13,22 @@ import Foundation
 /// `integrity: ok` and `preserved: acknowledged` (the scenario's own expectations and
 /// `expect-error` steps describe one fault, not every one). Trials are judged in
 /// order, whatever `jobs` says, so the first failure is already the minimal reproduction.
-public struct Sweeper {
-    public enum Kind: String, Sendable, CaseIterable { case io, crash }
+package struct Sweeper {
+    package enum Kind: String, Sendable, CaseIterable { case io, crash }
 
-    public var scenario: Scenario
-    public var options: RunOptions
-    public var kind: Kind
+    package var scenario: Scenario
+    package var options: RunOptions
+    package var kind: Kind
     /// At most this many trials.
-    public var limit: Int
+    package var limit: Int
     /// Crash sweeps: seeds per crash point and mode.
-    public var seeds: Int
+    package var seeds: Int
     /// Trials run at a time (each in its own child processes). The outcome is the same
     /// for any value: results are judged in trial order.
-    public var jobs: Int = 1
-    public var modes: [PowerLossStep.Mode] = PowerLossStep.Mode.allCases
+    package var jobs: Int = 1
+    package var modes: [PowerLossStep.Mode] = PowerLossStep.Mode.allCases
 
-    public init(scenario: Scenario, options: RunOptions, kind: Kind, limit: Int, seeds: Int) {
+    package init(scenario: Scenario, options: RunOptions, kind: Kind, limit: Int, seeds: Int) {
         self.scenario = scenario
         self.options = options
         self.kind = kind
@@ -35,19 +36,19 @@ public struct Sweeper {
         self.seeds = seeds
     }
 
-    public struct Outcome: Sendable {
-        public var trials: Int = 0
+    package struct Outcome: Sendable {
+        package var trials: Int = 0
         /// I/O operations or crash points tried, out of those the workload has.
-        public var pointsCovered: Int = 0
-        public var pointsTotal: Int?
+        package var pointsCovered: Int = 0
+        package var pointsTotal: Int?
         /// Failed trials by what failed: trap, hang, integrity, lost-acknowledged, errored.
-        public var failures: [String: Int] = [:]
-        public var firstFailure: (trial: SweepTrial, report: CaseReport)?
-        public var durationMs: Int = 0
+        package var failures: [String: Int] = [:]
+        package var firstFailure: (trial: SweepTrial, report: CaseReport)?
+        package var durationMs: Int = 0
         /// The trials that were not passed, in order.
-        public var failedReports: [CaseReport] = []
+        package var failedReports: [CaseReport] = []
 
-        public var failedTrials: Int { failedReports.count }
+        package var failedTrials: Int { failedReports.count }
     }
 
     /// The scenario a trial runs: the same steps, less its own power losses (a crash
@@ -67,15 +68,23 @@ public struct Sweeper {
                 return step
             }
         }
-        copy.expectations = [
-            ScenarioExpectation(kind: .integrity, location: scenario.location),
-            ScenarioExpectation(kind: .preserved(Expectation.acknowledged), location: scenario.location),
-        ]
+        copy.expectations = oracle.map { ScenarioExpectation(kind: $0, location: scenario.location) }
         return copy
     }
 
+    /// What every trial is judged on: the scenario's own data expectations when it has
+    /// any (`no-silent-loss`, `integrity`, `preserved: acknowledged`: the storage
+    /// catalog's), else the store's integrity and every acknowledged write kept. The
+    /// scenario's other expectations describe its one fault, not every one.
+    var oracle: [Expectation] {
+        let own = scenario.expectations.map(\.kind).filter { kind in
+            [.noSilentLoss, .integrity, .integrityIfUsed, .preserved(Expectation.acknowledged)].contains(kind)
+        }
+        return own.isEmpty ? [.integrity, .preserved(Expectation.acknowledged)] : own
+    }
+
     /// Runs the sweep; `progress` hears after each trial (trials so far, planned total if known, failures).
-    public func run(progress: (Int, Int?, Int) -> Void = { _, _, _ in }) -> Outcome {
+    package func run(progress: (Int, Int?, Int) -> Void = { _, _, _ in }) -> Outcome {
         let clock = ContinuousClock()
         let start = clock.now
         var outcome = Outcome()
@@ -89,15 +98,15 @@ public struct Sweeper {
 
     /// What one trial came to: its report, whether its fault fired, and the writes and
     /// syncs the app made while a trial power loss waited (a counting run's answer).
-    public struct TrialResult: Sendable {
-        public var report: CaseReport
-        public var fired: Bool
-        public var io: (writes: Int, syncs: Int)?
+    package struct TrialResult: Sendable {
+        package var report: CaseReport
+        package var fired: Bool
+        package var io: (writes: Int, syncs: Int)?
     }
 
     /// Runs one trial (also what `--trial` reproduces): the trial scenario with the
     /// trial's steps woven in (``TrialPlan``), as a normal case.
-    public func runTrial(_ trial: SweepTrial) -> TrialResult {
+    package func runTrial(_ trial: SweepTrial) -> TrialResult {
         var trialOptions = options
         trialOptions.reproduceExtras = []
         var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: trialOptions).run()
@@ -107,9 +116,11 @@ public struct Sweeper {
         return TrialResult(report: report, fired: (activity?.fired ?? 0) > 0, io: io)
     }
 
-    public func reproduceCommand(_ trial: SweepTrial) -> String {
-        var words = ["chaos", "explore", ShellWords.quoted(ScenarioLoader.subject(of: scenario)), "--sweep", kind.rawValue,
-                     "--trial", trial.description, "--variant", options.variant]
+    /// The command that runs `trial` alone (the whole sweep when nil).
+    package func reproduceCommand(_ trial: SweepTrial?) -> String {
+        var words = ["chaos", "explore", ShellWords.quoted(ScenarioLoader.subject(of: scenario)), "--sweep", kind.rawValue]
+        if let trial { words += ["--trial", trial.description] }
+        words += ["--variant", options.variant]
         for (key, value) in options.optionOverrides.sorted(by: { $0.key < $1.key }) {
             words += ["--option", ShellWords.quoted("\(key)=\(value)")]
         }
@@ -198,6 +209,7 @@ public struct Sweeper {
             case "no-trap" where report.trap == nil: kinds.append("hang or unexpected exit")
             case "integrity": kinds.append("integrity")
             case "preserved": kinds.append(failed.observed.contains("acknowledged, 0 lost") ? "unexpected records" : "lost acknowledged writes")
+            case "no-silent-loss": kinds.append("silent data loss")
             default: break
             }
         }

@@ -1,3 +1,5 @@
+import ChaosTarget
+
 /// What one sweep trial adds to a scenario: its one fault, armed from the first launch
 /// of the app, and nothing after it (the relaunch that follows is clean, so it shows
 /// what the fault left behind). The trial is then a normal run of the changed
@@ -8,12 +10,12 @@
 ///   `always`) before the first launch, and `clear` of that fault before the second.
 /// - `crash:...`: a `power-loss` at that write or sync before the first launch: it
 ///   waits for its moment in that run of the app only.
-public enum TrialPlan {
+package enum TrialPlan {
     /// The id of a trial's fault in the case (its activity, its firings).
-    public static let faultID = "trial"
+    package static let faultID = "trial"
 
     /// `scenario` with the steps of `trial` woven in.
-    public static func apply(_ trial: SweepTrial, to scenario: Scenario) -> Scenario {
+    package static func apply(_ trial: SweepTrial, to scenario: Scenario) -> Scenario {
         let launches = scenario.steps.indices.filter { scenario.steps[$0].action == .launch }
         guard let first = launches.first else { return scenario }
         var copy = scenario

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Runs a sweep's trials `jobs` at a time and hands their results back in trial order.
 ///

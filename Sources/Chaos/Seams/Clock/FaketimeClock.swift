@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The clock of one case, carried out by libfaketime inside its workers.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The two libraries a clock case preloads into its workers, in this order: the
 /// timerfd shim (built by this package next to the `chaos` executable), then

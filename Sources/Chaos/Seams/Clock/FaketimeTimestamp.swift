@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// The one line the clock seam writes to a case's libfaketime timestamp file
 /// (`FAKETIME_TIMESTAMP_FILE`), re-read by the worker on every clock reading

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// A real, small disk for one case: a tmpfs mounted over the app's data folder in a
 /// private mount namespace, so a full disk is the kernel's own ENOSPC, not a VFS

@@ -1,4 +1,5 @@
 import Foundation
+import ChaosTarget
 
 /// Carries out a ``FileDamagePlan`` on a real file: the file-damage seam. File faults
 /// decide what to do (``FileFault/plan(fileSize:rng:)``); this does it, and says what
@@ -21,9 +22,9 @@ import Foundation
 /// - `replace` copies the replacement over the file, makes the copy `0644`, and
 ///   removes the target's `-wal` and `-shm`: a replaced store must not be paired with
 ///   the old store's write-ahead log.
-public enum FileDamage {
+package enum FileDamage {
     /// The size of `file` in bytes.
-    public static func size(of file: URL) throws(FileDamageError) -> Int {
+    package static func size(of file: URL) throws(FileDamageError) -> Int {
         let attributes: [FileAttributeKey: Any]
         do {
             attributes = try FileManager.default.attributesOfItem(atPath: file.path)
@@ -35,7 +36,7 @@ public enum FileDamage {
 
     /// Applies `plan` to `file`; returns what was done, in words.
     @discardableResult
-    public static func apply(_ plan: FileDamagePlan, to file: URL) throws(FileDamageError) -> String {
+    package static func apply(_ plan: FileDamagePlan, to file: URL) throws(FileDamageError) -> String {
         let path = file.path
         switch plan {
         case let .edits(edits):
@@ -156,14 +157,14 @@ public enum FileDamage {
 
 /// A file-damage step that could not be carried out: a harness failure (the runner
 /// reports it as `errored`), not a finding about the app.
-public struct FileDamageError: Error, Sendable, Equatable, CustomStringConvertible {
-    public var path: String
-    public var problem: String
+package struct FileDamageError: Error, Sendable, Equatable, CustomStringConvertible {
+    package var path: String
+    package var problem: String
 
-    public init(path: String, problem: String) {
+    package init(path: String, problem: String) {
         self.path = path
         self.problem = problem
     }
 
-    public var description: String { "cannot damage \(path): \(problem)" }
+    package var description: String { "cannot damage \(path): \(problem)" }
 }

@@ -1,13 +1,14 @@
 import CSQLite
 import Foundation
+import ChaosTarget
 
 /// `PRAGMA integrity_check` on a store, from the controller, through SQLite's plain
 /// "unix" VFS, so nothing of the fault VFS or the app's own code is on the path.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_integrity_check>
-public enum IntegrityCheck {
+package enum IntegrityCheck {
     /// Nil when the file passes; otherwise what SQLite reported (first lines).
-    public static func problems(at path: String) -> String? {
+    package static func problems(at path: String) -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return "no store file at \(path)" }
         var db: OpaquePointer?
         // Read-write so a WAL left by a killed worker is recovered as the app would.

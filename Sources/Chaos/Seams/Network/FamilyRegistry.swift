@@ -1,4 +1,5 @@
 import NIOConcurrencyHelpers
+import ChaosTarget
 
 /// The data of the family registry, the remote that stands in for CloudKit in the
 /// reference app's family sync (seed 001). The controller inspects it after a case:
@@ -8,20 +9,20 @@ import NIOConcurrencyHelpers
 /// must never happen is counted anyway, so a check can fail: a code stored twice,
 /// or one `clientID` (the app's id of one creation, kept across its retries)
 /// behind two families — an app that retried a creation with a new code.
-public final class FamilyRegistry: Sendable {
-    public struct Family: Codable, Sendable, Equatable {
-        public var code: String
-        public var name: String
-        public var clientID: String
+package final class FamilyRegistry: Sendable {
+    package struct Family: Codable, Sendable, Equatable {
+        package var code: String
+        package var name: String
+        package var clientID: String
 
-        public init(code: String, name: String, clientID: String) {
+        package init(code: String, name: String, clientID: String) {
             self.code = code
             self.name = name
             self.clientID = clientID
         }
     }
 
-    public enum Registration: Equatable, Sendable {
+    package enum Registration: Equatable, Sendable {
         case created(Family)
         /// The code is taken; the family that holds it.
         case conflict(Family)
@@ -37,10 +38,10 @@ public final class FamilyRegistry: Sendable {
 
     private let state = NIOLockedValueBox(State())
 
-    public init() {}
+    package init() {}
 
     /// Registers a family, unless its code is taken.
-    public func register(_ family: Family) -> Registration {
+    package func register(_ family: Family) -> Registration {
         state.withLockedValue { state in
             state.requests += 1
             if let existing = state.families.first(where: { $0.code == family.code }) { return .conflict(existing) }
@@ -50,19 +51,19 @@ public final class FamilyRegistry: Sendable {
         }
     }
 
-    public func family(code: String) -> Family? {
+    package func family(code: String) -> Family? {
         state.withLockedValue { $0.families.first { $0.code == code } }
     }
 
     /// Every family, in the order registered.
-    public var families: [Family] { state.withLockedValue(\.families) }
+    package var families: [Family] { state.withLockedValue(\.families) }
 
     /// Registration requests received (a retried one counts each time).
-    public var registrationRequests: Int { state.withLockedValue(\.requests) }
+    package var registrationRequests: Int { state.withLockedValue(\.requests) }
 
     /// Codes registered more than once, plus client ids behind more than one family.
     /// Zero when every creation reached the remote at most once.
-    public var duplicates: Int {
+    package var duplicates: Int {
         state.withLockedValue { state in
             let codes = state.registrations.values.filter { $0 > 1 }.count
             let perClient = Dictionary(grouping: state.families, by: \.clientID)

@@ -2,6 +2,7 @@ import Foundation
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import ChaosTarget
 
 /// The family registry over HTTP/1.1 and JSON, on 127.0.0.1 (a free port):
 ///
@@ -14,9 +15,9 @@ import NIOPosix
 /// Every answer closes its connection (`Connection: close`), so one request is one
 /// connection through the fault proxy: a trigger counted in connections counts
 /// requests, and `after: 1` reliably means "let the first request through".
-public final class FamilyRegistryServer: Sendable {
-    public let registry: FamilyRegistry
-    public let port: Int
+package final class FamilyRegistryServer: Sendable {
+    package let registry: FamilyRegistry
+    package let port: Int
     private let listener: any Channel
 
     private init(registry: FamilyRegistry, port: Int, listener: any Channel) {
@@ -26,7 +27,7 @@ public final class FamilyRegistryServer: Sendable {
     }
 
     /// Binds 127.0.0.1 on a free port and serves `registry`. Blocks until bound.
-    public static func start(registry: FamilyRegistry = FamilyRegistry(), group: any EventLoopGroup) throws -> FamilyRegistryServer {
+    package static func start(registry: FamilyRegistry = FamilyRegistry(), group: any EventLoopGroup) throws -> FamilyRegistryServer {
         let listener = try ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -45,7 +46,7 @@ public final class FamilyRegistryServer: Sendable {
     }
 
     /// Stops listening. Blocks until the listening socket is closed.
-    public func stop() {
+    package func stop() {
         try? listener.close().wait()
     }
 }

@@ -1,6 +1,7 @@
 import NIOConcurrencyHelpers
 import NIOCore
 import NIOPosix
+import ChaosTarget
 
 /// A TCP fault proxy between the app and its remote, on 127.0.0.1 only: the seam
 /// that carries out network faults (toxiproxy's proxy, in SwiftNIO).
@@ -22,12 +23,12 @@ import NIOPosix
 /// try proxy.clear(kind: nil)
 /// proxy.stop()
 /// ```
-public final class NetworkFaultProxy: Sendable {
-    public static let host = "127.0.0.1"
+package final class NetworkFaultProxy: Sendable {
+    package static let host = "127.0.0.1"
 
     /// The port the proxy listens on (kept across a `network-down` and its clear).
-    public let port: Int
-    public let upstreamPort: Int
+    package let port: Int
+    package let upstreamPort: Int
     private let group: any EventLoopGroup
     private let state: NIOLockedValueBox<State>
     /// What the listener calls on accept; emptied at stop, which breaks the cycle.
@@ -68,7 +69,7 @@ public final class NetworkFaultProxy: Sendable {
 
     /// Starts listening on 127.0.0.1 (`port` 0: a free port) in front of the remote
     /// at 127.0.0.1:`upstreamPort`. Blocks until bound; call it off the event loops.
-    public static func start(upstreamPort: Int, group: any EventLoopGroup, port: Int = 0) throws -> NetworkFaultProxy {
+    package static func start(upstreamPort: Int, group: any EventLoopGroup, port: Int = 0) throws -> NetworkFaultProxy {
         let state = NIOLockedValueBox(State())
         // The listener needs the proxy and the proxy its port: bind through a box.
         let box = NIOLockedValueBox<NetworkFaultProxy?>(nil)
@@ -99,7 +100,7 @@ public final class NetworkFaultProxy: Sendable {
     }
 
     /// The URL the app is given for its remote.
-    public var url: String { "http://\(Self.host):\(port)" }
+    package var url: String { "http://\(Self.host):\(port)" }
 
     // MARK: - Connections
 
@@ -151,7 +152,7 @@ public final class NetworkFaultProxy: Sendable {
 
     /// Arms a fault: it acts on the open connections the trigger picks, at once, and
     /// on the new ones it picks.
-    public func arm(_ fault: any NetworkFault, id faultID: String? = nil, trigger: Trigger, seed: UInt64) throws {
+    package func arm(_ fault: any NetworkFault, id faultID: String? = nil, trigger: Trigger, seed: UInt64) throws {
         if fault is NetworkDownFault, NetworkDownFault.refusesAll(trigger) {
             try refuse(fault, id: faultID, seed: seed)
             return
@@ -204,7 +205,7 @@ public final class NetworkFaultProxy: Sendable {
     /// Connections they acted on go back to plain forwarding; a proxy that stopped
     /// listening listens again, on the same port.
     @discardableResult
-    public func clear(kind: String?) throws -> [String] {
+    package func clear(kind: String?) throws -> [String] {
         let (removed, open, relisten) = state.withLockedValue { state in
             let removed = state.armed.filter { kind == nil || $0.kind == kind }
             state.armed.removeAll { kind == nil || $0.kind == kind }
@@ -233,7 +234,7 @@ public final class NetworkFaultProxy: Sendable {
 
     /// What the faults did since the last call: which connections they picked, which
     /// connections they ended.
-    public func takeFirings() -> [NetworkFiring] {
+    package func takeFirings() -> [NetworkFiring] {
         state.withLockedValue { state in
             defer { state.firings.removeAll() }
             return state.firings
@@ -257,10 +258,10 @@ public final class NetworkFaultProxy: Sendable {
     }
 
     /// Connections open right now.
-    public var openConnections: Int { state.withLockedValue { $0.connections.count } }
+    package var openConnections: Int { state.withLockedValue { $0.connections.count } }
 
     /// Closes the listener and every connection. Blocks until the listener is closed.
-    public func stop() {
+    package func stop() {
         let (listener, open) = state.withLockedValue { state in
             state.stopped = true
             defer { state.listener = nil; state.connections.removeAll() }
@@ -276,16 +277,16 @@ public final class NetworkFaultProxy: Sendable {
 }
 
 /// One thing a network fault did, for the report.
-public struct NetworkFiring: Sendable, Equatable {
+package struct NetworkFiring: Sendable, Equatable {
     /// The fault kind, or `connection` for what happened to one connection.
-    public var kind: String
+    package var kind: String
     /// The connection it concerns (1-based, in accept order), nil for the listener.
-    public var connection: Int?
+    package var connection: Int?
     /// The armed fault's id in its case (`step-5`), when one fault did it; nil for the
     /// end of a connection, which may be several faults' doing.
-    public var faultID: String?
-    public var detail: String
+    package var faultID: String?
+    package var detail: String
     /// When it happened: a connection a fault picks or ends mid-step is placed on the
     /// case's timeline where it happened, not where the step ended.
-    public var at: ContinuousClock.Instant = .now
+    package var at: ContinuousClock.Instant = .now
 }

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import ChaosTarget
 
 /// The network of one case: the family registry (the remote), the fault proxy in
 /// front of it, and the one event-loop thread they run on. The case runner starts a
@@ -14,12 +15,12 @@ import NIOPosix
 /// try lab.arm(NetworkDownFault(), trigger: Trigger(), seed: 1)
 /// lab.probe("remote.families")   // .int(0)
 /// ```
-public final class NetworkLab: Sendable {
+package final class NetworkLab: Sendable {
     /// The probes it answers, by name.
-    public static let probes = ["remote.families", "remote.duplicates", "remote.registrations", "remote.connections"]
+    package static let probes = ["remote.families", "remote.duplicates", "remote.registrations", "remote.connections"]
 
-    public let registry: FamilyRegistryServer
-    public let proxy: NetworkFaultProxy
+    package let registry: FamilyRegistryServer
+    package let proxy: NetworkFaultProxy
     private let group: MultiThreadedEventLoopGroup
 
     private init(registry: FamilyRegistryServer, proxy: NetworkFaultProxy, group: MultiThreadedEventLoopGroup) {
@@ -29,7 +30,7 @@ public final class NetworkLab: Sendable {
     }
 
     /// Starts the registry and the proxy on free ports of 127.0.0.1.
-    public static func start() throws -> NetworkLab {
+    package static func start() throws -> NetworkLab {
         // One thread is plenty for a few connections at a time, and one is less to stop.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         do {
@@ -48,26 +49,26 @@ public final class NetworkLab: Sendable {
     }
 
     /// What the app is given as its remote: the proxy, never the registry itself.
-    public var remoteURL: String { proxy.url }
+    package var remoteURL: String { proxy.url }
 
-    public func arm(_ fault: any NetworkFault, id: String? = nil, trigger: Trigger, seed: UInt64) throws {
+    package func arm(_ fault: any NetworkFault, id: String? = nil, trigger: Trigger, seed: UInt64) throws {
         try proxy.arm(fault, id: id, trigger: trigger, seed: seed)
     }
 
     /// Clears the network faults of `kind` (all when nil); returns their labels.
     @discardableResult
-    public func clear(kind: String?) throws -> [String] {
+    package func clear(kind: String?) throws -> [String] {
         try proxy.clear(kind: kind)
     }
 
     /// What the faults did since the last call.
-    public func takeFirings() -> [NetworkFiring] { proxy.takeFirings() }
+    package func takeFirings() -> [NetworkFiring] { proxy.takeFirings() }
 
     /// `remote.families`: families registered; `remote.duplicates`: codes registered
     /// twice plus creations (client ids) behind two families; `remote.registrations`:
     /// registration requests received, retries included; `remote.connections`:
     /// connections open through the proxy. Nil for another name.
-    public func probe(_ name: String) -> ScenarioValue? {
+    package func probe(_ name: String) -> ScenarioValue? {
         switch name {
         case "remote.families": .int(registry.registry.families.count)
         case "remote.duplicates": .int(registry.registry.duplicates)
@@ -79,7 +80,7 @@ public final class NetworkLab: Sendable {
 
     /// Stops the proxy and the registry, then the event-loop thread. Blocks until
     /// everything is closed; call it once, off the event loop.
-    public func stop() {
+    package func stop() {
         proxy.stop()
         registry.stop()
         try? group.syncShutdownGracefully()

@@ -1,5 +1,6 @@
 import NIOCore
 import NIOPosix
+import ChaosTarget
 
 /// One connection through the fault proxy: the app's socket glued to one of its own
 /// to the remote, with the toxics the armed faults chose for it.

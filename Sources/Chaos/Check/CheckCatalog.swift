@@ -1,0 +1,34 @@
+import ChaosTarget
+import Foundation
+import Scenarios
+
+/// The storage catalog: what `chaos check` runs on any target that declares a
+/// ``Workload``, with no scenario written by its user. One scenario a file in
+/// `Sources/Scenarios/check/`, each written against the workload's two actions
+/// (`do: workload.write`, `do: workload.read`) and judged by the generic oracle: no
+/// trap; no silent data loss (every acknowledged record is still there, or the app
+/// told the user it is not); the store passes `integrity_check` or the app no longer
+/// uses it; the app reads its data again within 5 s.
+///
+/// `fallback: after-damage` is the workload's promise (``Workload/afterDamage``): the
+/// mode the app reports after its store was damaged. A target that promises none is
+/// not held to one: the expectation is dropped.
+package enum CheckCatalog {
+    /// The scenario whose write workload the bounded io and crash sweeps run on.
+    package static let sweptScenario = "check-write-workload"
+    /// Trials of each bounded sweep.
+    package static let ioSweepTrials = 40
+    package static let crashSweepTrials = 48
+
+    /// The catalog. Its scenarios name the workload's actions and promise
+    /// (`workload.write`, `fallback: after-damage`); the runner fills them in from the
+    /// target each case runs on, so a case reproduces with `chaos run FILE` as it is.
+    package static func scenarios() throws(ScenarioError) -> [Scenario] {
+        var scenarios: [Scenario] = []
+        for url in try ScenarioLoader.bundledFiles(in: BundledScenarios.checkDirectory) {
+            scenarios.append(try ScenarioLoader.load(contentsOf: url, fixturesDirectory: BundledScenarios.fixturesDirectory,
+                                                     requireNameMatchesFile: true))
+        }
+        return scenarios.sorted { $0.name < $1.name }
+    }
+}

@@ -1,0 +1,79 @@
+import ChaosTarget
+import Foundation
+
+/// `chaos check`: the storage catalog (``CheckCatalog``) and two bounded sweeps of
+/// the workload's writes, on one target, as one run report. Each sweep is one case of
+/// the report (`check-write-workload-io-sweep`, `-crash-sweep`): passed when no trial
+/// failed, else deviated with its first failure's trap and reproduce line.
+package struct StorageCheck {
+    package var options: RunOptions
+    package var command: String
+    package var jobs = 1
+    /// `--shard I/N`: only the units (scenarios and sweeps) of that shard, by name.
+    package var shard: (index: Int, count: Int)?
+    /// `--only NAME`: only these units; all when empty.
+    package var only: Set<String> = []
+
+    package init(options: RunOptions, command: String) {
+        self.options = options
+        self.command = command
+    }
+
+    /// The names of the two sweep cases.
+    package static let sweepNames = ["io", "crash"].map { "\(CheckCatalog.sweptScenario)-\($0)-sweep" }
+
+    package func run(progress: @escaping (SuiteRunner.CaseEvent) -> Void = { _ in }) throws(ScenarioError) -> RunReport {
+        let catalog = try CheckCatalog.scenarios()
+        var scenarios = catalog.filter { $0.name != CheckCatalog.sweptScenario }
+        var sweeps = Self.sweepNames
+        if !only.isEmpty {
+            scenarios = scenarios.filter { only.contains($0.name) }
+            sweeps = sweeps.filter(only.contains)
+        }
+        if let (index, count) = shard {
+            scenarios = SuiteRunner.shard(scenarios, index: index, of: count)
+            sweeps = sweeps.filter { SuiteRunner.shardIndex(of: $0, count: count) == index }
+        }
+        let started = ContinuousClock.now
+        let suite = SuiteRunner(options: options, command: command).run(scenarios, jobs: jobs, progress: progress)
+        var cases = suite.cases
+        if let swept = catalog.first(where: { $0.name == CheckCatalog.sweptScenario }) {
+            for name in sweeps where !RunInterruption.requested {
+                progress(.started(swept))
+                let sweep = sweepCase(name: name, kind: name.contains("-io-") ? .io : .crash, on: swept)
+                progress(.finished(sweep, scratch: nil))
+                cases.append(sweep)
+            }
+        }
+        return RunReport(run: suite.run, cases: cases, durationMs: (ContinuousClock.now - started).wholeMilliseconds)
+    }
+
+    /// One bounded sweep, as a case.
+    func sweepCase(name: String, kind: Sweeper.Kind, on scenario: Scenario) -> CaseReport {
+        let limit = kind == .io ? CheckCatalog.ioSweepTrials : CheckCatalog.crashSweepTrials
+        var sweeper = Sweeper(scenario: scenario, options: options, kind: kind, limit: limit, seeds: 1)
+        sweeper.jobs = jobs
+        let outcome = sweeper.run()
+        let first = outcome.firstFailure?.report
+        let unit = kind == .io ? "I/O operations" : "crash points"
+        let covered = outcome.pointsTotal.map { "\(outcome.pointsCovered) of \($0) \(unit)" } ?? "\(outcome.pointsCovered) \(unit)"
+        let failures = outcome.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        let result = ExpectationResult(
+            kind: "sweep", label: "\(kind.rawValue) sweep of the workload's writes", passed: outcome.failures.isEmpty,
+            expected: "no trial fails", observed: "\(outcome.trials) trials, \(covered) covered"
+                + (failures.isEmpty ? ", no failure" : "; \(outcome.failedTrials) failed: \(failures)"),
+            detail: first.map { "first failure: \($0.reproduce)" })
+        let verdict: Verdict = outcome.failures.isEmpty ? .passed
+            : outcome.failedTrials == outcome.failures["errored"] ? .errored : .deviated
+        var report = CaseReport(
+            scenario: name, summary: "\(scenario.summary) (\(kind.rawValue) sweep, at most \(limit) trials)", system: scenario.system,
+            scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
+            seed: scenario.seed, variant: options.variant, verdict: verdict, durationMs: outcome.durationMs,
+            expectations: [result], trap: first?.trap,
+            reproduce: first?.reproduce ?? sweeper.reproduceCommand(nil), error: verdict == .errored ? first?.error : nil)
+        report.injections = first?.injections ?? []
+        report.steps = first?.steps ?? []
+        report.faults = first?.faults
+        return report
+    }
+}

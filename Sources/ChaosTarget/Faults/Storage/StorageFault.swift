@@ -1,0 +1,132 @@
+/// A fault carried out in the fault VFS, inside the app's own process: for every call
+/// SQLite makes on the app's files, the fault says whether the call is one of its
+/// operations (a *hit*, counted by the step's ``Trigger``) and, when the trigger fires
+/// on a hit, what the call does instead (``StorageEffect``). The VFS only carries that
+/// out; `Seams/VFS/StorageFaultPolicy` asks the armed faults in order.
+///
+/// Adding a storage fault kind is one file: a struct conforming to this protocol, and
+/// its line in ``FaultCatalog/all``.
+package protocol StorageFault: InProcessFault {
+    /// What the fault remembers between calls, beyond its trigger's counts (disk-full:
+    /// the bytes written so far). It survives relaunches of the app, with the counts.
+    associatedtype Memory: Sendable, Codable, Equatable = NoMemory
+    /// A fresh memory, when the fault is armed.
+    var initialMemory: Memory { get }
+
+    /// The seam that carries the fault out: the VFS (the default), or a real device.
+    var seam: StorageSeam { get }
+
+    /// Whether `call` is one of the fault's operations: a hit. `on` is the step's
+    /// `on:` (default `any`); ``StorageCall/isOn(_:)`` is the usual reading of it.
+    func isHit(_ call: StorageCall, on: StorageFile, memory: inout Memory) -> Bool
+
+    /// What a hit the trigger fired on does instead. `rng` is the fault's own seeded
+    /// stream (slow-io's jitter).
+    func effect(of call: StorageCall, memory: inout Memory, rng: inout SplitMix64) -> StorageEffect
+
+    /// What a hit the trigger did not fire on leaves in the memory. Default: nothing.
+    func passed(_ call: StorageCall, memory: inout Memory)
+}
+
+extension StorageFault {
+    package static var family: FaultFamily { .storage }
+    package static var acceptsTrigger: Bool { true }
+    package static var acceptsStorageFile: Bool { true }
+    package var seam: StorageSeam { .vfs }
+    package func passed(_ call: StorageCall, memory: inout Memory) {}
+}
+
+extension StorageFault where Memory == NoMemory {
+    package var initialMemory: NoMemory { NoMemory() }
+}
+
+/// The memory of a fault that needs none.
+package struct NoMemory: Sendable, Codable, Equatable {
+    package init() {}
+}
+
+/// Which seam carries a storage fault out.
+package enum StorageSeam: String, Sendable, Codable {
+    /// The fault VFS, in the app's process.
+    case vfs
+    /// A real small tmpfs under the app's data folder, filled by the controller.
+    case tmpfs
+}
+
+/// One call SQLite made on one of the app's files, as the fault VFS reports it.
+package struct StorageCall: Sendable, Equatable {
+    package enum Operation: String, Sendable, Codable, CaseIterable {
+        case open, read, write, sync, truncate, lock, delete
+        /// A lock on the WAL index (`-shm`); ``StorageCall/slot`` says which.
+        case shmLock = "shm-lock"
+    }
+
+    package var operation: Operation
+    /// The file the call is about (for a `-shm` lock, the database whose WAL it guards).
+    package var file: StorageFile
+    /// The file's full path.
+    package var path: String
+    /// read/write: the byte offset; truncate: the new size; shm-lock: the first slot.
+    package var offset: Int64
+    /// read/write: the byte count; lock: the lock level; truncate: 1 when the file
+    /// grows; shm-lock: the slot count; open: the open flags; sync: the sync flags.
+    package var amount: Int32
+
+    package init(operation: Operation, file: StorageFile, path: String, offset: Int64 = 0, amount: Int32 = 0) {
+        self.operation = operation
+        self.file = file
+        self.path = path
+        self.offset = offset
+        self.amount = amount
+    }
+
+    /// Whether the call is on a file `on:` names: `store`, `journal`, `wal`, or any of them.
+    package func isOn(_ on: StorageFile) -> Bool {
+        on == .any || file == on
+    }
+
+    /// A read, write, sync or truncate: "an I/O operation" of the io sweep.
+    package var isIO: Bool { [.read, .write, .sync, .truncate].contains(operation) }
+
+    /// A truncate that makes the file larger (a full disk fails only those).
+    package var grows: Bool { operation == .truncate && amount != 0 }
+
+    /// SQLite's `SQLITE_LOCK_RESERVED`: a lock request at this level or above is the
+    /// write lock of a rollback-journal database.
+    package static let reservedLockLevel: Int32 = 2
+}
+
+/// What a storage fault does to the call it fired on.
+package struct StorageEffect: Sendable, Equatable {
+    /// The SQLite result code returned instead of the call; 0 lets the call through.
+    package var resultCode: Int32
+    /// How long the call waits first.
+    package var delay: Duration
+
+    package init(resultCode: Int32 = 0, delay: Duration = .zero) {
+        self.resultCode = resultCode
+        self.delay = delay
+    }
+
+    /// The call fails with `code`.
+    package static func fail(_ code: Int32) -> StorageEffect { StorageEffect(resultCode: code) }
+
+    /// The call waits, then goes through.
+    package static func wait(_ delay: Duration) -> StorageEffect { StorageEffect(delay: delay) }
+
+    /// SQLite's result codes a storage fault returns. Swift does not import SQLite's
+    /// composite `SQLITE_IOERR_*` macros: they are `SQLITE_IOERR | (n << 8)`.
+    package enum Code {
+        package static let busy: Int32 = 5
+        package static let full: Int32 = 13
+        package static let cantOpen: Int32 = 14
+        package static let ioErrorRead: Int32 = 10 | (1 << 8)  // 266
+        /// The VFS zero-fills the buffer, as SQLite requires of a short read.
+        package static let ioErrorShortRead: Int32 = 10 | (2 << 8)  // 522
+        package static let ioErrorWrite: Int32 = 10 | (3 << 8)  // 778
+        package static let ioErrorFsync: Int32 = 10 | (4 << 8)  // 1034
+        package static let ioErrorTruncate: Int32 = 10 | (6 << 8)  // 1546
+        package static let ioErrorDelete: Int32 = 10 | (10 << 8)  // 2570
+        package static let ioErrorLock: Int32 = 10 | (15 << 8)  // 3850
+    }
+}

@@ -1,0 +1,59 @@
+import Foundation
+
+/// A storage fault armed in the VFS, with its running state: the seam's view of it.
+/// The policy keeps a list of these; each asks its own fault.
+package protocol ArmedStorageFault: Sendable {
+    var id: String { get }
+    var kind: String { get }
+    /// NUL-terminated directory prefix ending in "/": only files under it count.
+    var directory: [CChar] { get }
+    /// Asks the fault about `call`: nil when the call is not one of its operations,
+    /// else the effect when the trigger fired on it (nil when it did not), the hit, and
+    /// how many times the fault has fired now.
+    mutating func decide(_ call: StorageCall) -> (effect: StorageEffect?, hit: Int, fired: Int)?
+    /// Where it stands, for the worker's reply.
+    var progress: FaultProgress { get }
+}
+
+/// ``ArmedStorageFault`` for one kind: the fault's value, its trigger and counter, its memory.
+package struct ArmedStorage<F: StorageFault>: ArmedStorageFault {
+    package let id: String
+    package let fault: F
+    package let trigger: Trigger
+    package let seed: UInt64
+    package let directory: [CChar]
+    package var counter: TriggerCounter
+    package var memory: F.Memory
+
+    package init(_ armed: ArmedFault, fault: F, directory: String) throws {
+        id = armed.id
+        self.fault = fault
+        trigger = armed.trigger
+        seed = armed.seed
+        self.directory = Array(directory.utf8CString)
+        counter = armed.counter
+        if let saved = armed.memory {
+            memory = try JSONDecoder().decode(F.Memory.self, from: Data(saved.utf8))
+        } else {
+            memory = fault.initialMemory
+        }
+    }
+
+    package var kind: String { F.kind }
+
+    package mutating func decide(_ call: StorageCall) -> (effect: StorageEffect?, hit: Int, fired: Int)? {
+        guard fault.isHit(call, on: trigger.on ?? .any, memory: &memory) else { return nil }
+        guard counter.hit(trigger, seed: seed) else {
+            fault.passed(call, memory: &memory)
+            return (nil, counter.hits, counter.fired)
+        }
+        // Each firing draws from a stream of its own hit, so no state beyond the counter is kept.
+        var rng = SplitMix64(seed: SplitMix64.subseed(seed, "\(F.kind)/effect/\(counter.hits)"))
+        return (fault.effect(of: call, memory: &memory, rng: &rng), counter.hits, counter.fired)
+    }
+
+    package var progress: FaultProgress {
+        let encoded = F.Memory.self == NoMemory.self ? nil : (try? JSONEncoder().encode(memory)).flatMap { String(data: $0, encoding: .utf8) }
+        return FaultProgress(id: id, counter: counter, memory: encoded)
+    }
+}

@@ -1,0 +1,111 @@
+import CChaosVFS
+import CSQLite
+import Synchronization
+
+/// Simulated power loss, in the "chaos" SQLite VFS: the process dies and every
+/// write that was not yet synced is lost, kept, or torn, sector by sector.
+///
+/// ```swift
+/// PowerLoss.enable(torn: true, under: dataDir)            // before opening the databases
+/// PowerLoss.arm(atSync: 3, afterWrites: nil, mode: .torn, seed: 42)
+/// // ... the app's 3rd fsync never happens: the process exits with PowerLoss.exitCode ...
+/// ```
+///
+/// The model (chaos_powerloss.c explains it in full): writes go through; an undo
+/// log per path keeps each write's pre-image until the file is synced; a crash
+/// undoes what was not synced, per ``Mode``, fsyncs, deletes the -shm, and ends
+/// the process with `_exit(86)`. Run it in a child process only: it never returns.
+/// Only the main database, rollback journal and WAL are tracked.
+///
+/// Power loss works whether or not ``StorageFaults`` rules are armed; a call a
+/// rule fails never reaches the disk, so it never reaches the log either.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/atomiccommit.html>
+package enum PowerLoss {
+    /// What a crash does with the writes that were not synced.
+    package enum Mode: String, Codable, Sendable, CaseIterable {
+        /// Lose them all: a clean power cut.
+        case drop
+        /// Keep them all: the OS had flushed everything in time.
+        case keep
+        /// Per sector, a seeded choice of kept, lost or garbage. Needs
+        /// `enable(torn: true)`, so that SQLite knows sectors can tear.
+        case torn
+
+        var cValue: Int32 {
+            switch self {
+            case .drop: CHAOS_POWERLOSS_DROP
+            case .keep: CHAOS_POWERLOSS_KEEP
+            case .torn: CHAOS_POWERLOSS_TORN
+            }
+        }
+    }
+
+    /// The exit status of a simulated power loss (86): not 0, not a signal's 128+N.
+    package static var exitCode: Int32 { CHAOS_POWER_LOSS_EXIT }
+
+    private struct State {
+        var enabled = false
+        var torn = false
+    }
+
+    private static let state = Mutex(State())
+
+    /// Starts undo logging of the databases under `directory` (nil: every
+    /// database of the process), and registers the VFS as the default if it is not.
+    /// Call it before opening the databases: with `torn`, SQLite must learn from
+    /// the first open that sectors are `sectorSize` bytes and can tear.
+    package static func enable(torn: Bool, sectorSize: Int = 512, under directory: String? = nil) {
+        do {
+            try SQLiteFaultVFS.register()
+        } catch {
+            preconditionFailure("power loss needs the chaos VFS: \(error)")
+        }
+        state.withLock { state in
+            chaos_vfs_powerloss_set_scope(directory.map { StoragePathPrefix.of(directory: $0) })
+            chaos_vfs_powerloss_enable(1, Int32(clamping: sectorSize), torn ? 1 : 0)
+            state = State(enabled: true, torn: torn)
+        }
+    }
+
+    /// Stops undo logging, drops the logs and the armed triggers.
+    package static func disable() {
+        state.withLock { state in
+            chaos_vfs_powerloss_enable(0, 0, 0)
+            chaos_vfs_powerloss_set_scope(nil)
+            state = State()
+        }
+    }
+
+    /// Whether undo logging is on.
+    package static var isEnabled: Bool { state.withLock { $0.enabled } }
+
+    /// Arms a crash at the `atSync`-th sync of a tracked file (before it reaches
+    /// the disk) or right after the `afterWrites`-th write, counted from now,
+    /// whichever comes first; nil for neither. Enables logging (without
+    /// tearing) if it is off. A `.torn` crash needs `enable(torn: true)` first.
+    package static func arm(atSync: Int?, afterWrites: Int?, mode: Mode, seed: UInt64) {
+        precondition(atSync.map { $0 > 0 } ?? true && afterWrites.map { $0 > 0 } ?? true, "crash counts are 1-based")
+        if !isEnabled { enable(torn: false) }
+        precondition(mode != .torn || state.withLock { $0.torn }, "a torn crash needs PowerLoss.enable(torn: true) before the databases open")
+        chaos_vfs_powerloss_arm(Int32(clamping: atSync ?? 0), Int32(clamping: afterWrites ?? 0), mode.cValue, seed)
+    }
+
+    /// Disarms the crash triggers; logging goes on.
+    package static func disarm() {
+        chaos_vfs_powerloss_arm(0, 0, CHAOS_POWERLOSS_DROP, 0)
+    }
+
+    /// Crashes now: undoes per `mode`, then `_exit(exitCode)`. Never returns.
+    package static func crashNow(mode: Mode, seed: UInt64) -> Never {
+        precondition(mode != .torn || state.withLock { $0.torn }, "a torn crash needs PowerLoss.enable(torn: true) before the databases open")
+        chaos_vfs_powerloss_crash(mode.cValue, seed)
+    }
+
+    /// Since enabling: tracked writes and syncs, and undo entries pending now.
+    package static func stats() -> (writes: Int, syncs: Int, pending: Int) {
+        var writes: sqlite3_int64 = 0, syncs: sqlite3_int64 = 0, pending: sqlite3_int64 = 0
+        chaos_vfs_powerloss_stats(&writes, &syncs, &pending)
+        return (Int(writes), Int(syncs), Int(pending))
+    }
+}

@@ -1,0 +1,38 @@
+import CChaosVFS
+import CSQLite
+
+/// The "chaos" SQLite VFS: a pass-through shim over "unix" (in the C target
+/// `CChaosVFS`) that every connection goes through once it is registered as
+/// the default. The C side is mechanism only; deciding what to fail is policy
+/// and lives on this side.
+package enum SQLiteFaultVFS {
+    /// Registration failed; `code` is the SQLite result code.
+    package struct RegistrationError: Error, Equatable, CustomStringConvertible {
+        package let code: Int32
+        package var description: String {
+            "registering the \"\(SQLiteFaultVFS.name)\" SQLite VFS failed: \(String(cString: sqlite3_errstr(code))) (\(code))"
+        }
+    }
+
+    /// The name the VFS registers under.
+    package static let name: String = CHAOS_VFS_NAME
+
+    /// Registers the VFS, by default as the default VFS of every connection
+    /// opened afterwards in this process (GRDB's included). Idempotent and
+    /// thread-safe: later calls are no-ops, except that `makeDefault: true`
+    /// makes it the default again if something else had taken over.
+    package static func register(makeDefault: Bool = true) throws {
+        let rc = chaos_vfs_register(makeDefault ? 1 : 0)
+        guard rc == SQLITE_OK else { throw RegistrationError(code: rc) }
+    }
+
+    /// The VFS name of the connection's "main" database, as answered by
+    /// `SQLITE_FCNTL_VFSNAME` (e.g. "chaos/unix"), or nil if it cannot tell.
+    package static func vfsName(ofConnection db: OpaquePointer) -> String? {
+        var zName: UnsafeMutablePointer<CChar>? = nil
+        let rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_VFSNAME, &zName)
+        guard let zName else { return nil }
+        defer { sqlite3_free(zName) }
+        return rc == SQLITE_OK ? String(cString: zName) : nil
+    }
+}

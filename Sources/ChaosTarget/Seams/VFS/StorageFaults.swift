@@ -1,0 +1,126 @@
+import CChaosVFS
+import CSQLite
+import Foundation
+import Synchronization
+
+/// Storage faults, carried out in the "chaos" SQLite VFS for every connection of the
+/// process (GRDB's included). The faults decide (``StorageFault``); this seam only
+/// asks the armed ones about each call and carries their answers out.
+///
+/// ```swift
+/// try StorageFaults.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(on: .wal), seed: 1),
+///                       under: dataDir)
+/// // ... the app's next commit fails with SQLITE_FULL; reads still work ...
+/// StorageFaults.disarm(id: "full")
+/// print(StorageFaults.firings())   // what fired, where, at which hit
+/// ```
+///
+/// The VFS (C) asks one process-wide hook about every call; this type installs that
+/// hook while at least one fault is armed and removes it when none is, so an idle VFS
+/// costs one atomic load per call. All state is process-global and thread-safe:
+/// SQLite calls the hook from whatever thread runs the statement. Tests that arm
+/// faults must be serialized with each other and give each fault its own directory,
+/// so that other databases of the process are left alone.
+///
+/// Power loss (``PowerLoss``) is a separate mechanism of the same VFS and works with or
+/// without faults armed.
+///
+/// Related SQLite documentation: <https://www.sqlite.org/vfs.html>
+package enum StorageFaults {
+    /// A fault that cannot be armed here: not a storage fault, or a memory that does not decode.
+    package struct ArmError: Error, Equatable, CustomStringConvertible {
+        package let message: String
+        package var description: String { "storage fault: \(message)" }
+    }
+
+    private static let policy = Mutex(StorageFaultPolicy())
+    private static let observer = Mutex<(@Sendable (StorageFiring, Int) -> Void)?>(nil)
+
+    /// Hears every firing as it happens, with its fault's count of firings so far,
+    /// outside the policy's lock, on the thread of the call (the worker streams them).
+    package static var onFiring: (@Sendable (StorageFiring, Int) -> Void)? {
+        get { observer.withLock { $0 } }
+        set { observer.withLock { $0 = newValue } }
+    }
+
+    /// Arms `armed` (a storage fault) for the files under `directory`, next to those
+    /// already armed; arming an id again replaces it. Registers the VFS as the default
+    /// first, if needed.
+    package static func arm(_ armed: ArmedFault, under directory: String) throws {
+        guard let fault = armed.fault.base as? any StorageFault else {
+            throw ArmError(message: "'\(armed.fault.kind)' is not a storage fault")
+        }
+        let seamed = try make(armed, fault, directory: StoragePathPrefix.of(directory: directory))
+        try SQLiteFaultVFS.register()
+        policy.withLock { policy in
+            policy.arm(seamed)
+            chaos_vfs_set_hook(storageFaultHook, nil)
+        }
+    }
+
+    private static func make<F: StorageFault>(_ armed: ArmedFault, _ fault: F, directory: String) throws -> any ArmedStorageFault {
+        do {
+            return try ArmedStorage(armed, fault: fault, directory: directory)
+        } catch {
+            throw ArmError(message: "the saved state of '\(armed.id)' does not decode: \(error)")
+        }
+    }
+
+    /// Disarms the fault armed under `id`.
+    package static func disarm(id: String) {
+        policy.withLock { policy in
+            policy.disarm(id: id)
+            if policy.isEmpty { chaos_vfs_set_hook(nil, nil) }
+        }
+    }
+
+    /// Disarms every fault.
+    package static func disarmAll() {
+        policy.withLock { policy in
+            policy.disarmAll()
+            chaos_vfs_set_hook(nil, nil)
+        }
+    }
+
+    /// The ids armed now, in the order armed.
+    package static var armedIDs: [String] {
+        policy.withLock { $0.armed.map(\.id) }
+    }
+
+    /// Where every armed fault stands (its counter and memory).
+    package static func progress() -> [FaultProgress] {
+        policy.withLock { $0.progress }
+    }
+
+    /// Every firing so far, oldest first; the first 10,000 are kept, later ones are not.
+    package static func firings() -> [StorageFiring] {
+        policy.withLock { $0.firings }
+    }
+
+    package static func resetFirings() {
+        policy.withLock { $0.resetFirings() }
+    }
+
+    /// The hook's body: decide under the lock, sleep outside it.
+    fileprivate static func decide(_ call: StorageFaultPolicy.Call) -> Int32 {
+        let outcome = policy.withLock { $0.decide(call) }
+        if !outcome.firings.isEmpty, let observer = onFiring {
+            for (firing, fired) in outcome.firings { observer(firing, fired) }
+        }
+        if outcome.effect.delay > .zero { sleep(outcome.effect.delay) }
+        return outcome.effect.resultCode
+    }
+
+    private static func sleep(_ duration: Duration) {
+        let nanoseconds = max(0, duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
+        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
+        var remaining = timespec()
+        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
+    }
+}
+
+/// The one C hook. It captures nothing: its state is the global policy.
+private let storageFaultHook: chaos_vfs_hook = { _, op, kind, path, offset, amount in
+    guard StorageFaultPolicy.isInteresting(op: op), kind != CHAOS_FILE_OTHER else { return 0 }
+    return StorageFaults.decide(StorageFaultPolicy.Call(op: op, fileKind: kind, path: path, offset: offset, amount: amount))
+}

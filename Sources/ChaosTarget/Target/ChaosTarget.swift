@@ -1,0 +1,89 @@
+import Foundation
+
+/// What a storage stack implements to run under Chaos: a user's own app, in a small
+/// executable that links `ChaosTarget`, as the built-in reference app does.
+///
+/// ```swift
+/// import ChaosTarget
+///
+/// @main
+/// final class NotesTarget: ChaosTarget {
+///     static let files = ["store": "notes.sqlite"]
+///     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
+///     static let actions: [TargetAction<NotesTarget>] = [
+///         TargetAction("notes.add") { target, call in try target.add(call) },
+///         TargetAction("notes.list") { target, _ in try target.list() },
+///     ]
+///     init(context: TargetContext) { ... }
+///     func launch() async -> Health { ... }
+///     var health: Health { ... }
+///     var surfaced: Surfaced { ... }
+///     func snapshot() async throws -> [String: [String: String]] { ... }
+///     func stop() async { ... }
+/// }
+/// ```
+///
+/// One instance serves one launch of the app in one worker process. Chaos starts a new
+/// process for every launch, on the same data directory, so a target keeps nothing in
+/// memory that a real app would not lose on a restart. Every SQLite connection the
+/// process opens goes through Chaos's fault VFS: storage faults need nothing more.
+@MainActor
+public protocol ChaosTarget: AnyObject, Sendable {
+    /// Logical file names → paths relative to the data directory. `store` is the
+    /// database the storage catalog damages; its `-wal`, `-shm` and `-journal` are
+    /// found beside it unless named here.
+    static var files: [String: String] { get }
+    /// The contract `chaos check` runs its storage catalog on: a write action that
+    /// acknowledges record keys and a read action. Nil: the target has no catalog.
+    static var workload: Workload? { get }
+    /// Every action a scenario can `do:`, each with its body.
+    static var actions: [TargetAction<Self>] { get }
+    /// Probes a scenario can ask (`state:`), beyond `health` and `surfaced`.
+    static var probes: [TargetProbe<Self>] { get }
+    /// The storage modes its health may report (what `fallback:` may name).
+    static var modes: [Health.Mode] { get }
+
+    init(context: TargetContext)
+
+    /// Starts the app: opens its store, recovers as it would for a user. Must not trap
+    /// on any data directory; says what it found.
+    func launch() async -> Health
+    /// The app's storage health now.
+    var health: Health { get }
+    /// What the app shows the user now: a warning, an error, or nothing.
+    var surfaced: Surfaced { get }
+    /// Every record of user data: table → record key → canonical row text. The keys
+    /// are those the write actions acknowledge.
+    func snapshot() async throws -> [String: [String: String]]
+    /// Graceful stop: close the store.
+    func stop() async
+    /// A target's own fault effect at a fault point (`reset-context`), on whatever
+    /// thread hit the point: it must be thread-safe.
+    nonisolated func applyEffect(_ effect: String, at point: String)
+}
+
+extension ChaosTarget {
+    public static var workload: Workload? { nil }
+    public static var probes: [TargetProbe<Self>] { [] }
+    public static var modes: [Health.Mode] { Health.Mode.standard }
+    public nonisolated func applyEffect(_ effect: String, at point: String) {}
+
+    /// The entry point of a target executable (`@main`): serves Chaos on stdin and
+    /// stdout until it says stop, then exits.
+    public static func main() async {
+        exit(await serve(arguments: Array(CommandLine.arguments.dropFirst())))
+    }
+
+    /// Serves one worker: reads the arguments Chaos starts it with (`--data DIR
+    /// --variant V --seed N [--option KEY=VALUE ...]`), answers requests until stop.
+    /// Returns the exit code.
+    public static func serve(arguments: [String]) async -> Int32 {
+        do {
+            let context = try TargetContext(workerArguments: arguments)
+            return await WorkerHost.run(Self.self, context: context)
+        } catch {
+            FileHandle.standardError.write(Data("chaos target: \(error)\n".utf8))
+            return 64
+        }
+    }
+}

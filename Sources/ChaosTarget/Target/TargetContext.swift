@@ -1,0 +1,60 @@
+import Foundation
+
+/// Where and how one launch of a target runs.
+public struct TargetContext: Sendable {
+    /// The app's private data folder; it survives relaunches within one case.
+    public var dataDirectory: URL
+    /// The variant asked for (`--variant`): `hardened` or `legacy` for the built-in
+    /// app, whatever variants a target offers (`fragile`, `fixed`).
+    public var variant: String
+    /// Target options: the scenario's `options:` and the run's `--option KEY=VALUE`.
+    public var options: [String: String]
+    /// The case's seed, for any randomness in the target.
+    public var seed: UInt64
+
+    public init(dataDirectory: URL, variant: String, options: [String: String] = [:], seed: UInt64 = 1) {
+        self.dataDirectory = dataDirectory
+        self.variant = variant
+        self.options = options
+        self.seed = seed
+    }
+
+    /// Reads the arguments Chaos starts a worker with:
+    /// `--data DIR --variant V --seed N [--option KEY=VALUE ...]`.
+    ///
+    /// A hand-written reader, not ArgumentParser: a run starts hundreds of workers, and
+    /// every millisecond of a worker's start is paid each time.
+    package init(workerArguments arguments: [String]) throws(TargetError) {
+        var data: String?
+        var variant = "hardened"
+        var seed: UInt64 = 1
+        var options: [String: String] = [:]
+        var words = arguments.makeIterator()
+        while let word = words.next() {
+            guard ["--data", "--variant", "--seed", "--option"].contains(word) else {
+                throw TargetError("unknown worker argument '\(word)'; expected --data, --variant, --seed, --option")
+            }
+            guard let value = words.next() else { throw TargetError("\(word) needs a value") }
+            switch word {
+            case "--data": data = value
+            case "--variant": variant = value
+            case "--seed":
+                guard let number = UInt64(value) else { throw TargetError("--seed wants a whole number, got '\(value)'") }
+                seed = number
+            default:
+                let pair = value.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2 else { throw TargetError("--option wants KEY=VALUE, got '\(value)'") }
+                options[pair[0]] = pair[1]
+            }
+        }
+        guard let data else { throw TargetError("--data DIR is required: the app's data folder") }
+        self.init(dataDirectory: URL(fileURLWithPath: data), variant: variant, options: options, seed: seed)
+    }
+}
+
+/// A request the target cannot serve: an unknown action, a bad argument. Chaos
+/// reports it as a problem of the scenario or the target, never as the app's failure.
+public struct TargetError: Error, Sendable, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

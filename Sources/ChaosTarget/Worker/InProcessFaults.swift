@@ -1,0 +1,96 @@
+import FaultPoints
+import Foundation
+import Synchronization
+
+/// The worker's table of armed in-process faults: it arms each in its seam (the fault
+/// VFS for storage faults, the ``FaultRegistry`` for point faults), reports each firing
+/// as it happens, and says where every fault stands after each request.
+///
+/// A firing is sent as an event line at once (so a worker that traps right after
+/// loses none), for the first ``streamedFiringsPerFault`` firings of each fault in
+/// this process; after those, the fault's counter alone tells how often it fired.
+package final class InProcessFaults: Sendable {
+    /// Every kind of fault carried out in the app's process, in catalog order: what a
+    /// worker can decode. The controller's catalog lists them among all the kinds.
+    package static let kinds: [any InProcessFault.Type] = [
+        // Fault points in app code, carried out by the FaultRegistry.
+        ThrowFault.self,
+        DelayFault.self,
+        ResetContextFault.self,
+        // Storage, carried out by the fault VFS.
+        DiskFullFault.self,
+        IOErrorFault.self,
+        SlowIOFault.self,
+        BusyFault.self,
+        ShortReadFault.self,
+    ]
+
+    package static let streamedFiringsPerFault = 100
+
+    private struct PointArmed {
+        let kind: String
+        let state: TriggerState
+    }
+
+    private let points = Mutex<[String: PointArmed]>([:])
+    private let dataDirectory: URL
+    private let context: PointFaultContext
+    private let emit: @Sendable (FaultFiring) -> Void
+
+    package init(dataDirectory: URL, context: PointFaultContext, emit: @escaping @Sendable (FaultFiring) -> Void) {
+        self.dataDirectory = dataDirectory
+        self.context = context
+        self.emit = emit
+        StorageFaults.onFiring = { firing, fired in
+            guard fired <= Self.streamedFiringsPerFault else { return }
+            let detail = "\(firing.operation) of \(URL(fileURLWithPath: firing.path).lastPathComponent)"
+                + (firing.resultCode == 0 ? " delayed" : " → result code \(firing.resultCode)")
+            emit(FaultFiring(id: firing.id, kind: firing.kind, hit: firing.count, target: firing.file, detail: detail, fired: fired))
+        }
+    }
+
+    package func arm(_ armed: ArmedFault) throws {
+        switch armed.fault.base {
+        case let fault as any PointFault:
+            arm(armed, fault)
+        case is any StorageFault:
+            try StorageFaults.arm(armed, under: dataDirectory.path)
+        default:
+            throw TargetError("'\(armed.fault.kind)' is not carried out in the app's process")
+        }
+    }
+
+    private func arm(_ armed: ArmedFault, _ fault: any PointFault) {
+        let state = TriggerState(trigger: armed.trigger, seed: armed.seed, counter: armed.counter)
+        let action = fault.action(context)
+        let (id, kind, emit) = (armed.id, armed.fault.kind, self.emit)
+        points.withLock { $0[id] = PointArmed(kind: kind, state: state) }
+        FaultRegistry.shared.arm(fault.point, id: id) { point, _ in
+            guard state.hit() else { return nil }
+            let counter = state.snapshot
+            if counter.fired <= Self.streamedFiringsPerFault {
+                emit(FaultFiring(id: id, kind: kind, hit: counter.hits, target: point.name, detail: action.label,
+                                 fired: counter.fired))
+            }
+            return action
+        }
+    }
+
+    /// Disarms the fault `id`, or every fault when nil.
+    package func disarm(_ id: String?) {
+        guard let id else {
+            points.withLock { $0.removeAll() }
+            FaultRegistry.shared.reset()
+            StorageFaults.disarmAll()
+            return
+        }
+        if points.withLock({ $0.removeValue(forKey: id) }) != nil { FaultRegistry.shared.disarm(id) }
+        StorageFaults.disarm(id: id)
+    }
+
+    /// Where every armed fault stands.
+    package var progress: [FaultProgress] {
+        let pointProgress = points.withLock { $0.map { FaultProgress(id: $0.key, counter: $0.value.state.snapshot) } }
+        return (pointProgress + StorageFaults.progress()).sorted { $0.id < $1.id }
+    }
+}

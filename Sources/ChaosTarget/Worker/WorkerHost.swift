@@ -1,0 +1,140 @@
+import FaultPoints
+import Foundation
+
+/// The worker side of the protocol: reads requests on stdin, serves them with a
+/// ``ChaosTarget``, writes replies on stdout, one whole line each (a child's buffered
+/// output is lost when it traps). ``ChaosTarget/serve(arguments:)`` is its entry.
+@MainActor
+package enum WorkerHost {
+    /// Serves requests until `stop` or end of input, then returns the exit code.
+    package static func run<Target: ChaosTarget>(_ type: Target.Type, context: TargetContext) async -> Int32 {
+        // Every SQLite connection of the target goes through the fault VFS.
+        do {
+            try SQLiteFaultVFS.register()
+        } catch {
+            FileHandle.standardError.write(Data("chaos worker: cannot register the fault VFS: \(error)\n".utf8))
+            return 2
+        }
+        let target = Target(context: context)
+        let faults = InProcessFaults(
+            dataDirectory: context.dataDirectory,
+            context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
+            emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
+        WorkerOutput.write(WorkerReady(target: Target.self, pid: getpid()))
+        var trackingWrites = false
+        while let line = readLine(strippingNewline: true) {
+            guard !line.isEmpty else { continue }
+            guard let data = line.data(using: .utf8),
+                  let request = try? JSONDecoder().decode(WorkerRequest.self, from: data) else {
+                var reply = WorkerReply(id: -1, ok: false)
+                reply.error = "not a request: \(line.prefix(200))"
+                WorkerOutput.write(reply)
+                continue
+            }
+            var reply = await serve(request, target: target, faults: faults, dataDirectory: context.dataDirectory)
+            if request.op == .trackWrites { trackingWrites = true }
+            let progress = faults.progress
+            reply.faults = progress.isEmpty ? nil : progress
+            if trackingWrites {
+                let stats = PowerLoss.stats()
+                reply.trackedWrites = stats.writes
+                reply.trackedSyncs = stats.syncs
+            }
+            WorkerOutput.write(reply)
+            if request.op == .stop { return 0 }
+        }
+        await target.stop()
+        return 0
+    }
+
+    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target, faults: InProcessFaults,
+                                                   dataDirectory: URL) async -> WorkerReply {
+        var reply = WorkerReply(id: request.id, ok: true)
+        do {
+            switch request.op {
+            case .launch:
+                reply.value = await target.launch().value
+            case .perform:
+                reply.record(try await perform(request.name ?? "", request.arguments ?? [:], on: target))
+            case .probe:
+                reply.value = try await probe(request.name ?? "", on: target)
+            case .snapshot:
+                reply.snapshot = try await target.snapshot()
+            case .arm:
+                guard let fault = request.fault else { throw TargetError("arm without a fault") }
+                try faults.arm(fault)
+            case .disarm:
+                if request.name == nil || request.name == PowerLossOrder.pointID {
+                    PowerLoss.disarm()
+                    FaultRegistry.shared.disarm(PowerLossOrder.pointID)
+                }
+                if request.name != PowerLossOrder.pointID { faults.disarm(request.name) }
+            case .stop:
+                await target.stop()
+            case .trackWrites:
+                PowerLoss.enable(torn: request.torn ?? false, under: dataDirectory.path)
+            case .powerLoss:
+                guard let order = request.powerLoss else { throw TargetError("power-loss without an order") }
+                losePower(order)
+            }
+        } catch let error as TargetError {
+            reply.ok = false
+            reply.error = "target: \(error.description)"
+        } catch {
+            reply.ok = false
+            reply.error = String(describing: error)
+        }
+        return reply
+    }
+
+    /// The action `name`, from the target's own list.
+    private static func perform<Target: ChaosTarget>(_ name: String, _ arguments: [String: ScenarioValue],
+                                                     on target: Target) async throws -> ActionResult {
+        guard let action = Target.actions.first(where: { $0.name == name }) else {
+            throw TargetError("unknown action '\(name)'; this target answers: \(Target.actions.map(\.name).sorted().joined(separator: ", "))")
+        }
+        return try await action.body(target, ActionCall(name: name, arguments: arguments, report: WorkerOutput.write))
+    }
+
+    /// `health`, `surfaced`, or one of the target's own probes.
+    private static func probe<Target: ChaosTarget>(_ name: String, on target: Target) async throws -> ScenarioValue {
+        switch name {
+        case WorkerReady.healthProbe: return target.health.value
+        case WorkerReady.surfacedProbe: return target.surfaced.value
+        default:
+            guard let probe = Target.probes.first(where: { $0.name == name }) else {
+                throw TargetError("unknown probe '\(name)'; this target answers: \(WorkerReady.probes(of: Target.self).joined(separator: ", "))")
+            }
+            return try await probe.body(target)
+        }
+    }
+
+    /// Now: the process ends here, with the unsynced writes dropped, kept or torn.
+    /// Later: at the Nth sync or write of the store's files, or at a fault point.
+    private static func losePower(_ order: PowerLossOrder) {
+        let mode = order.mode
+        let seed = order.seed
+        if order.isNow {
+            fflush(nil)
+            PowerLoss.crashNow(mode: mode, seed: seed)
+        }
+        if let point = order.atPoint {
+            FaultRegistry.shared.arm(point, id: PowerLossOrder.pointID) { (_: FaultPoint, _: Int) in
+                .call { _ in PowerLoss.crashNow(mode: mode, seed: seed) }
+            }
+        } else {
+            PowerLoss.arm(atSync: order.atSync, afterWrites: order.afterWrites, mode: mode, seed: seed)
+        }
+    }
+}
+
+extension WorkerReply {
+    /// The reply to a `perform`: what the action did, as the user saw it.
+    mutating func record(_ result: ActionResult) {
+        ok = result.ok
+        value = result.value
+        userMessage = result.userMessage
+        error = result.error
+        isRead = result.isRead
+    }
+}

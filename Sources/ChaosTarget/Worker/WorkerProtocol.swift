@@ -1,0 +1,192 @@
+import Foundation
+
+/// The wire protocol between the controller (`chaos run`) and a worker process:
+/// JSON lines over the worker's stdin and stdout, one request, one reply, in order.
+///
+/// The worker writes `{"event":"ready",...}` once it is ready, then answers each
+/// request with a reply carrying the same `id`. Between a request and its reply it
+/// may write event lines (``WorkerEvent``): writes acknowledged and faults fired, as
+/// they happen, so that a worker that dies in the middle of a request loses none.
+/// Anything the worker prints that is not a protocol line must go to stderr, which
+/// the controller keeps whole.
+package enum WorkerOperation: String, Codable, Sendable {
+    /// Start the app: open the store, recover as needed. Replies with the health.
+    case launch
+    /// A user-level action, such as `favorites.add`.
+    case perform
+    /// A read-only question about the app's state, such as `health`.
+    case probe
+    /// A canonical dump of all user data.
+    case snapshot
+    /// Arm an in-process fault (``WorkerRequest/fault``) in its seam.
+    case arm
+    /// Disarm the fault with id `name` (every fault when `name` is nil).
+    case disarm
+    /// Graceful stop: the app closes its store; the worker exits 0 after replying.
+    case stop
+    /// Start keeping the undo log of unsynced writes, so a power loss can be simulated.
+    case trackWrites = "track-writes"
+    /// Lose power now (no reply: the worker exits with ``PowerLoss/exitCode``), or
+    /// arm a later power loss (`powerLoss`).
+    case powerLoss = "power-loss"
+}
+
+/// When and how the power goes out, as sent to the worker.
+package struct PowerLossOrder: Codable, Sendable, Equatable {
+    package var mode: PowerLoss.Mode
+    package var atSync: Int?
+    package var afterWrites: Int?
+    package var atPoint: String?
+    package var seed: UInt64
+
+    package init(mode: PowerLoss.Mode, atSync: Int? = nil, afterWrites: Int? = nil, atPoint: String? = nil, seed: UInt64) {
+        self.mode = mode
+        self.atSync = atSync
+        self.afterWrites = afterWrites
+        self.atPoint = atPoint
+        self.seed = seed
+    }
+
+    package var isNow: Bool { atSync == nil && afterWrites == nil && atPoint == nil }
+
+    /// The id a cut at a fault point is armed under, and what `disarm` names to call
+    /// off a cut waiting for its moment.
+    package static let pointID = "power-loss"
+}
+
+package struct WorkerRequest: Codable, Sendable, Equatable {
+    package var id: Int
+    package var op: WorkerOperation
+    package var name: String?
+    package var arguments: [String: ScenarioValue]?
+    package var fault: ArmedFault?
+    package var powerLoss: PowerLossOrder?
+    /// For `track-writes`: keep sector-level detail so writes can be torn.
+    package var torn: Bool?
+
+    package init(id: Int = 0, op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
+                fault: ArmedFault? = nil, powerLoss: PowerLossOrder? = nil, torn: Bool? = nil) {
+        self.id = id
+        self.op = op
+        self.name = name
+        self.arguments = arguments
+        self.fault = fault
+        self.powerLoss = powerLoss
+        self.torn = torn
+    }
+}
+
+/// An in-process fault that fired, as the worker reports it: which armed fault (its
+/// id), at which of its hits, on what.
+package struct FaultFiring: Codable, Sendable, Equatable {
+    /// The armed fault's id (``ArmedFault/id``).
+    package var id: String
+    package var kind: String
+    /// The fault's hit at which it fired, 1-based.
+    package var hit: Int
+    /// What it hit: the fault point's name, or the logical storage file (`wal`).
+    package var target: String
+    /// What it did: `fail`, `write of app.sqlite-wal → result code 13`.
+    package var detail: String
+    /// The fault's count of firings, this one included.
+    package var fired: Int
+
+    package init(id: String, kind: String, hit: Int, target: String, detail: String, fired: Int) {
+        self.id = id
+        self.kind = kind
+        self.hit = hit
+        self.target = target
+        self.detail = detail
+        self.fired = fired
+    }
+}
+
+/// A line the worker writes between a request and its reply, as it happens: a write
+/// acknowledged or attempted, a record removed, a fault fired.
+package struct WorkerEvent: Codable, Sendable, Equatable {
+    package enum Kind: String, Codable, Sendable { case ack, attempt, remove, fired }
+    package var event: Kind
+    /// For `ack`, `attempt`, `remove`: the record key (`table:id`).
+    package var key: String?
+    /// For `fired`.
+    package var firing: FaultFiring?
+
+    package init(event: Kind, key: String) {
+        self.event = event
+        self.key = key
+    }
+
+    package init(fired firing: FaultFiring) {
+        event = .fired
+        self.firing = firing
+    }
+}
+
+package struct WorkerReply: Codable, Sendable, Equatable {
+    package var id: Int
+    package var ok: Bool
+    /// The action's or probe's result.
+    package var value: ScenarioValue?
+    /// The technical error, when `ok` is false.
+    package var error: String?
+    /// What the app showed the user for this failure, if anything.
+    package var userMessage: String?
+    /// True when this was a successful user-level read (recovery is measured to it).
+    package var isRead: Bool?
+    /// Faults that fired while serving this request and were not sent as events.
+    package var firings: [FaultFiring]?
+    /// Where every armed fault stands after this request.
+    package var faults: [FaultProgress]?
+    /// Writes and syncs of the store's files so far in this worker, while write
+    /// tracking is on (what a crash sweep enumerates).
+    package var trackedWrites: Int?
+    package var trackedSyncs: Int?
+    /// For `snapshot`: table → record key → canonical row text.
+    package var snapshot: [String: [String: String]]?
+
+    package init(id: Int, ok: Bool) {
+        self.id = id
+        self.ok = ok
+    }
+}
+
+/// The first line a worker writes: what its target is made of, so a scenario can be
+/// checked against it (`chaos validate --target-exec`).
+package struct WorkerReady: Codable, Sendable, Equatable {
+    package var event = "ready"
+    /// Logical file names a scenario may aim at → paths relative to the data directory.
+    package var files: [String: String]
+    /// The actions and probes the target answers, sorted.
+    package var actions: [String]
+    package var probes: [String]
+    /// The storage modes its health may report.
+    package var modes: [String]?
+    /// The storage catalog's contract, when it has one.
+    package var workload: Workload?
+    package var pid: Int32
+
+    package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
+                 workload: Workload? = nil, pid: Int32) {
+        self.files = files
+        self.actions = actions
+        self.probes = probes
+        self.modes = modes
+        self.workload = workload
+        self.pid = pid
+    }
+
+    @MainActor
+    package init<Target: ChaosTarget>(target: Target.Type, pid: Int32) {
+        self.init(files: Target.files, actions: Target.actions.map(\.name).sorted(), probes: Self.probes(of: Target.self),
+                  modes: Target.modes.map(\.rawValue), workload: Target.workload, pid: pid)
+    }
+
+    /// Every target answers these two.
+    package static let healthProbe = "health"
+    package static let surfacedProbe = "surfaced"
+
+    @MainActor
+    package static func probes<Target: ChaosTarget>(of target: Target.Type) -> [String] {
+        ([healthProbe, surfacedProbe] + Target.probes.map(\.name)).sorted()
+    }
+}
