@@ -74,6 +74,13 @@ let package = Package(
             dependencies: ["ChaosTarget", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Examples/Notes/Sources"
         ),
+        // A second style: a DatabasePool app with a migrator, started as Xcode's templates
+        // start it (Examples/Journal).
+        .executableTarget(
+            name: "chaos-example-journal",
+            dependencies: ["ChaosTarget", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Examples/Journal/Sources"
+        ),
         // `make bench`: figures, not tests (release build).
         .executableTarget(
             name: "chaos-bench",

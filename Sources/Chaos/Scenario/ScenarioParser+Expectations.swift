@@ -84,20 +84,7 @@ extension ScenarioParser {
             return .surfaced(level)
 
         case .state:
-            let entries = try value.entries(what, expected: "a mapping like {probe: favorites.count, equals: 25}")
-            for entry in entries where entry.key != "probe" && entry.key != "equals" {
-                throw ScenarioError(
-                    "unknown key '\(entry.key)' in expectation 'state'; expected one of: probe, equals",
-                    at: entry.keyLocation,
-                    suggestion: ClosestName.suggestion(for: entry.key, among: ["probe", "equals"])
-                )
-            }
-            let parameters = parameters("expectation 'state'", value, entries)
-            let probe = try parameters.requiredString("probe")
-            guard let expected = parameters.value("equals") else {
-                throw parameters.error("expectation 'state' needs 'equals:' (the value the probe must report)")
-            }
-            return .state(probe: probe, equals: expected)
+            return try parseState(value)
 
         case .integrity:
             let text = try value.nonEmptyText(what, expected: "'ok' or 'ok-if-used'")
@@ -109,5 +96,23 @@ extension ScenarioParser {
                                     at: value.location, suggestion: ClosestName.suggestion(for: text, among: ["ok", "ok-if-used"]))
             }
         }
+    }
+
+    /// `state: {probe: P, equals: V}`.
+    private func parseState(_ value: ScenarioNode) throws(ScenarioError) -> Expectation {
+        let entries = try value.entries("'state'", expected: "a mapping like {probe: favorites.count, equals: 25}")
+        for entry in entries where entry.key != "probe" && entry.key != "equals" {
+            throw ScenarioError(
+                "unknown key '\(entry.key)' in expectation 'state'; expected one of: probe, equals",
+                at: entry.keyLocation,
+                suggestion: ClosestName.suggestion(for: entry.key, among: ["probe", "equals"])
+            )
+        }
+        let parameters = parameters("expectation 'state'", value, entries)
+        let probe = try parameters.requiredString("probe")
+        guard let expected = parameters.value("equals") else {
+            throw parameters.error("expectation 'state' needs 'equals:' (the value the probe must report)")
+        }
+        return .state(probe: probe, equals: expected)
     }
 }

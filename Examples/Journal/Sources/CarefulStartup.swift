@@ -1,0 +1,63 @@
+import Foundation
+import GRDB
+
+/// The start-up code after `chaos check`:
+///
+/// - commits are durable: `synchronous = FULL` once the pool exists (GRDB's pool sets
+///   NORMAL, which loses the last commits in a power cut);
+/// - a store SQLite calls damaged is moved aside, never deleted, and the copy taken at the
+///   last clean exit comes back, with a notice; so does a store that vanished or was
+///   emptied while the copy holds entries;
+/// - a failing device (an I/O error, a full disk) is not damage: nothing is moved, the
+///   journal is unavailable for now, the next launch tries again.
+enum CarefulStartup {
+    struct Opened {
+        var database: AppDatabase?
+        var notice: String?
+    }
+
+    static func open(at path: String) -> Opened {
+        let copy = path + ".last-good"
+        do {
+            let database = try openChecked(path)
+            let lost = try database.writer.read { try Entry.fetchCount($0) } == 0 && entries(in: copy) > 0
+            return lost ? restore(path, from: copy) : Opened(database: database)
+        } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            return restore(path, from: copy)
+        } catch {
+            return Opened(notice: "Your journal can't be opened right now. Please try again later.")
+        }
+    }
+
+    /// Takes the copy the next launch falls back on; call it at a clean exit.
+    static func keepCopy(of database: AppDatabase, at path: String) {
+        guard let copy = try? DatabaseQueue(path: path + ".last-good") else { return }
+        try? database.writer.backup(to: copy)
+    }
+
+    private static func openChecked(_ path: String) throws -> AppDatabase {
+        let pool = try DatabasePool(path: path)
+        try pool.barrierWriteWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
+        guard try pool.read({ try String.fetchOne($0, sql: "PRAGMA quick_check") }) == "ok" else {
+            throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "quick_check failed")
+        }
+        return try AppDatabase(pool)
+    }
+
+    private static func restore(_ path: String, from copy: String) -> Opened {
+        let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
+        let restored = (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil
+        guard let database = try? openChecked(path) else {
+            return Opened(notice: "Your journal can't be opened right now. Please try again later.")
+        }
+        return Opened(database: database, notice: restored
+            ? "Your journal was damaged, so it was set aside and your entries were restored from the last good copy."
+            : "Your journal could not be opened, so it was set aside and a new one was started.")
+    }
+
+    private static func entries(in copy: String) -> Int {
+        guard FileManager.default.fileExists(atPath: copy) else { return 0 }
+        return (try? DatabaseQueue(path: copy).read { try Entry.fetchCount($0) }) ?? 0
+    }
+}

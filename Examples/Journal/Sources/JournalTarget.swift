@@ -1,0 +1,68 @@
+import ChaosTarget
+import Foundation
+
+/// The journal example's Chaos target. `--variant template` starts the app the way
+/// Xcode's templates do; `--variant careful` the way `chaos check` taught it to.
+@main
+final class JournalTarget: ChaosTarget {
+    static let files = ["store": "journal.sqlite"]
+    static let workload: Workload? = Workload(write: "journal.write", read: "journal.read")
+    static let actions: [TargetAction<JournalTarget>] = [
+        TargetAction("journal.write") { target, call in target.write(call) },
+        TargetAction("journal.read") { target, _ in target.read() },
+    ]
+
+    private let context: TargetContext
+    private var database: AppDatabase?
+    private var notice: String?
+    private var failure: String?
+
+    init(context: TargetContext) { self.context = context }
+
+    private var path: String { context.dataDirectory.appendingPathComponent("journal.sqlite").path }
+
+    func launch() async -> Health {
+        try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
+        if context.variant == "template" {
+            database = TemplateStartup.open(at: path)
+        } else {
+            (database, notice) = { let opened = CarefulStartup.open(at: path); return (opened.database, opened.notice) }()
+        }
+        return health
+    }
+
+    var health: Health {
+        database == nil ? Health(mode: .inMemory, severity: .error, message: notice)
+            : notice.map { Health(mode: .restoredFromBackup, severity: .warning, message: $0) } ?? Health()
+    }
+
+    var surfaced: Surfaced { failure.map(Surfaced.error) ?? notice.map { Surfaced(health.severity, $0) } ?? .nothing }
+
+    private func write(_ call: ActionCall) -> ActionResult {
+        do {
+            guard let entry = try database?.write("Dear diary"), let id = entry.id else { return .failed(notice) }
+            call.acknowledge("entry:\(id)")
+            failure = nil
+            return .done()
+        } catch {
+            failure = "Your entry could not be saved. Please try again."
+            return .failed(failure, error: "\(error)")
+        }
+    }
+
+    private func read() -> ActionResult {
+        guard let entries = try? database?.entries() else { return .failed(notice ?? "Your entries could not be loaded.") }
+        return .read(.int(entries.count))
+    }
+
+    func snapshot() async throws -> [String: [String: String]] {
+        let entries = try database?.entries() ?? []
+        return ["entry": Dictionary(uniqueKeysWithValues: entries.map { ("entry:\($0.id ?? 0)", $0.text) })]
+    }
+
+    func stop() async {
+        if let database, context.variant != "template" { CarefulStartup.keepCopy(of: database, at: path) }
+        try? database?.writer.close()
+        database = nil
+    }
+}

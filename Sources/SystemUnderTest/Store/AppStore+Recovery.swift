@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+
+/// The launch sequence that never traps: open and check the store; on damage, quarantine
+/// it and restore the newest good backup (salvaging readable rows it lacks), or salvage
+/// into a fresh store, or run on memory. A failure of the device is not damage.
+extension AppStore {
+    static func openOrRecover(_ configuration: StoreConfiguration) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
+        let fm = FileManager.default
+        do {
+            try fm.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
+        } catch {
+            return try inMemory(reason: "cannot create data folder: \(error)")
+        }
+        let backups = StoreBackups(directory: configuration.backupDirectory, kept: configuration.backupsKept)
+        let storePath = configuration.storeURL.path
+
+        if !fm.fileExists(atPath: storePath) {
+            // No store: a first launch, or the file vanished. Restore what a backup holds.
+            if let backup = backups.newestGood() {
+                return try restore(from: backup, configuration: configuration, damagedStore: nil,
+                               reason: "store file missing", quarantined: [])
+            }
+        } else {
+            switch StorePeek.of(storePath) {
+            case let .newer(unknown):
+                return try openNewerVersion(configuration, unknownMigrations: unknown)
+            case .blank where backups.newestGood().map(StorePeek.holdsRecords) == true:
+                // No user action empties a store to nothing while its backup holds records.
+                return try recover(configuration, reason: "the store lost its content: it holds no tables, its backup holds the user's records")
+            default:
+                if !hasWritePermission(storePath) { return try openReadOnly(configuration) }
+            }
+        }
+
+        // A failure of the environment (a full disk, an I/O error, a lock held
+        // elsewhere) may pass: try once more before settling for less.
+        var attempt = 0
+        while true {
+            attempt += 1
+            do {
+                let pool = try openPersistent(configuration)
+                switch verify(pool) {
+                case .sound:
+                    return (pool, StoreHealth(mode: .persistent))
+                case let .damaged(problem):
+                    try? pool.close()
+                    return try recover(configuration, reason: problem)
+                case let .unreadable(error):
+                    try? pool.close()
+                    throw error
+                }
+            } catch where !StoreIntegrity.isDamage(error) {
+                if attempt < 2 { continue }
+                // The file is not damaged, so it is not quarantined. Show what can be
+                // read; change nothing.
+                return try openReadOnly(configuration, because: error)
+            } catch {
+                return try recover(configuration, reason: String(describing: error))
+            }
+        }
+    }
+
+    /// Opens the WAL pool, migrates if needed, then sets the durability. GRDB's pool
+    /// sets `synchronous=NORMAL` after `prepareDatabase`, so it is set again here. A
+    /// store whose schema is current is not written at launch (a full disk must not
+    /// stop the app from opening it).
+    static func openPersistent(_ configuration: StoreConfiguration) throws -> DatabasePool {
+        var grdbConfiguration = Configuration()
+        grdbConfiguration.busyMode = .timeout(5)
+        let pool = try DatabasePool(path: configuration.storeURL.path, configuration: grdbConfiguration)
+        do {
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = \(configuration.durability.rawValue.uppercased())")
+            }
+            let migrator = AppSchema.migrator
+            if try !pool.read({ try migrator.hasCompletedMigrations($0) }) {
+                try migrator.migrate(pool)
+            }
+        } catch {
+            try? pool.close()
+            throw error
+        }
+        return pool
+    }
+
+    enum Verification {
+        case sound
+        case damaged(String)
+        /// The check itself could not read the file (an I/O error): not proof of damage.
+        case unreadable(any Error)
+    }
+
+    static func verify(_ pool: DatabasePool) -> Verification {
+        do {
+            let lines = try pool.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+            return lines == ["ok"] ? .sound : .damaged(lines.prefix(5).joined(separator: "; "))
+        } catch where !StoreIntegrity.isDamage(error) {
+            return .unreadable(error)
+        } catch {
+            return .damaged(String(describing: error))
+        }
+    }
+
+    static func recover(_ configuration: StoreConfiguration, reason: String) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
+        let quarantine = Quarantine(directory: configuration.quarantineDirectory)
+        let moved: [URL]
+        do {
+            moved = try quarantine.isolate([configuration.storeURL, configuration.walURL, configuration.shmURL])
+        } catch {
+            // The damaged files cannot be moved: never overwrite them, run on memory.
+            return try inMemory(reason: "\(reason); quarantine failed: \(error)")
+        }
+        let damaged = moved.first { $0.lastPathComponent == configuration.fileName }
+        let backups = StoreBackups(directory: configuration.backupDirectory, kept: configuration.backupsKept)
+        if let backup = backups.newestGood() {
+            return try restore(from: backup, configuration: configuration, damagedStore: damaged,
+                           reason: reason, quarantined: moved)
+        }
+        // No backup: start a fresh store and keep whatever can still be read.
+        if let damaged, let pool = try? openPersistent(configuration) {
+            let salvaged = Salvage.copyReadableRows(from: damaged.path, into: pool)
+            if salvaged > 0 {
+                return (pool, StoreHealth(
+                    mode: .salvaged, userMessage: LaunchMessages.salvaged, severity: .warning,
+                    loadError: reason, quarantinedFiles: moved.map(\.path), salvagedRows: salvaged))
+            }
+            try? pool.close()
+            // Leave no empty store behind: the next launch should try again from scratch.
+            for url in [configuration.storeURL, configuration.walURL, configuration.shmURL] {
+                try? FileManager.default.removeItem(at: url)
+            }
+        }
+        var (memory, health) = try inMemory(reason: reason)
+        health.quarantinedFiles = moved.map(\.path)
+        return (memory, health)
+    }
+
+    static func restore(
+        from backup: URL, configuration: StoreConfiguration, damagedStore: URL?,
+        reason: String, quarantined: [URL]
+    ) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
+        let fm = FileManager.default
+        let staging = configuration.directory.appendingPathComponent(configuration.fileName + ".restoring")
+        do {
+            try? fm.removeItem(at: staging)
+            try fm.copyItem(at: backup, to: staging)
+            guard rename(staging.path, configuration.storeURL.path) == 0 else {
+                throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: configuration.storeURL.path])
+            }
+            let pool = try openPersistent(configuration)
+            var salvaged = 0
+            if let damagedStore {
+                salvaged = Salvage.copyReadableRows(from: damagedStore.path, into: pool)
+            }
+            let health = StoreHealth(
+                mode: salvaged > 0 ? .salvaged : .restoredFromBackup,
+                userMessage: salvaged > 0 ? LaunchMessages.salvaged : LaunchMessages.restored,
+                severity: .warning,
+                loadError: reason,
+                quarantinedFiles: quarantined.map(\.path),
+                restoredBackup: backup.lastPathComponent,
+                salvagedRows: salvaged)
+            return (pool, health)
+        } catch {
+            try? fm.removeItem(at: staging)
+            var (memory, health) = try inMemory(reason: "\(reason); restore failed: \(error)")
+            health.quarantinedFiles = quarantined.map(\.path)
+            return (memory, health)
+        }
+    }
+}

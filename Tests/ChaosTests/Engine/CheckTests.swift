@@ -1,0 +1,91 @@
+import Chaos
+import Foundation
+import Testing
+
+/// `chaos check`: the storage catalog on any target that declares a workload, with no
+/// scenario written. The acceptance checks of "Your own stack, first class", as tests:
+/// each example's fragile variant is caught with a trap at its own file:line, its
+/// fixed variant passes the whole catalog; the built-in app likewise.
+@Suite(.serialized) struct CheckTests {
+    static func example(_ name: String) -> String {
+        URL(fileURLWithPath: ChaosExecutable.path).deletingLastPathComponent().appendingPathComponent("chaos-example-\(name)").path
+    }
+
+    func check(_ arguments: [String]) throws -> (result: ChaosExecutable.Result, report: RunReport) {
+        let reports = try TemporaryFolder()
+        let result = try ChaosExecutable.run(["check", "-j", "2", "--report-dir", reports.url.path] + arguments,
+                                             timeout: .seconds(300))
+        let report = try JSONReportWriter.read(from: reports.url.appendingPathComponent("chaos-report.json"))
+        return (result, report)
+    }
+
+    @Test(arguments: [("notes", "fragile", "fixed", "FragileNotesRepository.swift:"),
+                      ("journal", "template", "careful", "TemplateStartup.swift:13")])
+    func theFragileVariantTrapsAtItsOwnLineAndTheFixedOnePassesTheCatalog(
+        example: String, fragile: String, fixed: String, site: String
+    ) throws {
+        let target = Self.example(example)
+        let caught = try check(["--target-exec", target, "--variant", fragile])
+        #expect(caught.result.exitCode == 1, "\(caught.result.stdout)\n\(caught.result.stderr)")
+        let trapped = caught.report.cases.filter { $0.trap != nil }
+        #expect(!trapped.isEmpty, "a fragile start-up traps on a damaged store")
+        #expect(trapped.allSatisfy { $0.trap?.site?.hasPrefix(site) == true }, "\(trapped.map { $0.trap?.site ?? "nil" })")
+        for report in trapped {
+            let line = report.scenario.hasSuffix("-sweep") ? "chaos explore " : "chaos check --only \(report.scenario) "
+            #expect(report.reproduce.hasPrefix(line) && report.reproduce.contains("--target-exec \(target)"), "\(report.reproduce)")
+        }
+        #expect(caught.report.run.target == target)
+
+        let passed = try check(["--target-exec", target, "--variant", fixed])
+        let failures = passed.report.cases.filter { $0.verdict != .passed }.map { "\($0.scenario): \($0.expectations.filter { !$0.passed }.map(\.observed))" }
+        #expect(passed.result.exitCode == 0, "\(failures)")
+        #expect(passed.report.cases.count == 24, "22 scenarios and two sweeps")
+    }
+
+    @Test func theBuiltInAppPassesHardenedAndIsCaughtOnLegacy() throws {
+        let hardened = try check([])
+        let failures = hardened.report.cases.filter { $0.verdict != .passed }.map { "\($0.scenario): \($0.expectations.filter { !$0.passed }.map(\.observed))" }
+        #expect(hardened.result.exitCode == 0, "\(failures)")
+        let legacy = try check(["--variant", "legacy", "--only", "check-store-garbage-header", "--only", "check-io-error-on-save-write"])
+        #expect(legacy.result.exitCode == 1)
+        #expect(legacy.report.cases.first { $0.scenario == "check-store-garbage-header" }?.trap?.site == "LegacyStore.swift:18")
+    }
+
+    @Test func aTargetWithoutAWorkloadIsToldHowToDeclareOne() throws {
+        let folder = try TemporaryFolder()
+        let script = try folder.write("no-workload.sh", """
+            #!/bin/sh
+            echo '{"event":"ready","files":{"store":"s.sqlite"},"actions":["a.b"],"probes":["health","surfaced"],"pid":1}'
+            read line
+            """, executable: true)
+        let result = try ChaosExecutable.run(["check", "--target-exec", script.path, "--variant", "x"])
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("declares no workload"), "\(result.stderr)")
+        #expect(result.stderr.contains("Workload(write:"))
+    }
+
+    @Test func theListNamesEveryCaseAndOnlyRefusesAnUnknownOne() throws {
+        let list = try ChaosExecutable.run(["check", "--list"])
+        let names = list.stdout.split(separator: "\n").map(String.init)
+        #expect(names.count == 24)
+        #expect(names.contains("check-store-zero-length") && names.contains("check-write-workload-crash-sweep"))
+        let unknown = try ChaosExecutable.run(["check", "--only", "check-store-zero-lenght"])
+        #expect(unknown.exitCode == 64)
+        #expect(unknown.stderr.contains("no case named 'check-store-zero-lenght'"))
+    }
+}
+
+/// What a target executable links: the target product, never the controller's SwiftNIO
+/// or Yams (a user's target stays small, and starts fast hundreds of times a run).
+@Suite struct TargetProductTests {
+    @Test(arguments: ["notes", "journal"])
+    func anExampleTargetLinksNeitherSwiftNIONorYams(example: String) throws {
+        let binary = try Data(contentsOf: URL(fileURLWithPath: CheckTests.example(example)))
+        for module in ["NIOCore", "NIOPosix", "Yams", "ArgumentParser"] {
+            // Swift symbols carry their module's name, length-prefixed: 7NIOCore, 4Yams.
+            let mangled = Data("\(module.count)\(module)".utf8)
+            #expect(binary.range(of: mangled) == nil, "\(example) links \(module)")
+        }
+        #expect(binary.range(of: Data("11ChaosTarget".utf8)) != nil, "the check sees the target's own symbols")
+    }
+}
