@@ -8,9 +8,9 @@ package enum Baseline {
         for index in report.cases.indices {
             let now = report.cases[index].verdict
             let then = before[report.cases[index].scenario]
-            let failedThen = then.map { $0 == .deviated || $0 == .errored } ?? false
+            let failedThen = then.map { [.deviated, .inconclusive, .errored].contains($0) } ?? false
             switch now {
-            case .deviated, .errored:
+            case .deviated, .inconclusive, .errored:
                 report.cases[index].baseline = failedThen ? "known" : "new"
             case .passed:
                 report.cases[index].baseline = failedThen ? "fixed" : nil

@@ -20,6 +20,12 @@ package struct FaultActivity: Codable, Sendable, Equatable {
     /// A power loss: writes and syncs of the app's files while it was armed.
     package var writes: Int?
     package var syncs: Int?
+    /// Whether the fault reached what the app reads (nil: not measured); a case whose
+    /// fault had none is `inconclusive`, not `passed`.
+    package var hadEffect: Bool?
+    /// What it did, measured: `failed 3 of 12 writes of app.sqlite-wal`, `no effect: the
+    /// point store/notes/save was never reached`.
+    package var effect: String?
 
     package init(id: String, kind: String, label: String, hits: Int? = nil, fired: Int = 0,
                 writes: Int? = nil, syncs: Int? = nil) {
@@ -41,5 +47,7 @@ package struct FaultActivity: Codable, Sendable, Equatable {
         try container.encode(fired, forKey: .fired)
         try container.encodeOrNull(writes, forKey: .writes)
         try container.encodeOrNull(syncs, forKey: .syncs)
+        try container.encodeOrNull(hadEffect, forKey: .hadEffect)
+        try container.encodeOrNull(effect, forKey: .effect)
     }
 }

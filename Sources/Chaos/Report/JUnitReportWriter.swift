@@ -13,7 +13,8 @@ import ChaosTarget
 ///
 /// Verdicts map to `<failure type="deviated">`, `<error type="errored">`,
 /// `<error type="interrupted">` (an interrupted case did not finish: a CI
-/// should treat it as broken, not as skipped) and `<skipped>`. Every string
+/// should treat it as broken, not as skipped) and `<skipped>` (skipped, and
+/// inconclusive with its reason). Every string
 /// is escaped, and characters XML 1.0 forbids are replaced with U+FFFD.
 package enum JUnitReportWriter {
     package static func xml(_ report: RunReport) -> String {
@@ -21,7 +22,7 @@ package enum JUnitReportWriter {
         let counts = """
             tests="\(report.cases.count)" failures="\(count(.deviated, in: report))" \
             errors="\(count(.errored, in: report) + count(.interrupted, in: report))" \
-            skipped="\(count(.skipped, in: report))" time="\(seconds(summary.durationMs))"
+            skipped="\(count(.skipped, in: report) + count(.inconclusive, in: report))" time="\(seconds(summary.durationMs))"
             """
         var xml = """
             <?xml version="1.0" encoding="UTF-8"?>
@@ -67,6 +68,10 @@ package enum JUnitReportWriter {
             xml += element("error", message: firstLine(reason), type: report.verdict.rawValue, text: text)
         case .skipped:
             xml += "      <skipped message=\"\(attribute(report.error ?? "skipped"))\"/>\n"
+        case .inconclusive:
+            // Proved nothing: a fault had no effect. Skipped, with the reason, for the CI;
+            // the exit code still fails the gate unless --allow-inconclusive.
+            xml += "      <skipped message=\"\(attribute("inconclusive: " + (report.error ?? "a fault had no effect")))\"/>\n"
         }
         let out = timelineText(report)
         if !out.isEmpty {

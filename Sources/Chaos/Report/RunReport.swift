@@ -55,10 +55,15 @@ package struct RunReport: Codable, Sendable, Equatable {
     ///
     /// `64` (bad usage, invalid scenario) never comes from a report: such a
     /// run stops before it has one.
-    package var exitCode: Int32 {
+    package var exitCode: Int32 { exitCode(allowingInconclusive: false) }
+
+    /// 5. with `allowingInconclusive` false, `1` if a case was inconclusive: a fault
+    ///    that had no effect proves nothing, and a gate must not pass on it.
+    package func exitCode(allowingInconclusive: Bool) -> Int32 {
         if summary.interrupted > 0 { return 130 }
         if summary.errored > 0 { return 2 }
         if summary.deviated > 0 { return 1 }
+        if summary.inconclusive > 0, !allowingInconclusive { return 1 }
         return 0
     }
 }
@@ -117,15 +122,19 @@ package struct RunInfo: Codable, Sendable, Equatable {
 package struct RunSummary: Codable, Sendable, Equatable {
     package var passed: Int
     package var deviated: Int
+    /// Cases in which a fault had no effect (0 in reports written before it existed).
+    package var inconclusive: Int
     package var errored: Int
     package var skipped: Int
     package var interrupted: Int
     /// Wall time of the whole run, in milliseconds.
     package var durationMs: Int
 
-    package init(passed: Int = 0, deviated: Int = 0, errored: Int = 0, skipped: Int = 0, interrupted: Int = 0, durationMs: Int = 0) {
+    package init(passed: Int = 0, deviated: Int = 0, inconclusive: Int = 0, errored: Int = 0, skipped: Int = 0,
+                 interrupted: Int = 0, durationMs: Int = 0) {
         self.passed = passed
         self.deviated = deviated
+        self.inconclusive = inconclusive
         self.errored = errored
         self.skipped = skipped
         self.interrupted = interrupted
@@ -141,8 +150,23 @@ package struct RunSummary: Codable, Sendable, Equatable {
         }
     }
 
+    private enum CodingKeys: String, CodingKey {
+        case passed, deviated, inconclusive, errored, skipped, interrupted, durationMs
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(passed: try container.decode(Int.self, forKey: .passed),
+                  deviated: try container.decode(Int.self, forKey: .deviated),
+                  inconclusive: try container.decodeIfPresent(Int.self, forKey: .inconclusive) ?? 0,
+                  errored: try container.decode(Int.self, forKey: .errored),
+                  skipped: try container.decode(Int.self, forKey: .skipped),
+                  interrupted: try container.decode(Int.self, forKey: .interrupted),
+                  durationMs: try container.decode(Int.self, forKey: .durationMs))
+    }
+
     /// The number of cases in all.
-    package var total: Int { passed + deviated + errored + skipped + interrupted }
+    package var total: Int { passed + deviated + inconclusive + errored + skipped + interrupted }
 
     /// The count for one verdict.
     package subscript(verdict: Verdict) -> Int {
@@ -150,6 +174,7 @@ package struct RunSummary: Codable, Sendable, Equatable {
             switch verdict {
             case .passed: passed
             case .deviated: deviated
+            case .inconclusive: inconclusive
             case .errored: errored
             case .skipped: skipped
             case .interrupted: interrupted
@@ -159,6 +184,7 @@ package struct RunSummary: Codable, Sendable, Equatable {
             switch verdict {
             case .passed: passed = newValue
             case .deviated: deviated = newValue
+            case .inconclusive: inconclusive = newValue
             case .errored: errored = newValue
             case .skipped: skipped = newValue
             case .interrupted: interrupted = newValue

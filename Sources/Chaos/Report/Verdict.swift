@@ -11,12 +11,17 @@ import ChaosTarget
 ///   fallback, lost data, a slow recovery). This is what Chaos exists to find.
 /// - `errored`: the harness itself failed (a worker that would not start, a
 ///   seam that could not be set up); the case says nothing about the app.
+/// - `inconclusive`: every expectation held, but a fault had no effect the app could
+///   observe (a point never reached, damage where SQLite does not read): the case
+///   proves nothing. ``CaseReport/error`` says which fault and why. It fails a gate
+///   unless `--allow-inconclusive`.
 /// - `skipped`: the case did not run (a fault this platform cannot inject,
 ///   a filter); ``CaseReport/error`` says why.
 /// - `interrupted`: the run was stopped (SIGINT) while the case ran.
 package enum Verdict: String, Codable, Sendable, CaseIterable {
     case passed
     case deviated
+    case inconclusive
     case errored
     case skipped
     case interrupted
@@ -26,7 +31,7 @@ package enum Verdict: String, Codable, Sendable, CaseIterable {
     package var isFailure: Bool {
         switch self {
         case .passed, .skipped: false
-        case .deviated, .errored, .interrupted: true
+        case .deviated, .inconclusive, .errored, .interrupted: true
         }
     }
 }

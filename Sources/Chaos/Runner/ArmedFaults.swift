@@ -9,12 +9,12 @@ import ChaosTarget
 final class ArmedFaults {
     private(set) var inProcess: [ArmedFault] = []
     private(set) var activities: [FaultActivity] = []
-    /// The kind of every id armed, for clearing by kind.
-    private var kinds: [String: String] = [:]
+    /// The step of every id armed, for clearing by kind and for its effect.
+    private var steps: [String: FaultStep] = [:]
 
     /// Notes a fault step; returns the fault to arm in the app when it runs in the app's process.
     func arm(_ step: FaultStep, id: String, seed: UInt64) -> ArmedFault? {
-        kinds[id] = step.fault.kind
+        steps[id] = step
         activities.append(FaultActivity(id: id, kind: step.fault.kind, label: step.fault.label))
         guard let fault = step.fault.base as? any InProcessFault else { return nil }
         let armed = ArmedFault(id: id, fault: fault, trigger: step.trigger, seed: seed)
@@ -69,7 +69,27 @@ final class ArmedFaults {
     }
 
     /// The kind armed under `id`, if any.
-    func kind(of id: String) -> String? { kinds[id] }
+    func kind(of id: String) -> String? { steps[id]?.fault.kind }
+
+    /// Every activity with its effect: measured by its seam (file damage), else worked
+    /// out from its counts (``FaultEffects``). A clock change bites when an app runs after it.
+    func withEffects(clockReached: Set<String>) -> [FaultActivity] {
+        activities.map { activity in
+            guard activity.hadEffect == nil else { return activity }
+            var measured = activity
+            if steps[activity.id]?.fault.family == .clock {
+                let reached = clockReached.contains(activity.id)
+                measured.hadEffect = reached
+                measured.effect = reached ? "the app ran with its clock moved" : "no effect: no app ran after the clock moved"
+            } else if steps[activity.id].map({ ($0.fault.base as? any StorageFault)?.seam == .tmpfs }) == true {
+                measured.hadEffect = true
+                measured.effect = "filled the app's disk"
+            } else {
+                (measured.hadEffect, measured.effect) = FaultEffects.measure(activity, step: steps[activity.id])
+            }
+            return measured
+        }
+    }
 
     /// Forgets the in-process faults `scope` names; returns their ids (to disarm in a running app).
     func clear(_ scope: ClearScope) -> [String] {

@@ -3,7 +3,8 @@ import ChaosTarget
 
 /// What a case sets up around the app and takes down however it ends: the network lab
 /// (the remote and the fault proxy), the clock seam (libfaketime), a real small disk
-/// (tmpfs). Each only when the scenario needs it.
+/// (tmpfs), workers that honour permission bits even under root. Each only when the
+/// scenario needs it.
 final class CaseFixtures {
     /// The network lab: for a `family` scenario, network faults or `remote.*` probes.
     private(set) var lab: NetworkLab?
@@ -11,6 +12,9 @@ final class CaseFixtures {
     private(set) var clock: FaketimeClock?
     /// A real small disk under the data folder, for `disk-full` with `mechanism: tmpfs`.
     private(set) var tmpfs: TmpfsDisk?
+    /// `setpriv`, when workers must honour permission bits though the controller runs as
+    /// root (a `read-only` fault): root's DAC override is dropped from their bounding set.
+    private(set) var setpriv: String?
     /// The tmpfs holds its ballast.
     var diskFilled = false
 
@@ -47,6 +51,10 @@ final class CaseFixtures {
             case let .failure(problem): throw .harness("\(problem)")
             }
         }
+        if faults.contains(where: { $0.fault.base is ReadOnlyFault }), getuid() == 0 {
+            // Root ignores permission bits: a read-only file would not be read-only to the app.
+            setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        }
         let needsLab = scenario.system == "family" || faults.contains { $0.fault.family == .network }
             || scenario.expectations.contains { if case let .state(probe, _) = $0.kind { probe.hasPrefix("remote.") } else { false } }
         if needsLab {
@@ -61,7 +69,11 @@ final class CaseFixtures {
     /// The worker command with the seams around it: inside the tmpfs namespace, with
     /// libfaketime preloaded.
     func wrap(_ command: WorkerCommand) -> WorkerCommand {
-        let inside = tmpfs?.wrap(command) ?? command
+        var inside = tmpfs?.wrap(command) ?? command
+        if let setpriv {
+            inside.arguments = ["--bounding-set=-dac_override,-dac_read_search", "--", inside.executable] + inside.arguments
+            inside.executable = setpriv
+        }
         return clock?.wrap(inside) ?? inside
     }
 

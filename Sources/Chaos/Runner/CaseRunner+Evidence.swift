@@ -83,20 +83,19 @@ extension CaseRunner {
     /// `integrity: ok`: the store passes `PRAGMA integrity_check`, opened by the
     /// controller with the plain "unix" VFS.
     func checkIntegrity() {
-        guard var url = try? logicalFile("store") else { return }
-        if fixtures.tmpfs != nil {
-            // SQLite resolves /proc/PID/root back to this namespace's "/": check a copy.
-            let copy = scratch.appendingPathComponent("integrity", isDirectory: true)
-            try? FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-            for suffix in ["", "-wal"] {
-                let source = URL(fileURLWithPath: url.path + suffix)
-                guard FileManager.default.fileExists(atPath: source.path) else { continue }
-                try? FileManager.default.copyItem(at: source, to: copy.appendingPathComponent(url.lastPathComponent + suffix))
-            }
-            url = copy.appendingPathComponent(url.lastPathComponent)
+        guard let url = try? logicalFile("store") else { return }
+        // On a copy: opening a WAL database recovers and checkpoints it, and the check
+        // must not change what the app left (nor can SQLite follow /proc/PID/root paths).
+        let copy = scratch.appendingPathComponent("integrity", isDirectory: true)
+        try? FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: copy) }
+        for suffix in ["", "-wal"] {
+            let source = URL(fileURLWithPath: url.path + suffix)
+            guard FileManager.default.fileExists(atPath: source.path) else { continue }
+            try? FileManager.default.copyItem(at: source, to: copy.appendingPathComponent(url.lastPathComponent + suffix))
         }
         log.evidence.integrityChecked = true
-        log.evidence.integrityProblem = IntegrityCheck.problems(at: url.path)
+        log.evidence.integrityProblem = IntegrityCheck.problems(at: copy.appendingPathComponent(url.lastPathComponent).path)
     }
 
     func expectationResults() -> [ExpectationResult] {

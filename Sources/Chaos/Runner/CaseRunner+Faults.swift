@@ -10,7 +10,7 @@ extension CaseRunner {
         let armed = faults.arm(step, id: id, seed: subseed)
         switch step.fault.base {
         case let fault as any FileFault:
-            return try damage(fault, id: id, seed: subseed)
+            return try damage(fault, id: id, seed: subseed, ifAbsent: step.ifAbsent)
         case let fault as any StorageFault where fault.seam == .tmpfs:
             return try fillDisk(id: id)
         case let fault as any NetworkFault:
@@ -23,6 +23,7 @@ extension CaseRunner {
             return .ok("armed in the fault proxy: \(fault.label)" + (step.trigger.label.isEmpty ? "" : " (\(step.trigger.label))"))
         case let fault as any ClockFault:
             let done = try changeClock { try $0.apply(fault) }
+            if app.isRunning { clockReached.insert(id) } else { clockWaiting.insert(id) }
             faults.update(id) { $0.fired = 1 }
             log.injections.append(InjectionRecord(kind: step.fault.kind, target: "clock", detail: done, atMs: clock.elapsedMs,
                                                   mechanism: InjectionRecord.Mechanism.libfaketime))
@@ -37,33 +38,83 @@ extension CaseRunner {
         }
     }
 
-    /// A file fault: planned (seeded), then carried out on the file while the app is down.
-    func damage(_ fault: any FileFault, id: String, seed: UInt64) throws(CaseEnd) -> StepResult {
+    /// A file fault: planned (seeded), then carried out on the file while the app is
+    /// down; what it did to the database as SQLite reads it is measured around it.
+    func damage(_ fault: any FileFault, id: String, seed: UInt64, ifAbsent: FaultStep.IfAbsent) throws(CaseEnd) -> StepResult {
         guard !app.isRunning else {
             throw .harness("\(id.replacingOccurrences(of: "-", with: " ")) '\(fault.label)' damages files while the app "
                 + "is running: add a stop or kill step before it")
         }
         let url = try logicalFile(fault.file)
         guard FileManager.default.fileExists(atPath: url.path) || fault is ReplaceFileFault else {
+            if ifAbsent == .skip { throw .notApplicable("the app keeps no \(url.lastPathComponent) at this point") }
             // A companion the app did not leave (its WAL was checkpointed away): nothing to damage.
-            log.injections.append(InjectionRecord(kind: type(of: fault).kind, target: fault.file,
-                                                  detail: "no effect: \(url.lastPathComponent) does not exist",
-                                                  atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
-            return .ok("no effect: \(url.lastPathComponent) does not exist")
+            return noteDamage(fault, id: id, done: "left alone: \(url.lastPathComponent) does not exist",
+                              effect: FileDamageEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"))
         }
+        var prepared: String?
+        if fault.preparation == .checkpointWAL { prepared = FileDamage.checkpoint(url) }
+        let store = try databaseFile(of: fault.file)
+        let effects = scratch.appendingPathComponent("effect-\(id)")
+        defer { try? FileManager.default.removeItem(at: effects) }
+        let before = store.map { FileDamageEffect.before(store: $0, scratch: effects) }
         let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
         var rng = SplitMix64(seed: seed)
         let plan = fault.plan(fileSize: size, rng: &rng)
         do {
             // Paths in the report are relative to the app's data folder, so two runs compare.
             let done = try FileDamage.apply(plan, to: url).replacingOccurrences(of: hostDataDirectory.path + "/", with: "")
-            faults.update(id) { $0.fired = 1 }
-            log.injections.append(InjectionRecord(kind: type(of: fault).kind, target: fault.file, detail: done,
-                                                  atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
-            return .ok(done)
+            if plan == .makeReadOnly {
+                // No byte changes: whether it bites shows in what the app does to the file next.
+                let untouched = FileStamp(url)
+                deferredEffects[id] = { !untouched.writtenSince(FileStamp(url))
+                    ? FileDamageEffect(hadEffect: true, summary: "\(url.lastPathComponent) stayed unwritten after it lost its write permission")
+                    : FileDamageEffect(hadEffect: false, summary: "no effect: the app still wrote to \(url.lastPathComponent) "
+                        + "(it runs as root, whom the permission bits do not stop, and does not check them itself)") }
+            }
+            let effect = store.flatMap { store in before.map { FileDamageEffect.after($0, store: store, scratch: effects) } }
+                ?? FileDamageEffect(hadEffect: true, summary: done)
+            return noteDamage(fault, id: id, done: (prepared.map { $0 + "; then " } ?? "") + done, effect: effect)
         } catch {
             throw .harness("\(id.replacingOccurrences(of: "-", with: " ")) '\(fault.label)': \(error)")
         }
+    }
+
+    /// The store whose database a damage to `file` touches (the store itself, its WAL,
+    /// journal or shared memory), or nil for another file of the app's.
+    func databaseFile(of file: String) throws(CaseEnd) -> URL? {
+        guard ["store", "wal", "shm", "journal"].contains(file) else { return nil }
+        return try logicalFile("store")
+    }
+
+    /// A file's identity, size and modification time: whether anything wrote to it since.
+    struct FileStamp: Equatable {
+        var inode: UInt64?
+        var size: Int?
+        var modified: Date?
+
+        init(_ url: URL) {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            inode = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value
+            size = (attributes?[.size] as? NSNumber)?.intValue
+            modified = attributes?[.modificationDate] as? Date
+        }
+
+        /// The same file (not one moved away and replaced), with other contents.
+        func writtenSince(_ now: FileStamp) -> Bool {
+            inode != nil && now.inode == inode && (now.size != size || now.modified != modified)
+        }
+    }
+
+    private func noteDamage(_ fault: any FileFault, id: String, done: String, effect: FileDamageEffect) -> StepResult {
+        faults.update(id) { activity in
+            activity.fired = 1
+            activity.hadEffect = effect.hadEffect
+            activity.effect = effect.summary
+        }
+        log.injections.append(InjectionRecord(kind: type(of: fault).kind, target: fault.file, detail: done,
+                                              atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
+        return .ok(done + " — " + effect.summary)
     }
 
     /// `disk-full` for real: the tmpfs under the data folder filled with ballast.

@@ -89,6 +89,8 @@ extension CaseRunner {
         } catch {
             try absorb(error)
         }
+        clockReached.formUnion(clockWaiting)
+        clockWaiting = []
         try armForLaunch(clean: clean)
         let launchStart = clock.now
         log.evidence.health = nil

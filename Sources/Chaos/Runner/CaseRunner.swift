@@ -25,6 +25,11 @@ package final class CaseRunner {
     var powerOut = false
     /// The activity id of the power loss armed in the running app, if any.
     var armedPowerLoss: String?
+    /// Clock faults applied while no app ran, and those an app has run under since.
+    var clockWaiting: Set<String> = []
+    var clockReached: Set<String> = []
+    /// Effects known only at the end of the case (a read-only file: did the app still write it?).
+    var deferredEffects: [String: () -> FileDamageEffect] = [:]
 
     /// The app's data folder, as the app sees it.
     var dataDirectory: URL { scratch.appendingPathComponent("data") }
@@ -131,7 +136,7 @@ package final class CaseRunner {
     /// The step detail of a case's end.
     func detail(of ending: CaseEnd) -> String? {
         switch ending {
-        case let .harness(reason): reason
+        case let .harness(reason), let .notApplicable(reason): reason
         case .interrupted: "interrupted"
         case .trapped, .appFailed, .timedOut: log.evidence.abnormalEnd
         }
@@ -143,20 +148,32 @@ package final class CaseRunner {
         switch ending {
         case nil:
             do { try gatherFinalEvidence() } catch { ending = error }
-        case .interrupted?, .harness?:
+        case .interrupted?, .harness?, .notApplicable?:
             break
         default:
             // The app trapped or hung: what the remote saw is still the lab's to tell.
             try? gatherLabEvidence()
         }
         shutDown(abruptly: ending != nil)
+        for (id, measure) in deferredEffects {
+            let effect = measure()
+            faults.update(id) { $0.hadEffect = effect.hadEffect; $0.effect = effect.summary }
+        }
         if ending == nil, needsIntegrity { checkIntegrity() }
         switch ending {
         case .interrupted?: return report(verdict: .interrupted, error: "interrupted before the case finished")
         case let .harness(reason)?: return report(verdict: .errored, error: reason)
+        case let .notApplicable(reason)?: return report(verdict: .skipped, error: "does not apply: \(reason)")
         default:
             let results = expectationResults()
-            return report(verdict: results.allSatisfy(\.passed) ? .passed : .deviated, expectations: results)
+            guard results.allSatisfy(\.passed) else { return report(verdict: .deviated, expectations: results) }
+            // Passing proves something only if every fault reached what the app reads.
+            let idle = faults.withEffects(clockReached: clockReached).filter { $0.hadEffect == false && $0.id != TrialPlan.faultID }
+            guard idle.isEmpty else {
+                let reasons = idle.map { "\($0.id.replacingOccurrences(of: "-", with: " ")) '\($0.label)' had \($0.effect ?? "no effect")" }
+                return report(verdict: .inconclusive, expectations: results, error: reasons.joined(separator: "; "))
+            }
+            return report(verdict: .passed, expectations: results)
         }
     }
 
@@ -173,7 +190,7 @@ package final class CaseRunner {
             error: error, workerLaunches: app?.launches ?? 0)
         report.recoveryStartMs = log.evidence.recoveryMs == nil ? nil : log.recoveryStartMs
         report.options = targetOptions
-        report.faults = faults.activities
+        report.faults = faults.withEffects(clockReached: clockReached)
         return report
     }
 

@@ -46,6 +46,9 @@ enum CaseEnd: Error, Equatable {
     case harness(String)
     /// Ctrl-C.
     case interrupted
+    /// The case does not apply to this app (a file fault on a file it does not keep,
+    /// `if-absent: skip`): skipped, with the reason.
+    case notApplicable(String)
 
     /// The outcome of the step during which the case ended.
     var stepOutcome: StepOutcome {
@@ -53,6 +56,7 @@ enum CaseEnd: Error, Equatable {
         case .trapped: .trapped
         case .timedOut: .timedOut
         case .appFailed, .harness, .interrupted: .error
+        case .notApplicable: .skipped
         }
     }
 }

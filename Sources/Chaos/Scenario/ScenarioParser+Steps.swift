@@ -127,7 +127,7 @@ extension ScenarioParser {
             throw ScenarioError.unknown("fault kind", kindName, among: FaultCatalog.kinds, at: lead.value.location)
         }
         let context = "fault '\(kindName)'"
-        let accepted = kind.acceptedKeys
+        let accepted = kind.acceptedKeys + (kind.family == .file ? [FaultStep.ifAbsentKey] : [])
         for entry in entries where entry.key != lead.key && !accepted.contains(entry.key) && Trigger.keys.contains(entry.key) {
             if !kind.acceptsTrigger {
                 throw ScenarioError(
@@ -144,7 +144,11 @@ extension ScenarioParser {
             try checkReplacementExists(replace, parameters)
         }
         let trigger = kind.acceptsTrigger ? try Trigger(parameters: parameters, acceptsStorageFile: kind.acceptsStorageFile) : Trigger()
-        return .fault(FaultStep(fault: AnyFault(fault), trigger: trigger))
+        var step = FaultStep(fault: AnyFault(fault), trigger: trigger)
+        if let absent = try parameters.oneOf(FaultStep.ifAbsentKey, FaultStep.IfAbsent.allCases.map(\.rawValue)) {
+            step.ifAbsent = FaultStep.IfAbsent(rawValue: absent) ?? .noEffect
+        }
+        return .fault(step)
     }
 
     private func checkReplacementExists(_ fault: ReplaceFileFault, _ parameters: ScenarioParameters) throws(ScenarioError) {

@@ -17,4 +17,13 @@ package enum FNV1a {
         }
         return hash
     }
+
+    package static func hash64<Bytes: Sequence>(_ bytes: Bytes) -> UInt64 where Bytes.Element == UInt8 {
+        var hash = offsetBasis
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= prime
+        }
+        return hash
+    }
 }

@@ -61,6 +61,7 @@ final class RunConsole: @unchecked Sendable {
         switch report.verdict {
         case .passed: mark = paint("✔", 32)
         case .deviated: mark = paint("✘", 31)
+        case .inconclusive: mark = paint("?", 33)
         case .errored: mark = paint("!", 33)
         case .skipped: mark = paint("-", 90)
         case .interrupted: mark = paint("⏹", 33)
@@ -76,6 +77,10 @@ final class RunConsole: @unchecked Sendable {
                 if let detail = failed.detail { say("      \(detail)") }
             }
             if let error = report.error { say("    \(error)") }
+            for fault in report.faults ?? [] where report.verdict != .skipped {
+                let mark = fault.hadEffect == false ? paint("○", 33) : "•"
+                say("    \(mark) \(fault.id) \(fault.label): \(fault.effect ?? "not measured")")
+            }
             if report.verdict != .skipped { say("    reproduce: \(report.reproduce)") }
         }
         if let scratch { say("    kept: \(scratch.path)") }
@@ -93,9 +98,13 @@ final class RunConsole: @unchecked Sendable {
                     + "\(item.durationMs) ms".padding(8) + "  " + recovery + (item.baseline.map { "  [\($0)]" } ?? ""))
             }
         }
-        var parts = ["\(summary.passed) passed", "\(summary.deviated) deviated", "\(summary.errored) errored"]
+        var parts = ["\(summary.passed) passed", "\(summary.deviated) deviated"]
+        if summary.inconclusive > 0 { parts.append("\(summary.inconclusive) inconclusive") }
+        parts.append("\(summary.errored) errored")
         if summary.skipped > 0 { parts.append("\(summary.skipped) skipped") }
         if summary.interrupted > 0 { parts.append("\(summary.interrupted) interrupted") }
+        let idle = report.cases.filter { $0.verdict != .skipped }.flatMap { $0.faults ?? [] }.count { $0.hadEffect == false }
+        if idle > 0 { parts.append("\(idle) fault\(idle == 1 ? "" : "s") had no effect") }
         let baseline = report.cases.compactMap(\.baseline)
         if !baseline.isEmpty {
             parts.append("against the baseline: \(baseline.filter { $0 == "new" }.count) new, "

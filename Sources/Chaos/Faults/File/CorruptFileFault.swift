@@ -7,7 +7,16 @@ import ChaosTarget
 ///   file: store            # logical file name; default store
 ///   how: garbage-header    # garbage-header | flip-bytes | zero-pages | truncate
 ///   bytes: 64              # flip-bytes only: how many bytes; default 64, at most 4096
+///   scope: database        # file (default): the bytes of the file as it is; database: the
+///                          # store as SQLite reads it (its WAL folded in first)
 /// ```
+///
+/// `scope: file` damages the file's bytes as they are. An app in WAL mode that has not
+/// checkpointed keeps its newest pages in the `-wal`: damage to the store then lands
+/// where SQLite does not read (and the case ends `inconclusive`, saying so). `scope:
+/// database` (for `file: store` only) first checkpoints the WAL into the store through
+/// SQLite's plain VFS — what SQLite itself does when the last connection closes — so
+/// the damage reaches the pages SQLite reads, wherever they lived.
 ///
 /// What each method decides, from the case seed:
 /// - `garbage-header`: the first 100 bytes (SQLite's database header) become random
@@ -31,6 +40,10 @@ package struct CorruptFileFault: FileFault {
         case zeroLength = "zero-length"
     }
 
+    package enum Scope: String, Sendable, CaseIterable {
+        case file, database
+    }
+
     package static let kind = "corrupt-file"
     package static let summary = "Damage a file's bytes while the app is down: garbage header, flipped bytes, zeroed pages, truncation."
     package static let example = """
@@ -38,7 +51,7 @@ package struct CorruptFileFault: FileFault {
           file: store
           how: garbage-header
         """
-    package static let parameterKeys = ["file", "how", "bytes"]
+    package static let parameterKeys = ["file", "how", "bytes", "scope"]
 
     package static let headerSize = 100
     package static let defaultFlipCount = 64
@@ -48,11 +61,13 @@ package struct CorruptFileFault: FileFault {
     package var how: Method
     /// flip-bytes: how many bytes to flip.
     package var flipCount: Int
+    package var scope: Scope
 
-    package init(file: String = "store", how: Method, flipCount: Int = CorruptFileFault.defaultFlipCount) {
+    package init(file: String = "store", how: Method, flipCount: Int = CorruptFileFault.defaultFlipCount, scope: Scope = .file) {
         self.file = file
         self.how = how
         self.flipCount = flipCount
+        self.scope = scope
     }
 
     package init(parameters: ScenarioParameters) throws(ScenarioError) {
@@ -63,12 +78,19 @@ package struct CorruptFileFault: FileFault {
             throw parameters.error("'bytes' of \(parameters.context) only applies to how: flip-bytes", at: "bytes")
         }
         flipCount = try parameters.int("bytes", in: Self.flipCountRange, default: Self.defaultFlipCount)
+        scope = Scope(rawValue: try parameters.oneOf("scope", Scope.allCases.map(\.rawValue)) ?? "file") ?? .file
+        if scope == .database, file != LogicalFileName.defaultName {
+            throw parameters.error("'scope: database' damages the store as SQLite reads it: it needs 'file: store', found '\(file)'", at: "scope")
+        }
     }
 
     package var label: String {
-        let detail = how == .flipBytes && flipCount != Self.defaultFlipCount ? "\(how.rawValue), \(flipCount) bytes" : how.rawValue
+        var detail = how == .flipBytes && flipCount != Self.defaultFlipCount ? "\(how.rawValue), \(flipCount) bytes" : how.rawValue
+        if scope == .database { detail += ", the database" }
         return "\(Self.kind) \(file) (\(detail))"
     }
+
+    package var preparation: FileDamagePreparation { scope == .database ? .checkpointWAL : .none }
 
     package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan {
         let size = max(0, fileSize)

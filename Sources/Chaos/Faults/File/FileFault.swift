@@ -13,11 +13,24 @@ package protocol FileFault: Fault {
 
     /// What to do to a file of `fileSize` bytes, with choices drawn from `rng`.
     func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan
+
+    /// What the seam does before the plan is made: nothing, or fold the WAL into the
+    /// store so that the damage reaches pages SQLite reads (`scope: database`).
+    var preparation: FileDamagePreparation { get }
 }
 
 extension FileFault {
     package static var family: FaultFamily { .file }
     package static var acceptsTrigger: Bool { false }
+    package var preparation: FileDamagePreparation { .none }
+}
+
+/// What the file seam does before a file fault makes its plan.
+package enum FileDamagePreparation: Sendable, Equatable {
+    case none
+    /// Checkpoint the store's WAL into the store through SQLite's plain VFS, so every
+    /// page SQLite reads lives in the file the damage lands in.
+    case checkpointWAL
 }
 
 /// Logical file names: `[a-z0-9][a-z0-9._-]*`, at most 64 characters. No `/`, so a

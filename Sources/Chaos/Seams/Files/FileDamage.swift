@@ -1,5 +1,6 @@
-import Foundation
+import CSQLite
 import ChaosTarget
+import Foundation
 
 /// Carries out a ``FileDamagePlan`` on a real file: the file-damage seam. File faults
 /// decide what to do (``FileFault/plan(fileSize:rng:)``); this does it, and says what
@@ -167,4 +168,22 @@ package struct FileDamageError: Error, Sendable, Equatable, CustomStringConverti
     }
 
     package var description: String { "cannot damage \(path): \(problem)" }
+}
+
+extension FileDamage {
+    /// Folds the store's WAL into the store through SQLite's plain "unix" VFS (the app is
+    /// down): afterwards every page SQLite reads lives in the store. Returns what it did.
+    static func checkpoint(_ store: URL) -> String {
+        let wal = store.path + "-wal"
+        let frames = ((try? FileManager.default.attributesOfItem(atPath: wal))?[.size] as? NSNumber)?.intValue ?? 0
+        guard frames > 0 else { return "\(store.lastPathComponent) holds every page (no WAL to fold in)" }
+        var db: OpaquePointer?
+        defer { sqlite3_close_v2(db) }
+        guard sqlite3_open_v2(store.path, &db, SQLITE_OPEN_READWRITE, "unix") == SQLITE_OK, let db else {
+            return "the WAL could not be folded in (SQLite cannot open \(store.lastPathComponent))"
+        }
+        let rc = sqlite3_exec(db, "PRAGMA wal_checkpoint(TRUNCATE)", nil, nil, nil)
+        return rc == SQLITE_OK ? "folded \(store.lastPathComponent)-wal (\(frames) bytes) into \(store.lastPathComponent) first"
+            : "the WAL could not be folded in: \(String(cString: sqlite3_errmsg(db)))"
+    }
 }

@@ -8,7 +8,9 @@
 /// ```
 ///
 /// `op: any` counts every read, write, sync and truncate, each failing with its own
-/// code: "the Nth I/O operation" of `chaos explore --sweep io`.
+/// code: "the Nth I/O operation" of `chaos explore --sweep io`. `op: lock` counts every
+/// lock request: the database's (`xLock`) and, in WAL mode, the WAL index's (`-shm`),
+/// which is how a WAL database locks for a write.
 package struct IOErrorFault: StorageFault {
     package static let kind = "io-error"
     package static let summary = "Fail one kind of file operation with SQLite's I/O error code (IOERR_READ, IOERR_FSYNC...)."
@@ -36,7 +38,8 @@ package struct IOErrorFault: StorageFault {
     package var label: String { "\(Self.kind) \(operation)" }
 
     package func isHit(_ call: StorageCall, on: StorageFile, memory: inout NoMemory) -> Bool {
-        guard call.isOn(on), call.operation != .shmLock else { return false }
+        guard call.isOn(on) else { return false }
+        if call.operation == .shmLock { return operation == StorageCall.Operation.lock.rawValue }
         return operation == Self.anyOperation ? call.isIO : call.operation.rawValue == operation
     }
 
@@ -53,7 +56,8 @@ package struct IOErrorFault: StorageFault {
         case .sync: return Code.ioErrorFsync
         case .truncate: return Code.ioErrorTruncate
         case .delete: return Code.ioErrorDelete
-        case .lock, .shmLock: return Code.ioErrorLock
+        case .lock: return Code.ioErrorLock
+        case .shmLock: return Code.ioErrorShmLock
         case .open: return Code.cantOpen
         }
     }

@@ -128,5 +128,6 @@ package struct StorageEffect: Sendable, Equatable {
         package static let ioErrorTruncate: Int32 = 10 | (6 << 8)  // 1546
         package static let ioErrorDelete: Int32 = 10 | (10 << 8)  // 2570
         package static let ioErrorLock: Int32 = 10 | (15 << 8)  // 3850
+        package static let ioErrorShmLock: Int32 = 10 | (20 << 8)  // 5130
     }
 }
