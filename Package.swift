@@ -81,6 +81,13 @@ let package = Package(
             dependencies: ["ChaosTarget", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Examples/Journal/Sources"
         ),
+        // A test app that never checkpoints its WAL (raw SQLite C API): what a file fault
+        // that lands where SQLite does not read is tested on.
+        .executableTarget(
+            name: "chaos-test-never-checkpoints",
+            dependencies: ["ChaosTarget", "CSQLite"],
+            path: "Tests/TargetApps/NeverCheckpoints"
+        ),
         // `make bench`: figures, not tests (release build).
         .executableTarget(
             name: "chaos-bench",

@@ -24,7 +24,7 @@ import Testing
         #expect(run["target"] as? String == "built-in")
 
         let summary = try #require(root["summary"] as? [String: Any])
-        #expect(Set(summary.keys) == ["passed", "deviated", "errored", "skipped", "interrupted", "durationMs"])
+        #expect(Set(summary.keys) == ["passed", "deviated", "inconclusive", "errored", "skipped", "interrupted", "durationMs"])
         #expect(summary["deviated"] as? Int == 1)
 
         let caseKeys: Set<String> = [

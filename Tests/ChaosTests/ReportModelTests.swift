@@ -41,7 +41,16 @@ import Testing
         #expect(report.exitCode == 130)
     }
 
-    @Test func onlyDeviatedErroredAndInterruptedAreFailures() {
-        #expect(Verdict.allCases.filter(\.isFailure) == [.deviated, .errored, .interrupted])
+    @Test func onlyDeviatedInconclusiveErroredAndInterruptedAreFailures() {
+        #expect(Verdict.allCases.filter(\.isFailure) == [.deviated, .inconclusive, .errored, .interrupted])
+    }
+
+    @Test func anInconclusiveCaseFailsTheGateUnlessAllowed() {
+        var report = RunReport(run: ReportSample.report.run, cases: [])
+        report.summary.inconclusive = 1
+        #expect(report.exitCode == 1)
+        #expect(report.exitCode(allowingInconclusive: true) == 0)
+        report.summary.deviated = 1
+        #expect(report.exitCode(allowingInconclusive: true) == 1, "a deviation is never allowed")
     }
 }

@@ -11,6 +11,7 @@ extension HTMLReportWriter {
           --passed: #1a7f37; --passed-bg: #dafbe1;
           --deviated: #cf222e; --deviated-bg: #ffebe9;
           --errored: #bc4c00; --errored-bg: #fff1e5;
+          --inconclusive: #9a6700; --inconclusive-bg: #fff8c5;
           --skipped: #59636e; --skipped-bg: #eff2f5;
           --interrupted: #8250df; --interrupted-bg: #fbefff;
           --step: #54aeff; --injection: #e16f24; --trap: #a40e26; --recovery: #2da44e;
@@ -38,6 +39,7 @@ extension HTMLReportWriter {
         .count.zero { opacity: .45; }
         .count.v-passed:not(.zero) { background: var(--passed-bg); } .count.v-deviated:not(.zero) { background: var(--deviated-bg); }
         .count.v-errored:not(.zero) { background: var(--errored-bg); }
+        .count.v-inconclusive:not(.zero) { background: var(--inconclusive-bg); } .count.v-inconclusive b { color: var(--inconclusive); }
         .count.v-interrupted:not(.zero) { background: var(--interrupted-bg); }
         .count.v-passed b { color: var(--passed); } .count.v-deviated b { color: var(--deviated); }
         .count.v-errored b { color: var(--errored); } .count.v-skipped b { color: var(--skipped); }
@@ -51,12 +53,14 @@ extension HTMLReportWriter {
         .badge.v-passed { color: var(--passed); background: var(--passed-bg); }
         .badge.v-deviated { color: var(--deviated); background: var(--deviated-bg); }
         .badge.v-errored { color: var(--errored); background: var(--errored-bg); }
+        .badge.v-inconclusive { color: var(--inconclusive); background: var(--inconclusive-bg); }
         .badge.v-skipped { color: var(--skipped); background: var(--skipped-bg); }
         .badge.v-interrupted { color: var(--interrupted); background: var(--interrupted-bg); }
         .case { border-left-width: 5px; }
         .case.v-passed { border-left-color: var(--passed); } .case.v-deviated { border-left-color: var(--deviated); }
         .case.v-errored { border-left-color: var(--errored); } .case.v-skipped { border-left-color: var(--skipped); }
-        .case.v-interrupted { border-left-color: var(--interrupted); }
+        .case.v-interrupted { border-left-color: var(--interrupted); } .case.v-inconclusive { border-left-color: var(--inconclusive); }
+        table.faults td { vertical-align: top; } table.faults tr.idle td { background: var(--inconclusive-bg); }
         .case-head { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
         .case-summary { margin: 6px 0 10px; }
         .facts { display: flex; flex-wrap: wrap; gap: 4px 18px; color: var(--muted); margin: 0 0 10px; }

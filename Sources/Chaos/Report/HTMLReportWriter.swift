@@ -57,7 +57,7 @@ package enum HTMLReportWriter {
         let run = report.run
         let overall: Verdict = switch report.exitCode {
         case 0: .passed
-        case 1: .deviated
+        case 1: report.summary.deviated > 0 ? .deviated : .inconclusive
         case 130: .interrupted
         default: .errored
         }
@@ -82,6 +82,8 @@ package enum HTMLReportWriter {
             let count = report.summary[verdict]
             html += "<div class=\"count v-\(verdict.rawValue)\(count == 0 ? " zero" : "")\"><b>\(count)</b>\(verdict.rawValue)</div>"
         }
+        let idle = report.cases.filter { $0.verdict != .skipped }.flatMap { $0.faults ?? [] }.count { $0.hadEffect == false }
+        html += "<div class=\"count v-inconclusive idle\(idle == 0 ? " zero" : "")\"><b>\(idle)</b>faults with no effect</div>"
         html += "</div>\n</header>\n"
         return html
     }
@@ -129,10 +131,15 @@ package enum HTMLReportWriter {
 
             """
         if let error = report.error {
-            let title = report.verdict == .skipped ? "Skipped" : "Harness error"
+            let title = switch report.verdict {
+            case .skipped: "Skipped"
+            case .inconclusive: "Inconclusive: a fault had no effect, so the case proves nothing"
+            default: "Harness error"
+            }
             html += "<div class=\"harness-error\"><strong>\(title)</strong><pre>\(escape(error))</pre></div>\n"
         }
         html += timeline(report)
+        html += faultsTable(report.faults ?? [])
         if let trap = report.trap {
             html += trapBox(trap)
         }
@@ -145,6 +152,19 @@ package enum HTMLReportWriter {
 
             """
         return html
+    }
+
+    /// Each armed fault and what it did, measured.
+    static func faultsTable(_ faults: [FaultActivity]) -> String {
+        guard !faults.isEmpty else { return "" }
+        var html = "<h3>Faults and their effect</h3>\n<table class=\"faults\">\n<tbody>\n"
+        for fault in faults {
+            let idle = fault.hadEffect == false
+            html += "<tr\(idle ? " class=\"idle\"" : "")><td><code>\(escape(fault.id))</code></td><td>\(escape(fault.label))</td>"
+                + "<td class=\"num\">\(fault.hits.map { "\($0) hits" } ?? "")</td><td class=\"num\">\(fault.fired) fired</td>"
+                + "<td>\(escape(fault.effect ?? "not measured"))</td></tr>\n"
+        }
+        return html + "</tbody>\n</table>\n"
     }
 
     static func trapBox(_ trap: TrapRecord) -> String {

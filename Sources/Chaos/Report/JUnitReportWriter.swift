@@ -117,7 +117,8 @@ package enum JUnitReportWriter {
     }
 
     static func timelineText(_ report: CaseReport) -> String {
-        CaseTimeline(report).entries.map { entry in
+        let effects = (report.faults ?? []).map { "fault \($0.id) \($0.label): \($0.effect ?? "not measured")" }
+        return (CaseTimeline(report).entries.map { entry in
             var at = "\(entry.atMs) ms"
             at += String(repeating: " ", count: max(0, 9 - at.count))
             switch entry.event {
@@ -132,7 +133,7 @@ package enum JUnitReportWriter {
             case .recovered(let durationMs):
                 return "\(at) recovered in \(durationMs) ms"
             }
-        }.joined(separator: "\n")
+        } + effects).joined(separator: "\n")
     }
 
     static func trapText(_ trap: TrapRecord) -> String {

@@ -33,8 +33,9 @@ enum StorePeek: Equatable {
             let unknown = try AppSchema.migrator.appliedIdentifiers(db).subtracting(AppSchema.migrator.migrations).sorted()
             // quick_check does not compare indexes with their tables: a flipped byte in a
             // migration's name passes it. The full check of that one table does not.
-            let check = try String.fetchAll(db, sql: "PRAGMA integrity_check(grdb_migrations)")
-            guard !unknown.isEmpty, check == ["ok"], StoreIntegrity.quickCheck(db) == nil else { return .ordinary }
+            guard !unknown.isEmpty,
+                  try String.fetchAll(db, sql: "PRAGMA integrity_check(grdb_migrations)") == ["ok"],
+                  StoreIntegrity.quickCheck(db) == nil else { return .ordinary }
             return .newer(unknown)
         }
         return peek ?? .ordinary

@@ -55,6 +55,9 @@ struct CheckCommand: ParsableCommand {
     @Flag(help: "Write the JSON report to stdout (the human output goes to stderr).")
     var json = false
 
+    @Flag(help: "Exit 0 though a case was inconclusive (a fault had no effect the app could observe).")
+    var allowInconclusive = false
+
     @Flag(help: "List the catalog's cases and exit.")
     var list = false
 
@@ -120,6 +123,6 @@ struct CheckCommand: ParsableCommand {
             }
             Baseline.mark(&report, against: previous)
         }
-        try RunCommand.finish(report, reportDir: reportDir, console: console, json: json)
+        try RunCommand.finish(report, reportDir: reportDir, console: console, json: json, allowInconclusive: allowInconclusive)
     }
 }

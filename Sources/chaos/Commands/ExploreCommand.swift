@@ -111,12 +111,24 @@ struct ExploreCommand: ParsableCommand {
             }
         }
         if terminal { print("") }
+        printOutcome(outcome, kind: kind)
+        try write(outcome.failedReports, options: options)
+        if RunInterruption.requested { throw ExitCode(130) }
+        if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(2) }
+        if !outcome.failures.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Trials, coverage, failures and the first failure's reproduction.
+    private func printOutcome(_ outcome: Sweeper.Outcome, kind: Sweeper.Kind) {
         let covered = outcome.pointsTotal.map { "\(outcome.pointsCovered) of \($0)" } ?? "\(outcome.pointsCovered) (total not reached: raise --limit)"
         let unit = kind == .io ? "I/O operations" : "crash points"
         print("")
         print("\(outcome.trials) trials in \(String(format: "%.1f", Double(outcome.durationMs) / 1000)) s "
             + "(\(String(format: "%.1f", Double(outcome.trials) * 1000 / Double(max(1, outcome.durationMs)))) trials/s)")
         print("\(unit) covered: \(covered)")
+        if outcome.idleTrials > 0 {
+            print("\(outcome.idleTrials) trial\(outcome.idleTrials == 1 ? "" : "s") whose fault never fired (they cover nothing)")
+        }
         if outcome.failures.isEmpty {
             print("failures: none — 0 traps, 0 integrity failures, 0 lost acknowledged writes")
         } else {
@@ -130,10 +142,6 @@ struct ExploreCommand: ParsableCommand {
             if let error = first.report.error { print("  \(error)") }
             print("  reproduce: \(first.report.reproduce)")
         }
-        try write(outcome.failedReports, options: options)
-        if RunInterruption.requested { throw ExitCode(130) }
-        if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(2) }
-        if !outcome.failures.isEmpty { throw ExitCode(1) }
     }
 
     /// The failed trials' reports (a clean sweep writes none).

@@ -53,6 +53,9 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Write the JSON report to stdout (the human output goes to stderr).")
     var json = false
 
+    @Flag(help: "Exit 0 though a case was inconclusive (a fault had no effect the app could observe).")
+    var allowInconclusive = false
+
     func validate() throws {
         if all && !scenarios.isEmpty { throw ValidationError("give scenario names or --all, not both") }
         if !all && scenarios.isEmpty { throw ValidationError("name a scenario (see 'chaos list') or use --all") }
@@ -101,12 +104,12 @@ struct RunCommand: ParsableCommand {
             .run(chosen, jobs: jobs) { console.event($0) }
         if let previous { Baseline.mark(&report, against: previous) }
 
-        try Self.finish(report, reportDir: reportDir, console: console, json: json)
+        try Self.finish(report, reportDir: reportDir, console: console, json: json, allowInconclusive: allowInconclusive)
     }
 
     /// Writes the reports, prints where they are (and the JSON on stdout with --json),
     /// and exits as the report says.
-    static func finish(_ report: RunReport, reportDir: String, console: RunConsole, json: Bool) throws {
+    static func finish(_ report: RunReport, reportDir: String, console: RunConsole, json: Bool, allowInconclusive: Bool) throws {
         let directory = URL(fileURLWithPath: reportDir)
         do {
             let written = try ReportSet.write(report, to: directory)
@@ -119,7 +122,8 @@ struct RunCommand: ParsableCommand {
         if json, let data = try? JSONReportWriter.data(report) {
             FileHandle.standardOutput.write(data)
         }
-        if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+        let code = report.exitCode(allowingInconclusive: allowInconclusive)
+        if code != 0 { throw ExitCode(code) }
     }
 
     /// The worker to start: the built-in one, or the user's target executable.

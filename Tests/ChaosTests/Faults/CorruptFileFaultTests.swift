@@ -64,7 +64,10 @@ struct CorruptFileFaultTests {
                     }
                 case let .truncate(length):
                     #expect(length >= 0 && length <= size)
-                    if size > 0 { #expect(length < size, "\(how) size \(size) → \(length)") }
+                    // A cut shortens the file, except header-only on a file no longer than the header.
+                    if size > 0, !(how == .headerOnly && size <= CorruptFileFault.headerSize) {
+                        #expect(length < size, "\(how) size \(size) → \(length)")
+                    }
                 default:
                     Issue.record("unexpected plan for \(how)")
                 }

@@ -5,7 +5,7 @@ import ChaosTarget
 /// ```yaml
 /// - fault: corrupt-file
 ///   file: store            # logical file name; default store
-///   how: garbage-header    # garbage-header | flip-bytes | zero-pages | truncate
+///   how: garbage-header    # garbage-header | flip-bytes | zero-pages | truncate | zero-length | header-only
 ///   bytes: 64              # flip-bytes only: how many bytes; default 64, at most 4096
 ///   scope: database        # file (default): the bytes of the file as it is; database: the
 ///                          # store as SQLite reads it (its WAL folded in first)
@@ -29,6 +29,8 @@ import ChaosTarget
 /// - `truncate`: cut to a length between 10% and 60% of the size, rounded down to a
 ///   whole page, but at least one page, as a lost tail of pages looks. A file under two
 ///   pages is cut at a byte in that range instead.
+/// - `zero-length`, `header-only`: cut to nothing, or to the 100-byte header: shapes
+///   SQLite opens without complaint, as a new and empty database.
 /// A plan never reaches past the end of the file.
 package struct CorruptFileFault: FileFault {
     package enum Method: String, Sendable, CaseIterable {
@@ -38,6 +40,8 @@ package struct CorruptFileFault: FileFault {
         case truncate
         /// Cut to nothing: the file is there, empty.
         case zeroLength = "zero-length"
+        /// Cut back to the 100-byte database header: SQLite reads no page, so no table.
+        case headerOnly = "header-only"
     }
 
     package enum Scope: String, Sendable, CaseIterable {
@@ -114,6 +118,9 @@ package struct CorruptFileFault: FileFault {
 
         case .zeroLength:
             return .truncate(to: 0)
+
+        case .headerOnly:
+            return .truncate(to: min(Self.headerSize, size))
 
         case .truncate:
             let low = size / 10

@@ -47,6 +47,8 @@ package struct Sweeper {
         package var durationMs: Int = 0
         /// The trials that were not passed, in order.
         package var failedReports: [CaseReport] = []
+        /// Trials whose fault never fired: they cover no point.
+        package var idleTrials = 0
 
         package var failedTrials: Int { failedReports.count }
     }
@@ -141,6 +143,7 @@ package struct Sweeper {
             consume: { index, trial, result in
                 record(trial, result.report, into: &outcome)
                 progress(outcome.trials, nil, outcome.failedTrials)
+                if !result.fired { outcome.idleTrials += 1 }
                 firedAtAll = firedAtAll || result.fired
                 guard index % 2 == 1 else { return true }
                 let operation = index / 2 + 1
@@ -179,20 +182,29 @@ package struct Sweeper {
             }
         }
         trials = Array(trials.prefix(limit))
-        TrialPool<CaseReport>(jobs: jobs).run(
+        var pointFired = false
+        TrialPool<TrialResult>(jobs: jobs).run(
             trial: { index in index < trials.count ? trials[index] : nil },
-            run: { trial in runTrial(trial).report },
-            consume: { index, trial, report in
-                record(trial, report, into: &outcome)
+            run: { trial in runTrial(trial) },
+            consume: { index, trial, result in
+                record(trial, result.report, into: &outcome)
                 progress(outcome.trials, trials.count, outcome.failedTrials)
-                if (index + 1) % perPoint == 0 { outcome.pointsCovered += 1 }
+                if !result.fired { outcome.idleTrials += 1 }
+                pointFired = pointFired || result.fired
+                // A point whose cut never came in any of its trials is not covered.
+                if (index + 1) % perPoint == 0 {
+                    if pointFired { outcome.pointsCovered += 1 }
+                    pointFired = false
+                }
                 return true
             })
     }
 
     private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {
         outcome.trials += 1
-        guard report.verdict != .passed else { return }
+        // Inconclusive: one of the scenario's own faults found nothing to act on in this
+        // trial's flow; the trial's fault is judged by whether it fired, not a failure.
+        guard report.verdict != .passed, report.verdict != .inconclusive else { return }
         for kind in Self.failureKinds(report) { outcome.failures[kind, default: 0] += 1 }
         outcome.failedReports.append(report)
         if outcome.firstFailure == nil { outcome.firstFailure = (trial, report) }

@@ -8,7 +8,8 @@ import Foundation
 ///
 /// The WAL is read as SQLite reads it: a header with a valid checksum, then frames
 /// whose salts match it and whose cumulative checksums hold, up to the last commit
-/// frame. A WAL that fails its header check is ignored whole, as SQLite ignores it.
+/// frame. A WAL that fails its header check is ignored whole, as SQLite ignores it; so
+/// is the WAL of a database file of zero bytes, which SQLite deletes at open.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/fileformat2.html#walformat>
 struct DatabaseImage: Equatable {
@@ -38,7 +39,8 @@ struct DatabaseImage: Equatable {
             image.mainPages[index + 1] = hash
             image.pages[index + 1] = hash
         }
-        let wal = (try? Data(contentsOf: URL(fileURLWithPath: store.path + "-wal"))).map { [UInt8]($0) } ?? []
+        // A database file of zero bytes is an empty database: SQLite deletes its WAL unread.
+        let wal = bytes.isEmpty ? [] : (try? Data(contentsOf: URL(fileURLWithPath: store.path + "-wal"))).map { [UInt8]($0) } ?? []
         for (page, hash) in WALFrames.committed(in: wal) {
             image.pages[page] = hash
             image.fromWAL.insert(page)

@@ -49,11 +49,15 @@ struct FileDamageEffect: Equatable {
     /// Why damage to the files changed nothing SQLite reads.
     private static func whyNothing(_ before: DatabaseImage?, _ after: DatabaseImage?, name: String) -> String {
         let damaged = DatabaseImage.changedMainPages(before, after)
-        if !damaged.isEmpty, let before, damaged.isSubset(of: before.fromWAL) {
-            return "the damage landed in \(name), but every page it touched is read from \(name)-wal"
+        if let before, !before.fromWAL.isEmpty {
+            let unshadowed = Set(before.mainPages.keys).subtracting(before.fromWAL)
+            if damaged.isSubset(of: before.fromWAL) && (!damaged.isEmpty || unshadowed.isEmpty) {
+                return "the damage landed in \(name), but every page it could reach is read from \(name)-wal "
+                    + "(the app never checkpointed it: damage the store with scope: database to reach them)"
+            }
         }
         if damaged.isEmpty {
-            return "the database as SQLite reads it did not change (the damaged bytes are not read)"
+            return "no byte of \(name) changed (the part it hit already held those bytes)"
         }
         return "the damaged bytes of \(name) are not part of the database SQLite reads"
     }
