@@ -79,10 +79,6 @@ public enum FaultOutcome: Sendable {
     /// Blocks the thread: a synchronous hit has no task to suspend.
     @usableFromInline
     static func sleep(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = max(0, seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0 && errno == EINTR { request = remaining }
+        duration.sleepThread()
     }
 }

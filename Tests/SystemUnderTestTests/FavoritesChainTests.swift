@@ -53,7 +53,7 @@ extension SystemUnderTestSuite {
             for _ in 0..<app.favorites.maxRetries { #expect(await app.favorites.retry() == false) }
             #expect(app.favorites.canRetry == false)
             #expect(await app.favorites.retry() == false)
-            #expect(app.favorites.errorMessage == FavoritesViewModel.retriesExhaustedMessage)
+            #expect(app.favorites.errorMessage == PresentedError.retriesExhaustedMessage)
             #expect(FaultRegistry.shared.hitCount(FaultPoint.favoritesFetch.name) == 1 + app.favorites.maxRetries)
         }
 

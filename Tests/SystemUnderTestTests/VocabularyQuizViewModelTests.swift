@@ -94,7 +94,7 @@ extension SystemUnderTestSuite {
             for _ in 0..<quiz.maxRetries { #expect(await quiz.retry() == false) }
             #expect(quiz.canRetry == false)
             #expect(await quiz.retry() == false)
-            #expect(quiz.errorMessage == FavoritesViewModel.retriesExhaustedMessage)
+            #expect(quiz.errorMessage == PresentedError.retriesExhaustedMessage)
             #expect(FaultRegistry.shared.hitCount(FaultPoint.quizStatisticsSave.name) == 1 + quiz.maxRetries)
         }
 

@@ -34,32 +34,32 @@ package struct CaseReport: Codable, Sendable, Equatable {
     package var durationMs: Int
     /// Time to the first successful user-level read after the fault, or nil
     /// when the case did not measure it.
-    package var recoveryMs: Int?
+    @ExplicitNull package var recoveryMs: Int?
     /// When the measured recovery window started (since case start): the launch, or
     /// the clear of a fault. Null when recovery was not measured.
-    package var recoveryStartMs: Int?
+    @ExplicitNull package var recoveryStartMs: Int?
     /// Against `--baseline`: `new` (fails now, passed or absent before), `known` (failed
     /// before too), `fixed` (failed before, passes now); null without a baseline or when
     /// it passed both times.
-    package var baseline: String?
+    @ExplicitNull package var baseline: String?
     /// The target options the case ran with (the scenario's `options:` and any
     /// `--option` overrides), so `chaos reproduce` can run it the same way.
-    package var options: [String: String]?
+    @ExplicitNull package var options: [String: String]?
     package var steps: [StepRecord]
     /// What fired, in the order it fired.
     package var injections: [InjectionRecord]
     /// What each armed fault did over the case, in arming order (nil in reports
     /// written before it was recorded).
-    package var faults: [FaultActivity]?
+    @ExplicitNull package var faults: [FaultActivity]?
     /// Every expectation checked, including the implicit `no-trap`.
     package var expectations: [ExpectationResult]
     /// The worker's trap, if it trapped.
-    package var trap: TrapRecord?
+    @ExplicitNull package var trap: TrapRecord?
     /// The exact command line that reproduces this case.
     package var reproduce: String
     /// What broke the harness when ``verdict`` is `errored`, or why the case
     /// was `skipped`; nil otherwise.
-    package var error: String?
+    @ExplicitNull package var error: String?
     /// How many worker processes the case started.
     package var workerLaunches: Int
 
@@ -106,28 +106,4 @@ package struct CaseReport: Codable, Sendable, Equatable {
         SHA256.hexDigest(of: Array(scenarioText.utf8))
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(scenario, forKey: .scenario)
-        try container.encode(summary, forKey: .summary)
-        try container.encode(system, forKey: .system)
-        try container.encode(scenarioFile, forKey: .scenarioFile)
-        try container.encode(scenarioHash, forKey: .scenarioHash)
-        try container.encode(seed, forKey: .seed)
-        try container.encode(variant, forKey: .variant)
-        try container.encode(verdict, forKey: .verdict)
-        try container.encode(durationMs, forKey: .durationMs)
-        try container.encodeOrNull(recoveryMs, forKey: .recoveryMs)
-        try container.encodeOrNull(recoveryStartMs, forKey: .recoveryStartMs)
-        try container.encodeOrNull(baseline, forKey: .baseline)
-        try container.encodeOrNull(options, forKey: .options)
-        try container.encode(steps, forKey: .steps)
-        try container.encode(injections, forKey: .injections)
-        try container.encodeOrNull(faults, forKey: .faults)
-        try container.encode(expectations, forKey: .expectations)
-        try container.encodeOrNull(trap, forKey: .trap)
-        try container.encode(reproduce, forKey: .reproduce)
-        try container.encodeOrNull(error, forKey: .error)
-        try container.encode(workerLaunches, forKey: .workerLaunches)
-    }
 }

@@ -14,7 +14,7 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
     package var passed: Bool
     package var expected: String
     package var observed: String
-    package var detail: String?
+    @ExplicitNull package var detail: String?
 
     package init(kind: String, label: String, passed: Bool, expected: String, observed: String, detail: String? = nil) {
         self.kind = kind
@@ -25,13 +25,4 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
         self.detail = detail
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(label, forKey: .label)
-        try container.encode(passed, forKey: .passed)
-        try container.encode(expected, forKey: .expected)
-        try container.encode(observed, forKey: .observed)
-        try container.encodeOrNull(detail, forKey: .detail)
-    }
 }

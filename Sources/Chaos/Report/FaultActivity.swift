@@ -14,18 +14,18 @@ package struct FaultActivity: Codable, Sendable, Equatable {
     package var label: String
     /// Operations the fault counted (point hits, VFS calls it matched, connections);
     /// nil where its seam does not count them (file damage, the clock).
-    package var hits: Int?
+    @ExplicitNull package var hits: Int?
     /// Times it fired (a file fault: 1 once applied).
     package var fired: Int
     /// A power loss: writes and syncs of the app's files while it was armed.
-    package var writes: Int?
-    package var syncs: Int?
+    @ExplicitNull package var writes: Int?
+    @ExplicitNull package var syncs: Int?
     /// Whether the fault reached what the app reads (nil: not measured); a case whose
     /// fault had none is `inconclusive`, not `passed`.
-    package var hadEffect: Bool?
+    @ExplicitNull package var hadEffect: Bool?
     /// What it did, measured: `failed 3 of 12 writes of app.sqlite-wal`, `no effect: the
     /// point store/notes/save was never reached`.
-    package var effect: String?
+    @ExplicitNull package var effect: String?
 
     package init(id: String, kind: String, label: String, hits: Int? = nil, fired: Int = 0,
                 writes: Int? = nil, syncs: Int? = nil) {
@@ -38,16 +38,4 @@ package struct FaultActivity: Codable, Sendable, Equatable {
         self.syncs = syncs
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(label, forKey: .label)
-        try container.encodeOrNull(hits, forKey: .hits)
-        try container.encode(fired, forKey: .fired)
-        try container.encodeOrNull(writes, forKey: .writes)
-        try container.encodeOrNull(syncs, forKey: .syncs)
-        try container.encodeOrNull(hadEffect, forKey: .hadEffect)
-        try container.encodeOrNull(effect, forKey: .effect)
-    }
 }

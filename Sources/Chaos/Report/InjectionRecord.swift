@@ -15,7 +15,7 @@ package struct InjectionRecord: Codable, Sendable, Equatable {
     /// Milliseconds since the case started.
     package var atMs: Int
     /// The operation count at which it fired, when the seam counts.
-    package var count: Int?
+    @ExplicitNull package var count: Int?
     /// Which seam carried it out: one of the ``Mechanism`` wire names.
     package var mechanism: String
 
@@ -38,13 +38,4 @@ package struct InjectionRecord: Codable, Sendable, Equatable {
         self.mechanism = mechanism
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(kind, forKey: .kind)
-        try container.encode(target, forKey: .target)
-        try container.encode(detail, forKey: .detail)
-        try container.encode(atMs, forKey: .atMs)
-        try container.encodeOrNull(count, forKey: .count)
-        try container.encode(mechanism, forKey: .mechanism)
-    }
 }

@@ -77,7 +77,7 @@ package struct RunInfo: Codable, Sendable, Equatable {
     package var chaosVersion: String
     /// The `--seed` given for the whole run, or nil when each case used its
     /// scenario's own seed (``CaseReport/seed`` always has the one used).
-    package var seed: UInt64?
+    @ExplicitNull package var seed: UInt64?
     /// `hardened`, `legacy`, or a user target's variant name.
     package var variant: String
     /// The command line that produced this report.
@@ -106,16 +106,6 @@ package struct RunInfo: Codable, Sendable, Equatable {
         self.target = target
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(id, forKey: .id)
-        try container.encode(startedAt, forKey: .startedAt)
-        try container.encode(chaosVersion, forKey: .chaosVersion)
-        try container.encodeOrNull(seed, forKey: .seed)
-        try container.encode(variant, forKey: .variant)
-        try container.encode(command, forKey: .command)
-        try container.encode(target, forKey: .target)
-    }
 }
 
 /// How many cases ended with each ``Verdict``, and how long the run took.

@@ -16,7 +16,7 @@ package struct StepRecord: Codable, Sendable, Equatable {
     package var durationMs: Int
     /// One of the ``Outcome`` wire names.
     package var outcome: String
-    package var detail: String?
+    @ExplicitNull package var detail: String?
 
     /// The wire names of ``outcome``.
     package enum Outcome {
@@ -43,13 +43,4 @@ package struct StepRecord: Codable, Sendable, Equatable {
         self.detail = detail
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(index, forKey: .index)
-        try container.encode(label, forKey: .label)
-        try container.encode(startMs, forKey: .startMs)
-        try container.encode(durationMs, forKey: .durationMs)
-        try container.encode(outcome, forKey: .outcome)
-        try container.encodeOrNull(detail, forKey: .detail)
-    }
 }

@@ -13,10 +13,10 @@ package struct TrapRecord: Codable, Sendable, Equatable {
     package var signalName: String
     /// The text after `Fatal error: ` on the worker's stderr (or the runtime's crash
     /// banner when there was no such line).
-    package var message: String?
+    @ExplicitNull package var message: String?
     /// The first frame in project code, `File.swift:LINE`.
-    package var site: String?
-    package var backtrace: String?
+    @ExplicitNull package var site: String?
+    @ExplicitNull package var backtrace: String?
 
     package init(signal: Int32, signalName: String, message: String? = nil, site: String? = nil, backtrace: String? = nil) {
         self.signal = signal
@@ -26,12 +26,4 @@ package struct TrapRecord: Codable, Sendable, Equatable {
         self.backtrace = backtrace
     }
 
-    package func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(signal, forKey: .signal)
-        try container.encode(signalName, forKey: .signalName)
-        try container.encodeOrNull(message, forKey: .message)
-        try container.encodeOrNull(site, forKey: .site)
-        try container.encodeOrNull(backtrace, forKey: .backtrace)
-    }
 }

@@ -143,9 +143,8 @@ package final class ChildProcess: @unchecked Sendable {
             guard stdoutFD >= 0 else { return .endOfFile }
             let remaining = deadline - clock.now
             if remaining <= .zero { return .timedOut }
-            let (seconds, attoseconds) = remaining.components
             // In slices: a Ctrl-C handled on another thread does not interrupt this poll.
-            let timeoutMs = Int32(clamping: min(200, seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1))
+            let timeoutMs = remaining.pollTimeout(cap: 200)
             var descriptor = pollfd(fd: stdoutFD, events: Int16(POLLIN), revents: 0)
             let ready = poll(&descriptor, 1, timeoutMs)
             if ready < 0 {

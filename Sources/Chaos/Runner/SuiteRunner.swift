@@ -35,7 +35,7 @@ package struct SuiteRunner {
             id: UUID().uuidString.lowercased(), startedAt: startedAt, chaosVersion: ChaosVersion.current,
             seed: options.seed, variant: options.variant, command: command, target: options.worker.targetName)
         return RunReport(run: info, cases: shared.reports,
-                         durationMs: Int(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000))
+                         durationMs: elapsed.wholeMilliseconds)
     }
 
     /// The cases of shard `index` (1-based) of `count`: a stable partition by name (the

@@ -68,10 +68,9 @@ package enum ScenarioDuration {
 
     /// The shortest scenario spelling of `duration`: `250ms`, `5s`, `1.5s`, `2m`, `1h`, `-1h`.
     package static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanoseconds.overflow else { return "\(seconds)s" }
-        let total = nanoseconds.partialValue &+ attoseconds / 1_000_000_000
+        let seconds = duration.components.seconds
+        guard !seconds.multipliedReportingOverflow(by: 1_000_000_000).overflow else { return "\(seconds)s" }
+        let total = duration.wholeNanoseconds
         let sign = total < 0 ? "-" : ""
         let magnitude = total.magnitude
         if magnitude == 0 { return "0s" }

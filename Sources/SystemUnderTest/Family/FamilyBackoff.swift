@@ -23,8 +23,8 @@ public struct FamilyBackoff: Sendable, Equatable {
     /// The waits before retries 1 ... maxAttempts-1 of the sync of `familyID`.
     public func delays(familyID: Int64) -> [Duration] {
         var rng = FamilyRandom(seed: FamilyRandom.subseed(seed, "family/backoff/\(familyID)"))
-        let capNs = Self.nanoseconds(cap)
-        var stepNs = Self.nanoseconds(base)
+        let capNs = cap.wholeNanoseconds
+        var stepNs = base.wholeNanoseconds
         var delays: [Duration] = []
         for _ in 1..<maxAttempts {
             let exponential = min(capNs, stepNs)
@@ -34,9 +34,5 @@ public struct FamilyBackoff: Sendable, Equatable {
             stepNs = overflow ? capNs : min(capNs, doubled)
         }
         return delays
-    }
-
-    static func nanoseconds(_ duration: Duration) -> Int64 {
-        duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000
     }
 }

@@ -22,7 +22,7 @@ public struct FamilyCode: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// A code drawn from `rng`.
-    public static func random(using rng: inout FamilyRandom) -> FamilyCode {
+    package static func random(using rng: inout FamilyRandom) -> FamilyCode {
         FamilyCode(unchecked: String((0..<length).map { _ in alphabet.dropFirst(rng.below(alphabet.count)).first ?? "A" }))
     }
 

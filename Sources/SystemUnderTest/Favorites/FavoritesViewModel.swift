@@ -21,29 +21,27 @@ public final class FavoritesViewModel {
     /// A non-blocking notice from the launch (data restored, read-only...), nil when none.
     public private(set) var notice: String?
     public private(set) var noticeSeverity: Severity = .none
-    public private(set) var retryCount = 0
-    public let maxRetries: Int
-
-    static let retriesExhaustedMessage = "This still isn't working. Please restart the app, and contact support if it keeps happening."
+    public var retryCount: Int { retries.count }
+    public var maxRetries: Int { retries.limit }
 
     private let add: AddFavoriteUseCase
     private let remove: RemoveFavoriteUseCase
     private let fetchAll: FetchAllFavoritesUseCase
     private let isFavorite: IsFavoriteUseCase
-    private var failed: Operation?
+    private var retries: BoundedRetry<Operation>
 
     public init(repository: any FavoritesRepositoryProtocol, launchHealth: StoreHealth, maxRetries: Int = 3) {
         add = AddFavoriteUseCase(repository: repository)
         remove = RemoveFavoriteUseCase(repository: repository)
         fetchAll = FetchAllFavoritesUseCase(repository: repository)
         isFavorite = IsFavoriteUseCase(repository: repository)
-        self.maxRetries = maxRetries
+        retries = BoundedRetry(limit: maxRetries)
         notice = launchHealth.userMessage
         noticeSeverity = launchHealth.severity
     }
 
     /// Whether the retry button is offered.
-    public var canRetry: Bool { state == .error && failed != nil && retryCount < maxRetries }
+    public var canRetry: Bool { state == .error && retries.isOffered }
 
     /// What the user sees right now: an error beats a notice.
     public var surfaced: (severity: Severity, message: String?) {
@@ -82,14 +80,16 @@ public final class FavoritesViewModel {
     /// Repeats the failed operation, at most ``maxRetries`` times in a row.
     @discardableResult
     public func retry() async -> Bool {
-        guard let operation = failed else { return state != .error }
-        guard retryCount < maxRetries else {
-            errorMessage = Self.retriesExhaustedMessage
+        switch retries.next() {
+        case .nothingFailed:
+            return state != .error
+        case .exhausted:
+            errorMessage = PresentedError.retriesExhaustedMessage
             recoverySuggestion = nil
             return false
+        case let .attempt(operation):
+            return await perform(operation)
         }
-        retryCount += 1
-        return await perform(operation)
     }
 
     /// Runs one operation. For a write, true means the store acknowledged it; the list
@@ -98,7 +98,7 @@ public final class FavoritesViewModel {
         do {
             switch operation {
             case .load:
-                return await refresh()
+                favorites = try await fetchAll.execute()
             case let .add(favorite):
                 try await add.execute(favorite)
                 favorites.removeAll { $0.id == favorite.id }
@@ -109,42 +109,21 @@ public final class FavoritesViewModel {
                 favorites.removeAll { $0.id == id }
             }
         } catch {
-            failed = operation
+            retries.recordFailure(operation)
             show(error)
             return false
         }
         state = favorites.isEmpty ? .empty : .okey
         errorMessage = nil
         recoverySuggestion = nil
-        failed = nil
-        retryCount = 0
+        retries.recordSuccess()
         return true
-    }
-
-    private func refresh() async -> Bool {
-        do {
-            favorites = try await fetchAll.execute()
-            state = favorites.isEmpty ? .empty : .okey
-            errorMessage = nil
-            recoverySuggestion = nil
-            failed = nil
-            retryCount = 0
-            return true
-        } catch {
-            failed = .load
-            show(error)
-            return false
-        }
     }
 
     private func show(_ error: any Error) {
         state = .error
-        if let error = error as? DatabaseError {
-            errorMessage = error.userMessage
-            recoverySuggestion = error.recoverySuggestion
-        } else {
-            errorMessage = "Something went wrong. Please try again."
-            recoverySuggestion = "Try again in a moment."
-        }
+        let presented = PresentedError(error)
+        errorMessage = presented.message
+        recoverySuggestion = presented.suggestion
     }
 }

@@ -17,24 +17,22 @@ public final class VisitsViewModel {
     public private(set) var visits: [Visit] = []
     public private(set) var errorMessage: String?
     public private(set) var recoverySuggestion: String?
-    public private(set) var retryCount = 0
-    public let maxRetries: Int
-
-    static let retriesExhaustedMessage = "This still isn't working. Please restart the app, and contact support if it keeps happening."
+    public var retryCount: Int { retries.count }
+    public var maxRetries: Int { retries.limit }
 
     private let fetchAll: FetchVisitsUseCase
     private let add: AddVisitUseCase
     private let remove: RemoveVisitUseCase
-    private var failed: Operation?
+    private var retries: BoundedRetry<Operation>
 
     public init(repository: any VisitsRepositoryProtocol, maxRetries: Int = 3) {
         fetchAll = FetchVisitsUseCase(repository: repository)
         add = AddVisitUseCase(repository: repository)
         remove = RemoveVisitUseCase(repository: repository)
-        self.maxRetries = maxRetries
+        retries = BoundedRetry(limit: maxRetries)
     }
 
-    public var canRetry: Bool { state == .error && failed != nil && retryCount < maxRetries }
+    public var canRetry: Bool { state == .error && retries.isOffered }
 
     @discardableResult
     public func load() async -> Bool {
@@ -56,14 +54,16 @@ public final class VisitsViewModel {
     /// Repeats the failed operation, at most ``maxRetries`` times in a row.
     @discardableResult
     public func retry() async -> Bool {
-        guard let operation = failed else { return state != .error }
-        guard retryCount < maxRetries else {
-            errorMessage = Self.retriesExhaustedMessage
+        switch retries.next() {
+        case .nothingFailed:
+            return state != .error
+        case .exhausted:
+            errorMessage = PresentedError.retriesExhaustedMessage
             recoverySuggestion = nil
             return false
+        case let .attempt(operation):
+            return await perform(operation)
         }
-        retryCount += 1
-        return await perform(operation)
     }
 
     private func perform(_ operation: Operation) async -> Bool {
@@ -81,18 +81,17 @@ public final class VisitsViewModel {
                 visits.removeAll { $0.id == id }
             }
         } catch {
-            failed = operation
+            retries.recordFailure(operation)
             state = .error
-            let presentable = error as? DatabaseError
-            errorMessage = presentable?.userMessage ?? "Something went wrong. Please try again."
-            recoverySuggestion = presentable?.recoverySuggestion ?? "Try again in a moment."
+            let presented = PresentedError(error)
+            errorMessage = presented.message
+            recoverySuggestion = presented.suggestion
             return false
         }
         state = visits.isEmpty ? .empty : .loaded
         errorMessage = nil
         recoverySuggestion = nil
-        failed = nil
-        retryCount = 0
+        retries.recordSuccess()
         return true
     }
 }

@@ -37,14 +37,14 @@ public final class QuizViewModel {
     public private(set) var recoverySuggestion: String?
     /// The statistics of the quiz's set after the last recorded answer.
     public private(set) var statistics: QuizStatistics?
-    public private(set) var retryCount = 0
-    public let maxRetries: Int
+    public var retryCount: Int { retries.count }
+    public var maxRetries: Int { retries.limit }
 
     /// The quiz in progress, kept while an error is shown so a retry can go on with it.
     public private(set) var quiz: Quiz?
     public private(set) var currentIndex = 0
     private var correctAnswers = 0
-    private var failed: Operation?
+    private var retries: BoundedRetry<Operation>
 
     private let generateQuiz: GenerateQuizUseCase
     private let recordAnswer: RecordQuizAnswerUseCase
@@ -52,7 +52,7 @@ public final class QuizViewModel {
     public init(repository: any VocabularyRepositoryProtocol, generator: any QuizGenerating, maxRetries: Int = 3) {
         generateQuiz = GenerateQuizUseCase(repository: repository, generator: generator)
         recordAnswer = RecordQuizAnswerUseCase(repository: repository)
-        self.maxRetries = maxRetries
+        retries = BoundedRetry(limit: maxRetries)
     }
 
     /// The question on screen, or nil when there is none (never a placeholder).
@@ -68,7 +68,7 @@ public final class QuizViewModel {
     }
 
     /// Whether the retry button is offered.
-    public var canRetry: Bool { errorMessage != nil && failed != nil && retryCount < maxRetries }
+    public var canRetry: Bool { errorMessage != nil && retries.isOffered }
 
     /// What the user sees right now: an error beats the notice.
     public var surfaced: (severity: Severity, message: String?) {
@@ -94,14 +94,16 @@ public final class QuizViewModel {
     /// Repeats the failed operation, at most ``maxRetries`` times in a row.
     @discardableResult
     public func retry() async -> Bool {
-        guard let operation = failed else { return errorMessage == nil }
-        guard retryCount < maxRetries else {
-            state = .error(message: FavoritesViewModel.retriesExhaustedMessage)
+        switch retries.next() {
+        case .nothingFailed:
+            return errorMessage == nil
+        case .exhausted:
+            state = .error(message: PresentedError.retriesExhaustedMessage)
             recoverySuggestion = nil
             return false
+        case let .attempt(operation):
+            return await perform(operation)
         }
-        retryCount += 1
-        return await perform(operation)
     }
 
     private func perform(_ operation: Operation) async -> Bool {
@@ -124,15 +126,14 @@ public final class QuizViewModel {
                     ? .ready(quiz) : .finished(correct: correctAnswers, total: quiz.questions.count)
             }
         } catch {
-            failed = operation
+            retries.recordFailure(operation)
             let presented = PresentedError(error)
             state = .error(message: presented.message)
             recoverySuggestion = presented.suggestion
             if case .generate = operation { quiz = nil; notice = nil }
             return false
         }
-        failed = nil
-        retryCount = 0
+        retries.recordSuccess()
         recoverySuggestion = nil
         return true
     }

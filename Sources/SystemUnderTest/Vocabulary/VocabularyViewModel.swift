@@ -94,23 +94,3 @@ public final class VocabularyViewModel {
         recoverySuggestion = presented.suggestion
     }
 }
-
-/// What the user is told about any error of this feature: the typed errors carry
-/// their own plain words; anything else gets a generic, still plain, message.
-struct PresentedError {
-    let message: String
-    let suggestion: String
-    /// Whether trying the same thing again may help.
-    let isRetryable: Bool
-
-    init(_ error: any Error) {
-        switch error {
-        case let error as DatabaseError:
-            (message, suggestion, isRetryable) = (error.userMessage, error.recoverySuggestion, error.isRetryable)
-        case let error as VocabularyError:
-            (message, suggestion, isRetryable) = (error.userMessage, error.recoverySuggestion, false)
-        default:
-            (message, suggestion, isRetryable) = ("Something went wrong. Please try again.", "Try again in a moment.", true)
-        }
-    }
-}

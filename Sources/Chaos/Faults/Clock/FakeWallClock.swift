@@ -56,10 +56,3 @@ package struct FakeWallClock: Sendable, Equatable {
         return copy
     }
 }
-
-extension Duration {
-    /// Seconds as a floating-point number, for arithmetic with `Date`.
-    var inSeconds: Double {
-        Double(components.seconds) + Double(components.attoseconds) / 1e18
-    }
-}

@@ -89,11 +89,3 @@ package enum NetworkPipeline {
         return plan
     }
 }
-
-extension Duration {
-    /// Whole nanoseconds, for arithmetic on waits (saturating far beyond any fault's range).
-    var wholeNanoseconds: Int64 {
-        let (seconds, attoseconds) = components
-        return seconds.multipliedReportingOverflow(by: 1_000_000_000).partialValue + attoseconds / 1_000_000_000
-    }
-}

@@ -46,7 +46,7 @@ package struct SlowIOFault: StorageFault {
     }
 
     package func effect(of call: StorageCall, memory: inout NoMemory, rng: inout SplitMix64) -> StorageEffect {
-        let jitterNanoseconds = Int64(jitter.components.seconds) * 1_000_000_000 + jitter.components.attoseconds / 1_000_000_000
+        let jitterNanoseconds = jitter.wholeNanoseconds
         let extra = jitterNanoseconds > 0 ? rng.nextInt(in: 0...Int(jitterNanoseconds)) : 0
         return .wait(latency + .nanoseconds(extra))
     }

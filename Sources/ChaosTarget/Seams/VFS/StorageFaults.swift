@@ -107,15 +107,8 @@ package enum StorageFaults {
         if !outcome.firings.isEmpty, let observer = onFiring {
             for (firing, fired) in outcome.firings { observer(firing, fired) }
         }
-        if outcome.effect.delay > .zero { sleep(outcome.effect.delay) }
+        if outcome.effect.delay > .zero { outcome.effect.delay.sleepThread() }
         return outcome.effect.resultCode
-    }
-
-    private static func sleep(_ duration: Duration) {
-        let nanoseconds = max(0, duration.components.seconds * 1_000_000_000 + duration.components.attoseconds / 1_000_000_000)
-        var request = timespec(tv_sec: Int(nanoseconds / 1_000_000_000), tv_nsec: Int(nanoseconds % 1_000_000_000))
-        var remaining = timespec()
-        while nanosleep(&request, &remaining) != 0, errno == EINTR { request = remaining }
     }
 }
 

@@ -141,7 +141,7 @@ struct HTTPExchange {
         while true {
             let left = idleDeadline - clock.now
             guard left > .zero else { return .timedOut }
-            let milliseconds = Int32(clamping: left.components.seconds * 1000 + left.components.attoseconds / 1_000_000_000_000_000 + 1)
+            let milliseconds = left.pollTimeout()
             var descriptor = pollfd(fd: fd, events: events, revents: 0)
             let ready = poll(&descriptor, 1, milliseconds)
             if ready > 0 {
@@ -153,8 +153,7 @@ struct HTTPExchange {
     }
 
     private var timeoutText: String {
-        let seconds = Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18
-        return String(format: "%.1f s", seconds)
+        String(format: "%.1f s", idleTimeout.inSeconds)
     }
 
     private func errnoText() -> String { String(cString: strerror(errno)) }
