@@ -102,7 +102,7 @@ let package = Package(
             dependencies: ["SystemUnderTest", "FaultPoints", "Chaos", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

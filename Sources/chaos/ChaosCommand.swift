@@ -5,8 +5,6 @@ import Foundation
 /// `chaos`: fault injection and chaos testing for the storage stack of a Swift app.
 @main
 struct ChaosCommand: AsyncParsableCommand {
-    static let version = "0.1.0"
-
     static let configuration = CommandConfiguration(
         commandName: "chaos",
         abstract: "Break your app's storage on purpose and check that it survives.",
@@ -18,7 +16,7 @@ struct ChaosCommand: AsyncParsableCommand {
         Exit codes: 0 all passed, 1 some deviated, 2 harness error, \
         64 bad usage or invalid scenario, 130 interrupted.
         """,
-        version: version,
+        version: ChaosVersion.current,
         subcommands: [
             RunCommand.self, CheckCommand.self, ReproduceCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self,
             ReportCommand.self,
@@ -39,6 +37,9 @@ struct ChaosCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let failure as CommandFailure {
+            if !failure.description.isEmpty { printError(failure.description) }
+            Glibc.exit(failure.status.rawValue)
         } catch {
             exit(withError: error)
         }

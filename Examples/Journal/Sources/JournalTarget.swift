@@ -6,6 +6,7 @@ import Foundation
 @main
 final class JournalTarget: ChaosTarget {
     static let files = ["store": "journal.sqlite"]
+    static let variants = ["careful", "template"]
     static let workload: Workload? = Workload(write: "journal.write", read: "journal.read")
     static let actions: [TargetAction<JournalTarget>] = [
         TargetAction("journal.write") { target, call in target.write(call) },

@@ -6,6 +6,7 @@ import Foundation
 @main
 final class NotesTarget: ChaosTarget {
     static let files = ["store": "notes.sqlite"]
+    static let variants = ["fixed", "fragile"]
     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
     static let actions: [TargetAction<NotesTarget>] = [
         TargetAction("notes.add") { target, call in try target.add(count: call.int("count", default: 1), call) },

@@ -1,3 +1,4 @@
+import Foundation
 import ChaosTarget
 
 /// Everything one `chaos run` found: the run, a summary, and one
@@ -60,11 +61,15 @@ package struct RunReport: Codable, Sendable, Equatable {
     /// 5. with `allowingInconclusive` false, `1` if a case was inconclusive: a fault
     ///    that had no effect proves nothing, and a gate must not pass on it.
     package func exitCode(allowingInconclusive: Bool) -> Int32 {
-        if summary.interrupted > 0 { return 130 }
-        if summary.errored > 0 { return 2 }
-        if summary.deviated > 0 { return 1 }
-        if summary.inconclusive > 0, !allowingInconclusive { return 1 }
-        return 0
+        exitStatus(allowingInconclusive: allowingInconclusive).rawValue
+    }
+
+    package func exitStatus(allowingInconclusive: Bool = false) -> ExitStatus {
+        if summary.interrupted > 0 { return .interrupted }
+        if summary.errored > 0 { return .harnessError }
+        if summary.deviated > 0 { return .failed }
+        if summary.inconclusive > 0, !allowingInconclusive { return .failed }
+        return .passed
     }
 }
 
@@ -87,6 +92,13 @@ package struct RunInfo: Codable, Sendable, Equatable {
 
     /// The value of ``target`` for the built-in SystemUnderTest worker.
     package static let builtInTarget = "built-in"
+
+    /// A run starting now with `options`, named by this process's command line.
+    package static func now(options: RunOptions, startedAt: Date = Date()) -> RunInfo {
+        RunInfo(id: UUID().uuidString.lowercased(), startedAt: ISO8601DateFormatter().string(from: startedAt),
+                chaosVersion: ChaosVersion.current, seed: options.seed, variant: options.variant,
+                command: CommandLine.arguments.joined(separator: " "), target: options.worker.targetName)
+    }
 
     package init(
         id: String,

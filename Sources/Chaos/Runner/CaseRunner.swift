@@ -194,19 +194,12 @@ package final class CaseRunner {
         return report
     }
 
-    /// The command line that reproduces this case.
+    /// The command line that reproduces this case: `chaos run SUBJECT` (or the
+    /// catalog's `chaos check --only NAME`), its seed, variant, options and target.
     var reproduceCommand: String {
-        guard let prefix = options.reproducePrefix else {
-            return Self.reproduceCommand(scenario: scenario, seed: seed, variant: options.variant, extras: options.reproduceExtras)
-        }
-        return (prefix + [scenario.name, "--seed", String(seed), "--variant", options.variant] + options.reproduceExtras)
+        let head = options.reproducePrefix.map { $0 + [scenario.name] } ?? ["chaos", "run", ScenarioLoader.subject(of: scenario)]
+        return (head + ["--seed", String(seed), "--variant", options.variant] + options.reproduceExtras)
             .map(ShellWords.quoted).joined(separator: " ")
-    }
-
-    /// The command line that reproduces a case of `chaos run`.
-    package static func reproduceCommand(scenario: Scenario, seed: UInt64, variant: String, extras: [String]) -> String {
-        (["chaos", "run", ShellWords.quoted(ScenarioLoader.subject(of: scenario)), "--seed", String(seed), "--variant", variant]
-            + extras.map(ShellWords.quoted)).joined(separator: " ")
     }
 
     func makeScratch() throws -> URL {

@@ -12,8 +12,6 @@ package struct RunOptions: Sendable {
     package var worker: WorkerCommand
     /// Where scratch directories are made.
     package var scratchRoot: URL
-    /// The words after `chaos run NAME` that reproduce a case (`--target-exec PATH`...).
-    package var reproduceExtras: [String]
     /// Target options that override the scenario's own (`--option synchronous=off`).
     package var optionOverrides: [String: String] = [:]
     /// How a case's reproduce line begins, before the scenario's name: `chaos check
@@ -23,12 +21,23 @@ package struct RunOptions: Sendable {
     var launcher: (any WorkerLauncher & Sendable)?
 
     package init(variant: String, seed: UInt64?, keepScratch: Bool, worker: WorkerCommand,
-                scratchRoot: URL = FileManager.default.temporaryDirectory, reproduceExtras: [String] = []) {
+                scratchRoot: URL = FileManager.default.temporaryDirectory) {
         self.variant = variant
         self.seed = seed
         self.keepScratch = keepScratch
         self.worker = worker
         self.scratchRoot = scratchRoot
-        self.reproduceExtras = reproduceExtras
+    }
+}
+
+extension RunOptions {
+    /// The words of a reproduce line after its seed and variant: every choice of this run
+    /// that the scenario does not hold — the target options (`--option K=V`, sorted) and
+    /// a user's target (`--target-exec PATH`). A printed line must give the same verdict.
+    package var reproduceExtras: [String] {
+        var words: [String] = []
+        for (key, value) in optionOverrides.sorted(by: { $0.key < $1.key }) { words += ["--option", "\(key)=\(value)"] }
+        if worker.targetName != RunInfo.builtInTarget { words += ["--target-exec", worker.executable] }
+        return words
     }
 }

@@ -95,7 +95,7 @@ package enum TrapParser {
     static func isProjectCode(_ path: String) -> Bool {
         guard path.hasSuffix(".swift") else { return false }
         let foreign = ["/swift/stdlib/", "/swift-corelibs-", "/checkouts/", "/SourcePackages/", "/Runtime/", "<compiler-generated>",
-                       "/swift/include/", "/Sources/Chaos/Worker/"]
+                       "/swift/include/", "/Sources/ChaosTarget/Worker/", "/Sources/ChaosTarget/Target/"]
         if foreign.contains(where: { path.contains($0) }) { return false }
         // Runtime file names that the Swift toolchain compiles in (no directory on some builds).
         let runtimeFiles = ["ContiguousArrayBuffer.swift", "Assert.swift", "AssertCommon.swift", "Optional.swift",

@@ -74,6 +74,32 @@ package enum ScenarioLoader {
         )
     }
 
+    /// Scenarios by name, file or folder (every `.yaml`/`.yml` in it, by file name), in
+    /// the order given: what `chaos run`, `list` and `validate` take.
+    package static func resolve(all subjects: [String]) throws(ScenarioError) -> [Scenario] {
+        var scenarios: [Scenario] = []
+        for subject in subjects {
+            for file in try files(of: subject) { scenarios.append(try resolve(file)) }
+        }
+        return scenarios
+    }
+
+    /// The scenario files a subject names: a folder's `.yaml` files sorted by name, or the
+    /// subject itself (a bundled name or a file). An empty folder is an error.
+    package static func files(of subject: String) throws(ScenarioError) -> [String] {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: subject, isDirectory: &isDirectory), isDirectory.boolValue else {
+            return [subject]
+        }
+        // Joined to the folder as given, so reports and reproduce lines keep the user's spelling.
+        let folder = subject.hasSuffix("/") ? String(subject.dropLast()) : subject
+        let found = try bundledFiles(in: URL(fileURLWithPath: subject)).map { folder + "/" + $0.lastPathComponent }
+        guard !found.isEmpty else {
+            throw ScenarioError(file: subject, line: 0, column: 0, message: "no scenario files (.yaml) in this folder")
+        }
+        return found
+    }
+
     // MARK: -
 
     static func bundledFiles(in folder: URL? = BundledScenarios.catalogDirectory) throws(ScenarioError) -> [URL] {

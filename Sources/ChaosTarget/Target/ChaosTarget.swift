@@ -9,6 +9,7 @@ import Foundation
 /// @main
 /// final class NotesTarget: ChaosTarget {
 ///     static let files = ["store": "notes.sqlite"]
+///     static let variants = ["fixed", "fragile"]
 ///     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
 ///     static let actions: [TargetAction<NotesTarget>] = [
 ///         TargetAction("notes.add") { target, call in try target.add(call) },
@@ -42,6 +43,9 @@ public protocol ChaosTarget: AnyObject, Sendable {
     static var probes: [TargetProbe<Self>] { get }
     /// The storage modes its health may report (what `fallback:` may name).
     static var modes: [Health.Mode] { get }
+    /// The variants `--variant` may name (`fragile`, `fixed`), the first the default.
+    /// Empty: the target takes any name. `chaos reproduce --from-crash` tries each.
+    static var variants: [String] { get }
 
     init(context: TargetContext)
 
@@ -66,6 +70,7 @@ extension ChaosTarget {
     public static var workload: Workload? { nil }
     public static var probes: [TargetProbe<Self>] { [] }
     public static var modes: [Health.Mode] { Health.Mode.standard }
+    public static var variants: [String] { [] }
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

@@ -163,22 +163,26 @@ package struct WorkerReady: Codable, Sendable, Equatable {
     package var modes: [String]?
     /// The storage catalog's contract, when it has one.
     package var workload: Workload?
+    /// The variants it knows, the first the default (nil or empty: any name).
+    package var variants: [String]?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
-                 workload: Workload? = nil, pid: Int32) {
+                 workload: Workload? = nil, variants: [String]? = nil, pid: Int32) {
         self.files = files
         self.actions = actions
         self.probes = probes
         self.modes = modes
         self.workload = workload
+        self.variants = variants
         self.pid = pid
     }
 
     @MainActor
     package init<Target: ChaosTarget>(target: Target.Type, pid: Int32) {
         self.init(files: Target.files, actions: Target.actions.map(\.name).sorted(), probes: Self.probes(of: Target.self),
-                  modes: Target.modes.map(\.rawValue), workload: Target.workload, pid: pid)
+                  modes: Target.modes.map(\.rawValue), workload: Target.workload,
+                  variants: Target.variants.isEmpty ? nil : Target.variants, pid: pid)
     }
 
     /// Every target answers these two.

@@ -15,6 +15,7 @@ final class SystemUnderTestTarget: ChaosTarget {
     static let files = [
         "store": "app.sqlite", "wal": "app.sqlite-wal", "shm": "app.sqlite-shm", "backups": "backups",
     ]
+    static let variants = AppVariant.allCases.map(\.rawValue)
     /// The storage catalog's contract: one favourite saved, the list read back; a damaged
     /// store comes back from its backup.
     static let workload: Workload? = Workload(write: "favorites.add", read: "favorites.list", afterDamage: .restoredFromBackup)

@@ -7,17 +7,22 @@ struct ExploreCommand: ParsableCommand {
         commandName: "explore",
         abstract: "Sweep every I/O operation or every crash point of a scenario's workload.",
         discussion: """
-        --sweep io      fail the 1st, 2nd, ... Nth I/O operation, once and for good, until
-                        a run completes with no fault fired
-        --sweep crash   lose power at every write and sync, in each mode (drop, keep, torn)
+        --sweep io      fail the 1st, 2nd, ... Nth I/O operation, once and for
+                        good, until a run completes with no fault fired
+        --sweep crash   lose power at every write and sync, in each mode
+                        (drop, keep, torn)
 
-        Each trial runs in child processes and is judged on no-trap, integrity and
-        preserved: acknowledged. The first failure printed is the minimal reproduction.
+        Each trial runs in child processes and is judged on no-trap, integrity
+        and preserved: acknowledged. The first failure printed is the minimal
+        reproduction.
 
         Examples:
           chaos explore power-loss-during-save --sweep crash --limit 500
-          chaos explore power-loss-during-save --sweep crash --option synchronous=off
+          chaos explore power-loss-during-save --sweep crash \\
+              --option synchronous=off
           chaos explore disk-full-on-save --sweep io
+          chaos explore Examples/Notes/scenarios/notes-save-fails.yaml \\
+              --sweep crash --target-exec .build/debug/chaos-example-notes
         """)
 
     @Argument(help: "A bundled scenario name or a scenario file.")
@@ -32,24 +37,18 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: "Crash sweeps: seeds per crash point and mode.")
     var seeds: Int = 1
 
-    @Option(help: "hardened or legacy.")
-    var variant: String = "hardened"
-
-    @Option(help: "A target option KEY=VALUE overriding the scenario's (repeatable), e.g. synchronous=off.")
-    var option: [String] = []
-
     @Option(help: "Run only this trial (as printed by a failure), e.g. crash:after-writes:37:torn:2.")
     var trial: String?
 
-    @Option(help: "Where to write the reports of the failed trials.")
-    var reportDir: String = "reports"
-
-    @Flag(help: "Keep each trial's scratch directory.")
-    var keep = false
+    @OptionGroup var target: TargetOptions
+    @OptionGroup var cases: CaseOptions
 
     @Option(name: [.customShort("j"), .long],
             help: "Run this many trials at once (default: one per core; the outcome is the same for any number).")
     var jobs: Int?
+
+    @Option(help: "Where to write the reports of the failed trials.")
+    var reportDir: String = "reports"
 
     /// Trials at a time: the outcome does not depend on it, so the default uses every core.
     var effectiveJobs: Int { jobs ?? max(1, ProcessInfo.processInfo.activeProcessorCount) }
@@ -59,49 +58,49 @@ struct ExploreCommand: ParsableCommand {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("-j must be from 1 to 64") }
         guard (1...100).contains(seeds) else { throw ValidationError("--seeds must be from 1 to 100") }
-        guard ["hardened", "legacy"].contains(variant) else { throw ValidationError("--variant must be hardened or legacy") }
         if let trial, SweepTrial(trial) == nil {
             throw ValidationError("--trial '\(trial)' is not a trial: io:N:transient|persistent or crash:after-writes|at-sync:N:drop|keep|torn:SEED")
         }
-        for pair in option where !pair.contains("=") { throw ValidationError("--option wants KEY=VALUE, got '\(pair)'") }
     }
 
     func run() throws {
-        let loaded: Scenario
-        do {
-            loaded = try ScenarioLoader.resolve(scenario)
-        } catch {
-            printError(String(describing: error))
-            throw ExitCode(64)
-        }
-        var overrides: [String: String] = [:]
-        for pair in option {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
-            overrides[parts[0]] = parts.count > 1 ? parts[1] : ""
-        }
-        var options = RunOptions(variant: variant, seed: nil, keepScratch: keep, worker: RunCommand.builtInWorker)
-        options.optionOverrides = overrides
+        let loaded = try CommandFailure.usage { try ScenarioLoader.resolve(scenario) }
+        let options = cases.runOptions(try target.resolve())
         let kind = Sweeper.Kind(rawValue: sweep) ?? .io
         var sweeper = Sweeper(scenario: loaded, options: options, kind: kind, limit: limit, seeds: seeds)
         sweeper.jobs = effectiveJobs
         RunInterruption.install()
-
-        let optionText = overrides.isEmpty ? "" : ", options " + overrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let jobsText = effectiveJobs > 1 ? ", \(effectiveJobs) trials at a time" : ""
-        print("chaos \(ChaosVersion.current) — explore \(loaded.name), \(kind.rawValue) sweep, variant \(variant)\(optionText)\(jobsText)")
+        printHeader(loaded, kind: kind, options: options)
         if let trial, let parsed = SweepTrial(trial) {
             let result = sweeper.runTrial(parsed)
-            let (report, fired) = (result.report, result.fired)
-            print("trial \(parsed): \(report.verdict.rawValue)\(fired ? "" : " (its fault never fired)")")
-            RunConsole().event(.finished(report, scratch: nil))
-            try write([report], options: options)
-            if report.verdict != .passed { throw ExitCode(1) }
+            print("trial \(parsed): \(result.report.verdict.rawValue)\(result.fired ? "" : " (its fault never fired)")")
+            RunConsole().event(.finished(result.report, scratch: nil))
+            try write([result.report], options: options)
+            if result.report.verdict != .passed { throw ExitCode(.failed) }
             return
         }
-        let terminal = isatty(1) == 1
-        let outcome = sweeper.run { done, planned, failed in
-            let total = planned.map { "/\($0)" } ?? ""
-            let line = "  trials \(done)\(total), failed \(failed)"
+        let outcome = sweeper.run(progress: Self.progress(terminal: isatty(1) == 1))
+        if isatty(1) == 1 { print("") }
+        printOutcome(outcome, kind: kind)
+        try write(outcome.failedReports, options: options)
+        if RunInterruption.requested { throw ExitCode(.interrupted) }
+        if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(.harnessError) }
+        if !outcome.failures.isEmpty { throw ExitCode(.failed) }
+    }
+
+    private func printHeader(_ scenario: Scenario, kind: Sweeper.Kind, options: RunOptions) {
+        let optionText = options.optionOverrides.isEmpty ? ""
+            : ", options " + options.optionOverrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+        let jobsText = effectiveJobs > 1 ? ", \(effectiveJobs) trials at a time" : ""
+        let seedText = "seed \(options.seed ?? scenario.seed)"
+        print("chaos \(ChaosVersion.current) — explore \(scenario.name), \(kind.rawValue) sweep, \(seedText), variant \(options.variant), "
+            + "target \(options.worker.targetName)\(optionText)\(jobsText)")
+    }
+
+    /// A live count on a terminal, a line every 25 trials otherwise.
+    private static func progress(terminal: Bool) -> (Int, Int?, Int) -> Void {
+        { done, planned, failed in
+            let line = "  trials \(done)\(planned.map { "/\($0)" } ?? ""), failed \(failed)"
             if terminal {
                 print("\r" + line, terminator: "")
                 fflush(nil)
@@ -110,12 +109,6 @@ struct ExploreCommand: ParsableCommand {
                 fflush(nil)
             }
         }
-        if terminal { print("") }
-        printOutcome(outcome, kind: kind)
-        try write(outcome.failedReports, options: options)
-        if RunInterruption.requested { throw ExitCode(130) }
-        if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(2) }
-        if !outcome.failures.isEmpty { throw ExitCode(1) }
     }
 
     /// Trials, coverage, failures and the first failure's reproduction.
@@ -147,10 +140,7 @@ struct ExploreCommand: ParsableCommand {
     /// The failed trials' reports (a clean sweep writes none).
     private func write(_ reports: [CaseReport], options: RunOptions) throws {
         guard !reports.isEmpty else { return }
-        let info = RunInfo(id: UUID().uuidString.lowercased(), startedAt: ISO8601DateFormatter().string(from: Date()),
-                           chaosVersion: ChaosVersion.current, seed: nil, variant: options.variant,
-                           command: CommandLine.arguments.joined(separator: " "), target: RunInfo.builtInTarget)
-        let written = try ReportSet.write(RunReport(run: info, cases: reports), to: URL(fileURLWithPath: reportDir))
+        let written = try ReportSet.write(RunReport(run: RunInfo.now(options: options), cases: reports), to: URL(fileURLWithPath: reportDir))
         print("report of the failed trials: \(written.html.path)")
     }
 }

@@ -4,20 +4,26 @@ import Chaos
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "list",
-        abstract: "List the bundled scenarios: name, system, summary.")
+        abstract: "List scenarios: name, system, summary.",
+        discussion: """
+        Without an argument, the bundled catalog; with folders or files, those scenarios.
+
+        Examples:
+          chaos list
+          chaos list Examples/Notes/scenarios
+        """)
+
+    @Argument(help: "Scenario folders or files (default: the bundled catalog).")
+    var scenarios: [String] = []
 
     func run() throws {
-        let scenarios: [Scenario]
-        do {
-            scenarios = try ScenarioLoader.bundled()
-        } catch {
-            printError(String(describing: error))
-            throw ExitCode(64)
+        let listed = try CommandFailure.usage {
+            scenarios.isEmpty ? try ScenarioLoader.bundled() : try ScenarioLoader.resolve(all: scenarios)
         }
-        let nameWidth = scenarios.map(\.name.count).max() ?? 4
-        let systemWidth = max(6, scenarios.map(\.system.count).max() ?? 6)
+        let nameWidth = listed.map(\.name.count).max() ?? 4
+        let systemWidth = max(6, listed.map(\.system.count).max() ?? 6)
         print("NAME".padding(nameWidth) + "  " + "SYSTEM".padding(systemWidth) + "  SUMMARY")
-        for scenario in scenarios {
+        for scenario in listed {
             print(scenario.name.padding(nameWidth) + "  " + scenario.system.padding(systemWidth) + "  " + scenario.summary)
         }
     }

@@ -11,7 +11,10 @@ struct ReportCommand: ParsableCommand {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Merge several chaos-report.json files (one per shard) into one JSON, HTML and JUnit report.",
-            discussion: "Example: chaos report merge shard1/chaos-report.json shard2/chaos-report.json --report-dir reports")
+            discussion: """
+            Example:
+              chaos report merge shard1/chaos-report.json shard2/chaos-report.json
+            """)
 
         @Argument(help: "chaos-report.json files.")
         var reports: [String]
@@ -29,17 +32,17 @@ struct ReportCommand: ParsableCommand {
                 do {
                     loaded.append(try JSONReportWriter.read(from: URL(fileURLWithPath: path)))
                 } catch {
-                    printError("chaos: \(path): \(error)")
-                    throw ExitCode(64)
+                    throw CommandFailure("chaos: \(path): \(error)", .usage)
                 }
             }
-            guard let merged = ReportMerge.merge(loaded) else { throw ExitCode(64) }
+            guard let merged = ReportMerge.merge(loaded) else { throw ExitCode(.usage) }
             let written = try ReportSet.write(merged, to: URL(fileURLWithPath: reportDir))
             let summary = merged.summary
             print("merged \(loaded.count) reports: \(merged.cases.count) cases — \(summary.passed) passed, "
                 + "\(summary.deviated) deviated, \(summary.errored) errored, \(summary.skipped) skipped")
             print("report: \(written.html.path)")
-            if merged.exitCode != 0 { throw ExitCode(merged.exitCode) }
+            let status = merged.exitStatus()
+            if status != .passed { throw ExitCode(status) }
         }
     }
 }

@@ -136,6 +136,7 @@ final class RunConsole: @unchecked Sendable {
     }
 
     private func write(_ text: String) {
+        fflush(nil)  // what `print` buffered comes first: the lines stay in order in a log
         let bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -6,9 +6,16 @@ struct ValidateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
         abstract: "Check scenario files without running them.",
-        discussion: "Prints every error with its file, line and column. Exit 0 when all are valid, 64 otherwise.")
+        discussion: """
+        Prints every error with its file, line and column. Exit 0 when all are
+        valid, 64 otherwise.
 
-    @Argument(help: "Scenario files (.yaml) or bundled scenario names.")
+        Examples:
+          chaos validate my-scenario.yaml
+          chaos validate Examples/Notes/scenarios
+        """)
+
+    @Argument(help: "Scenario files (.yaml), folders of them, or bundled scenario names.")
     var scenarios: [String]
 
     func validate() throws {
@@ -18,19 +25,22 @@ struct ValidateCommand: ParsableCommand {
     func run() throws {
         var failed = false
         for subject in scenarios {
-            do {
-                let scenario = try ScenarioLoader.resolve(subject)
-                print("ok  \(subject): \(scenario.name) — \(scenario.steps.count) steps, \(scenario.checkedExpectations.count) expectations")
-            } catch {
+            let files: [String]
+            do { files = try ScenarioLoader.files(of: subject) } catch {
                 printError(String(describing: error))
                 failed = true
+                continue
+            }
+            for file in files {
+                do {
+                    let scenario = try ScenarioLoader.resolve(file)
+                    print("ok  \(file): \(scenario.name) — \(scenario.steps.count) steps, \(scenario.checkedExpectations.count) expectations")
+                } catch {
+                    printError(String(describing: error))
+                    failed = true
+                }
             }
         }
-        if failed { throw ExitCode(64) }
+        if failed { throw ExitCode(.usage) }
     }
-}
-
-/// Writes a line to stderr.
-func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
 }

@@ -21,7 +21,7 @@ struct TrapParserTests {
           3 [ra] [thunk]     0x00005606d792f39c ChaosApp.__allocating_init(variant:configuration:) + 59 in chaos at /work/main/Sources/SystemUnderTest/App/ChaosApp.swift
           4 [ra]             0x00005606d79d437f SystemUnderTestTarget.launch() + 254 in chaos at /work/main/Sources/chaos/BuiltInTarget/SystemUnderTestTarget.swift:32:19
           5 [async] [thunk]  0x00005606d79dbeb0 protocol witness for ChaosTarget.launch() in conformance SystemUnderTestTarget in chaos at //<compiler-generated>
-          6 [async]          0x00005606d75ad640 static WorkerHost.serve<A>(_:target:) in chaos at /work/main/Sources/Chaos/Worker/WorkerHost.swift:43
+          6 [async]          0x00005606d75ad640 static WorkerHost.serve<A>(_:target:) in chaos at /work/main/Sources/ChaosTarget/Worker/WorkerHost.swift:43
 
         """
 
@@ -44,7 +44,7 @@ struct TrapParserTests {
           3 [inlined]        0x00005606d7941a12 Array.subscript.getter in chaos at /home/build-user/swift/stdlib/public/core/Array.swift:796:17
           4 [ra]             0x00005606d7941a12 LegacyQuiz.question(at:) + 146 in chaos at /work/main/Sources/SystemUnderTest/Legacy/LegacyQuiz.swift:42:17
           5 [ra]             0x00005606d792f675 ChaosApp.perform(_:) + 708 in chaos at /work/main/Sources/SystemUnderTest/App/ChaosApp.swift:80:9
-          6 [async]          0x00005606d75ad640 static WorkerHost.serve<A>(_:target:) in chaos at /work/main/Sources/Chaos/Worker/WorkerHost.swift:43
+          6 [async]          0x00005606d75ad640 static WorkerHost.serve<A>(_:target:) in chaos at /work/main/Sources/ChaosTarget/Worker/WorkerHost.swift:43
 
         """
 
@@ -81,7 +81,7 @@ struct TrapParserTests {
             "/work/main/Sources/SystemUnderTest/Legacy/LegacyStore.swift",
             "/work/main/Sources/SystemUnderTest/App/ChaosApp.swift",
             "/work/main/Sources/chaos/BuiltInTarget/SystemUnderTestTarget.swift",
-            "/work/main/Sources/Chaos/Worker/WorkerHost.swift",
+            "/work/main/Sources/ChaosTarget/Worker/WorkerHost.swift",
         ])
         #expect(frames.map(\.line) == [18, 36, 32, 43])
     }
@@ -113,7 +113,7 @@ struct TrapParserTests {
     }
 
     @Test func frameInTheWorkerHostIsNotTheSite() {
-        let stderr = "  0 [async] 0x00005606d75ad640 static WorkerHost.serve<A>(_:target:) in chaos at /work/main/Sources/Chaos/Worker/WorkerHost.swift:43\n"
+        let stderr = "  0 [async] 0x00005606d75ad640 static WorkerHost.serve<A>(_:target:) in chaos at /work/main/Sources/ChaosTarget/Worker/WorkerHost.swift:43\n"
         #expect(TrapParser.site(in: stderr) == nil)
     }
 

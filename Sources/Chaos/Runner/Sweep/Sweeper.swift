@@ -109,9 +109,7 @@ package struct Sweeper {
     /// Runs one trial (also what `--trial` reproduces): the trial scenario with the
     /// trial's steps woven in (``TrialPlan``), as a normal case.
     package func runTrial(_ trial: SweepTrial) -> TrialResult {
-        var trialOptions = options
-        trialOptions.reproduceExtras = []
-        var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: trialOptions).run()
+        var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: options).run()
         report.reproduce = reproduceCommand(trial)
         let activity = report.faults?.first { $0.id == TrialPlan.faultID }
         let io = activity.flatMap { activity in activity.writes.map { ($0, activity.syncs ?? 0) } }
@@ -120,13 +118,11 @@ package struct Sweeper {
 
     /// The command that runs `trial` alone (the whole sweep when nil).
     package func reproduceCommand(_ trial: SweepTrial?) -> String {
-        var words = ["chaos", "explore", ShellWords.quoted(ScenarioLoader.subject(of: scenario)), "--sweep", kind.rawValue]
+        var words = ["chaos", "explore", ScenarioLoader.subject(of: scenario), "--sweep", kind.rawValue]
         if let trial { words += ["--trial", trial.description] }
-        words += ["--variant", options.variant]
-        for (key, value) in options.optionOverrides.sorted(by: { $0.key < $1.key }) {
-            words += ["--option", ShellWords.quoted("\(key)=\(value)")]
-        }
-        return (words + options.reproduceExtras.map(ShellWords.quoted)).joined(separator: " ")
+        if let seed = options.seed { words += ["--seed", String(seed)] }
+        words += ["--variant", options.variant] + options.reproduceExtras
+        return words.map(ShellWords.quoted).joined(separator: " ")
     }
 
     private func runIO(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
