@@ -45,3 +45,31 @@ struct BoundedRetry<Operation> {
         return .attempt(failed)
     }
 }
+
+/// A screen that offers ``BoundedRetry``: it says how to run an operation and how to
+/// show that the retries ran out; ``retryFailedOperation()`` is the retry button.
+@MainActor
+protocol RetryingScreen: AnyObject {
+    associatedtype Operation
+    var retries: BoundedRetry<Operation> { get set }
+    /// Whether an error is on screen now (a retry with nothing failed reports that).
+    var isShowingError: Bool { get }
+    func perform(_ operation: Operation) async -> Bool
+    /// Shows ``PresentedError/retriesExhaustedMessage`` in place of the error.
+    func showRetriesExhausted()
+}
+
+extension RetryingScreen {
+    /// Repeats the failed operation, at most the budget's limit in a row.
+    func retryFailedOperation() async -> Bool {
+        switch retries.next() {
+        case .nothingFailed:
+            return !isShowingError
+        case .exhausted:
+            showRetriesExhausted()
+            return false
+        case let .attempt(operation):
+            return await perform(operation)
+        }
+    }
+}

@@ -1,13 +1,13 @@
 /// The favourites screen's state (seed 002, phase 5): loading, the list, an error
 /// with a message and a retry that gives up after ``maxRetries``.
 @MainActor
-public final class FavoritesViewModel {
+public final class FavoritesViewModel: RetryingScreen {
     public enum State: String, Sendable {
         case loading, okey, empty, error
     }
 
     /// The operation a retry repeats.
-    private enum Operation {
+    enum Operation {
         case load
         case add(Favorite)
         case remove(Int64)
@@ -28,7 +28,7 @@ public final class FavoritesViewModel {
     private let remove: RemoveFavoriteUseCase
     private let fetchAll: FetchAllFavoritesUseCase
     private let isFavorite: IsFavoriteUseCase
-    private var retries: BoundedRetry<Operation>
+    var retries: BoundedRetry<Operation>
 
     public init(repository: any FavoritesRepositoryProtocol, launchHealth: StoreHealth, maxRetries: Int = 3) {
         add = AddFavoriteUseCase(repository: repository)
@@ -80,33 +80,29 @@ public final class FavoritesViewModel {
     /// Repeats the failed operation, at most ``maxRetries`` times in a row.
     @discardableResult
     public func retry() async -> Bool {
-        switch retries.next() {
-        case .nothingFailed:
-            return state != .error
-        case .exhausted:
-            errorMessage = PresentedError.retriesExhaustedMessage
-            recoverySuggestion = nil
-            return false
-        case let .attempt(operation):
-            return await perform(operation)
-        }
+        await retryFailedOperation()
+    }
+
+    var isShowingError: Bool { state == .error }
+
+    func showRetriesExhausted() {
+        errorMessage = PresentedError.retriesExhaustedMessage
+        recoverySuggestion = nil
     }
 
     /// Runs one operation. For a write, true means the store acknowledged it; the list
     /// on screen is then updated in place rather than fetched again.
-    private func perform(_ operation: Operation) async -> Bool {
+    func perform(_ operation: Operation) async -> Bool {
         do {
             switch operation {
             case .load:
                 favorites = try await fetchAll.execute()
             case let .add(favorite):
                 try await add.execute(favorite)
-                favorites.removeAll { $0.id == favorite.id }
-                let index = favorites.firstIndex { $0.id > favorite.id } ?? favorites.endIndex
-                favorites.insert(favorite, at: index)
+                favorites.place(favorite)
             case let .remove(id):
                 try await remove.execute(id: id)
-                favorites.removeAll { $0.id == id }
+                favorites.remove(id: id)
             }
         } catch {
             retries.recordFailure(operation)

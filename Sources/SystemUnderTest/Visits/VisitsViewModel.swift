@@ -1,13 +1,13 @@
 /// The visits list's state: loading, the list, an error with a message and a retry
 /// that gives up after ``maxRetries`` (the favourites screen's contract, seed 002).
 @MainActor
-public final class VisitsViewModel {
+public final class VisitsViewModel: RetryingScreen {
     public enum State: String, Sendable {
         case loading, loaded, empty, error
     }
 
     /// The operation a retry repeats.
-    private enum Operation {
+    enum Operation {
         case load
         case add(Visit)
         case remove(Int64)
@@ -23,7 +23,7 @@ public final class VisitsViewModel {
     private let fetchAll: FetchVisitsUseCase
     private let add: AddVisitUseCase
     private let remove: RemoveVisitUseCase
-    private var retries: BoundedRetry<Operation>
+    var retries: BoundedRetry<Operation>
 
     public init(repository: any VisitsRepositoryProtocol, maxRetries: Int = 3) {
         fetchAll = FetchVisitsUseCase(repository: repository)
@@ -54,31 +54,27 @@ public final class VisitsViewModel {
     /// Repeats the failed operation, at most ``maxRetries`` times in a row.
     @discardableResult
     public func retry() async -> Bool {
-        switch retries.next() {
-        case .nothingFailed:
-            return state != .error
-        case .exhausted:
-            errorMessage = PresentedError.retriesExhaustedMessage
-            recoverySuggestion = nil
-            return false
-        case let .attempt(operation):
-            return await perform(operation)
-        }
+        await retryFailedOperation()
     }
 
-    private func perform(_ operation: Operation) async -> Bool {
+    var isShowingError: Bool { state == .error }
+
+    func showRetriesExhausted() {
+        errorMessage = PresentedError.retriesExhaustedMessage
+        recoverySuggestion = nil
+    }
+
+    func perform(_ operation: Operation) async -> Bool {
         do {
             switch operation {
             case .load:
                 visits = try await fetchAll.execute()
             case let .add(visit):
                 try await add.execute(visit)
-                visits.removeAll { $0.id == visit.id }
-                let index = visits.firstIndex { $0.id > visit.id } ?? visits.endIndex
-                visits.insert(visit, at: index)
+                visits.place(visit)
             case let .remove(id):
                 try await remove.execute(id: id)
-                visits.removeAll { $0.id == id }
+                visits.remove(id: id)
             }
         } catch {
             retries.recordFailure(operation)

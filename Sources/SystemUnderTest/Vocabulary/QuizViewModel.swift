@@ -7,7 +7,7 @@
 /// question is nil when there is none, never a made-up one. A failed operation can be
 /// retried, at most ``maxRetries`` times in a row.
 @MainActor
-public final class QuizViewModel {
+public final class QuizViewModel: RetryingScreen {
     public enum State: Sendable, Equatable {
         case idle
         case ready(Quiz)
@@ -26,7 +26,7 @@ public final class QuizViewModel {
     }
 
     /// The operation a retry repeats.
-    private enum Operation {
+    enum Operation {
         case generate(setID: Int64, optionCount: Int, seed: UInt64)
         case answer(QuizOption)
     }
@@ -44,7 +44,7 @@ public final class QuizViewModel {
     public private(set) var quiz: Quiz?
     public private(set) var currentIndex = 0
     private var correctAnswers = 0
-    private var retries: BoundedRetry<Operation>
+    var retries: BoundedRetry<Operation>
 
     private let generateQuiz: GenerateQuizUseCase
     private let recordAnswer: RecordQuizAnswerUseCase
@@ -94,19 +94,17 @@ public final class QuizViewModel {
     /// Repeats the failed operation, at most ``maxRetries`` times in a row.
     @discardableResult
     public func retry() async -> Bool {
-        switch retries.next() {
-        case .nothingFailed:
-            return errorMessage == nil
-        case .exhausted:
-            state = .error(message: PresentedError.retriesExhaustedMessage)
-            recoverySuggestion = nil
-            return false
-        case let .attempt(operation):
-            return await perform(operation)
-        }
+        await retryFailedOperation()
     }
 
-    private func perform(_ operation: Operation) async -> Bool {
+    var isShowingError: Bool { errorMessage != nil }
+
+    func showRetriesExhausted() {
+        state = .error(message: PresentedError.retriesExhaustedMessage)
+        recoverySuggestion = nil
+    }
+
+    func perform(_ operation: Operation) async -> Bool {
         do {
             switch operation {
             case let .generate(setID, optionCount, seed):
