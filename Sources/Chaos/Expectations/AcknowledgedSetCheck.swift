@@ -3,21 +3,32 @@ import ChaosTarget
 /// Jepsen's set check over the records a case wrote: every write the app acknowledged
 /// must be readable at the end; reads may also hold writes that failed from the user's
 /// point of view but reached the disk ("recovered"), which is allowed.
+///
+/// An action cut by a power loss before it answered, or that answered with a failure,
+/// may have written records whose keys nobody announced (a commit that landed just
+/// before the cut, with the acknowledgement still on its way): while there is such an
+/// action, a record no acknowledgement or announced attempt explains is
+/// *indeterminate*, allowed. Only a record that no action, finished or cut, can explain
+/// is *unexpected*.
 package struct AcknowledgedSetCheck: Sendable, Equatable {
     /// Acknowledged, yet missing at the end.
     package var lost: [String]
-    /// Present at the end though never attempted by the case.
+    /// Present at the end though no action of the case can explain it.
     package var unexpected: [String]
+    /// Present, not announced, but an unresolved action may have written it: allowed.
+    package var indeterminate: [String]
     /// Attempted and not acknowledged, yet present: allowed.
     package var recovered: [String]
     /// Removals acknowledged, yet the record is back.
     package var resurrected: [String]
     package var acknowledgedCount: Int
 
-    package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>) {
+    package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>,
+                 unresolvedActions: Int = 0) {
         let expected = acknowledged.subtracting(removed)
         lost = expected.subtracting(present).sorted()
-        unexpected = present.subtracting(attempted).sorted()
+        let unexplained = present.subtracting(attempted).subtracting(acknowledged).sorted()
+        (unexpected, indeterminate) = unresolvedActions > 0 ? ([], unexplained) : (unexplained, [])
         recovered = present.intersection(attempted.subtracting(acknowledged)).sorted()
         resurrected = removed.intersection(present).sorted()
         acknowledgedCount = expected.count
@@ -31,11 +42,20 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
         }
         var parts = ["\(acknowledgedCount) acknowledged", "\(lost.count) lost", "\(unexpected.count) unexpected",
                      "\(recovered.count) recovered"]
+        if !indeterminate.isEmpty { parts.append("\(indeterminate.count) indeterminate") }
         if !resurrected.isEmpty { parts.append("\(resurrected.count) resurrected") }
         var text = parts.joined(separator: ", ")
         if !lost.isEmpty { text += "; lost: " + list(lost) }
         if !unexpected.isEmpty { text += "; unexpected: " + list(unexpected) }
         if !resurrected.isEmpty { text += "; resurrected: " + list(resurrected) }
         return text
+    }
+}
+
+extension AcknowledgedSetCheck {
+    /// The check over a case's evidence: its writes, its unresolved actions, its final snapshot.
+    init(_ evidence: CaseEvidence) {
+        self.init(acknowledged: evidence.acknowledged, attempted: evidence.attempted, removed: evidence.removed,
+                  present: evidence.presentKeys, unresolvedActions: evidence.unresolvedActions.count)
     }
 }

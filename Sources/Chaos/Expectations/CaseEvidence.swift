@@ -17,6 +17,10 @@ package struct CaseEvidence: Sendable {
     package var acknowledged: Set<String> = []
     package var attempted: Set<String> = []
     package var removed: Set<String> = []
+    /// Actions whose writes may or may not have reached the disk (Jepsen's `:info`): cut
+    /// by a power loss before they answered, or answered with a failure. The records
+    /// they may have written are indeterminate, never unexpected.
+    package var unresolvedActions: [String] = []
     /// From the last launch (or clear) to the first successful read after it.
     package var recoveryMs: Int?
     /// Why recovery was not measured, when it was not.

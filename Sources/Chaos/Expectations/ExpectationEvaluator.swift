@@ -41,8 +41,7 @@ package enum ExpectationEvaluator {
         guard evidence.finalSnapshot != nil else {
             return judge(false, expected: expected, observed: "no final snapshot", detail: evidence.evidenceGap)
         }
-        let check = AcknowledgedSetCheck(acknowledged: evidence.acknowledged, attempted: evidence.attempted,
-                                         removed: evidence.removed, present: evidence.presentKeys)
+        let check = AcknowledgedSetCheck(evidence)
         guard !check.lost.isEmpty else {
             return judge(true, expected: expected, observed: "all \(check.acknowledgedCount) acknowledged records kept")
         }
@@ -97,8 +96,7 @@ package enum ExpectationEvaluator {
         guard evidence.finalSnapshot != nil else {
             return judge(false, expected: "every acknowledged write present", observed: "no final snapshot", detail: evidence.evidenceGap)
         }
-        let check = AcknowledgedSetCheck(acknowledged: evidence.acknowledged, attempted: evidence.attempted,
-                                         removed: evidence.removed, present: evidence.presentKeys)
+        let check = AcknowledgedSetCheck(evidence)
         return judge(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary)
     }
 

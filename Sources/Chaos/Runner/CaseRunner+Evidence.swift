@@ -3,6 +3,11 @@ import ChaosTarget
 
 /// The end of a case: the evidence the expectations judge, and the judgement.
 extension CaseRunner {
+    /// Whether an expectation judges the data the app keeps after a restart.
+    var needsFinalSnapshot: Bool {
+        scenario.expectations.contains { if case .preserved = $0.kind { true } else { $0.kind == .noSilentLoss } }
+    }
+
     var needsIntegrity: Bool {
         scenario.expectations.contains { $0.kind == .integrity || $0.kind == .integrityIfUsed }
     }
@@ -34,10 +39,16 @@ extension CaseRunner {
                 log.evidence.probes[probe] = value
             }
         }
-        guard kinds.contains(where: { if case .preserved = $0 { true } else { $0 == .noSilentLoss } }) else { return }
+        guard needsFinalSnapshot else { return }
         // Kept means kept across a restart: what the app acknowledged from memory alone
-        // does not count. Stop it gracefully and read its data on a new launch.
-        guard try stop().outcome == .ok, try verificationLaunch() else { return }
+        // does not count. Stop it gracefully and read its data on a new launch. A power
+        // cut still waiting in this run may fall in the stop: the relaunch then reads the
+        // disk as the cut left it, as after any other cut.
+        _ = try stop()
+        guard try verificationLaunch() else {
+            log.evidence.evidenceGap = "the final snapshot: the app did not come up again after the case"
+            return
+        }
         log.evidence.finalSnapshot = try snapshot(purpose: "the final snapshot, after a restart")
     }
 

@@ -143,6 +143,7 @@ extension CaseRunner {
         let name = try resolve(action.name)
         for _ in 0..<action.repeatCount {
             guard let reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
+                log.evidence.unresolvedActions.append("\(label): cut by the power loss")
                 return StepResult(.powerLost, "the power went out during this step")
             }
             if reply.isRead == true { log.read(at: clock.now, clock: clock) }
@@ -151,6 +152,7 @@ extension CaseRunner {
                 lastMessage = reply.userMessage ?? reply.error
             }
         }
+        if failures > 0 { log.evidence.unresolvedActions.append("\(label): \(failures) failed") }
         let summary = failures == 0 ? nil : "\(failures) of \(action.repeatCount) failed" + (lastMessage.map { ": \($0)" } ?? "")
         switch action.expectError {
         case true? where failures == 0:

@@ -166,6 +166,11 @@ package final class CaseRunner {
         case let .notApplicable(reason)?: return report(verdict: .skipped, error: "does not apply: \(reason)")
         default:
             let results = expectationResults()
+            // Evidence the harness failed to gather is not data lost: the case proves nothing.
+            if ending == nil, needsFinalSnapshot, log.evidence.finalSnapshot == nil {
+                return report(verdict: .errored, expectations: results,
+                              error: "no final snapshot to judge the data by: \(log.evidence.evidenceGap ?? "not taken")")
+            }
             guard results.allSatisfy(\.passed) else { return report(verdict: .deviated, expectations: results) }
             // Passing proves something only if every fault reached what the app reads.
             let idle = faults.withEffects(clockReached: clockReached).filter { $0.hadEffect == false && $0.id != TrialPlan.faultID }

@@ -132,4 +132,44 @@ import Testing
         #expect(report.verdict == .errored)
         #expect(report.error == "the worker could not 'arm': no such seam")
     }
+
+    /// The cut a case armed falls in Chaos's own end-of-case stop: the app is launched
+    /// again on the disk as the cut left it, and its data is judged from there.
+    @Test func aCutInTheFinalStopIsFollowedByARelaunchAndASnapshot() throws {
+        let app = ScriptedApp { launch, request in
+            switch (launch, request.op) {
+            case (1, .perform):
+                return .events([WorkerEvent(event: .ack, key: "favorite:1")], then: WorkerReply(id: 0, ok: true))
+            case (1, .stop): return .dies(.exited(PowerLoss.exitCode), stderr: "")
+            case (_, .snapshot):
+                var reply = WorkerReply(id: 0, ok: true)
+                reply.snapshot = ["favorite": ["favorite:1": "one"]]
+                return .reply(reply)
+            default: return nil
+            }
+        }
+        let report = try app.run(ScenarioFixtures.scenario(steps: """
+              - power-loss: drop
+                after-writes: 50
+              - launch
+              - do: favorites.add
+            """, expect: "  - preserved: acknowledged"))
+        #expect(report.verdict == .passed, "\(report.expectations) \(report.error ?? "")")
+        #expect(app.requests(.snapshot).map(\.launch) == [2], "read on a new launch after the cut")
+    }
+
+    /// Evidence the harness could not gather is not data lost: the case is errored.
+    @Test func aMissingFinalSnapshotIsErroredNotLostData() throws {
+        let app = ScriptedApp { _, request in
+            guard request.op == .snapshot else { return nil }
+            var reply = WorkerReply(id: 0, ok: false)
+            reply.error = "the snapshot query failed"
+            return .reply(reply)
+        }
+        let report = try app.run(ScenarioFixtures.scenario(steps: "  - launch\n  - do: favorites.add",
+                                                           expect: "  - preserved: acknowledged"))
+        #expect(report.verdict == .errored)
+        #expect(report.error?.contains("no final snapshot to judge the data by") == true, "\(report.error ?? "")")
+        #expect(report.error?.contains("the snapshot query failed") == true)
+    }
 }

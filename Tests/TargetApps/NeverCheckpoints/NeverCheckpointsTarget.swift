@@ -6,6 +6,10 @@ import Foundation
 /// checkpoints off, and a stop that never closes the connection (the process just
 /// ends). Every page it writes stays in `notes.sqlite-wal`: damage to `notes.sqlite`
 /// lands where SQLite does not read, which Chaos must call inconclusive, not passed.
+///
+/// It writes as most apps write: it acknowledges a note once the INSERT has returned
+/// and announces nothing before (it could not: the key is the rowid the insert makes).
+/// `--option synchronous=off|normal|full` (default full) sets SQLite's durability.
 @main
 final class NeverCheckpointsTarget: ChaosTarget {
     static let files = ["store": "notes.sqlite"]
@@ -16,17 +20,20 @@ final class NeverCheckpointsTarget: ChaosTarget {
     ]
 
     private let path: String
+    private let synchronous: String
     private var db: OpaquePointer?
     private var problem: String?
 
     init(context: TargetContext) {
         try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
         path = context.dataDirectory.appendingPathComponent("notes.sqlite").path
+        let asked = context.options["synchronous"]?.uppercased() ?? "FULL"
+        synchronous = ["OFF", "NORMAL", "FULL"].contains(asked) ? asked : "FULL"
     }
 
     func launch() async -> Health {
         guard sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, nil) == SQLITE_OK,
-              exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; PRAGMA synchronous=FULL;"
+              exec("PRAGMA journal_mode=WAL; PRAGMA wal_autocheckpoint=0; PRAGMA synchronous=\(synchronous);"
                 + "CREATE TABLE IF NOT EXISTS note(id INTEGER PRIMARY KEY, text TEXT NOT NULL)") else {
             problem = "Your notes can't be opened."
             return health
