@@ -9,8 +9,10 @@ final class NotesTarget: ChaosTarget {
     static let variants = ["fixed", "fragile"]
     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
     static let actions: [TargetAction<NotesTarget>] = [
-        TargetAction("notes.add") { target, call in try target.add(count: call.int("count", default: 1), call) },
-        TargetAction("notes.list") { target, _ in try target.list() },
+        TargetAction("notes.add", parameters: [.int("count", in: 1...10_000)]) { target, call in
+            try target.add(count: call.int("count", default: 1), call)
+        },
+        TargetAction("notes.list", parameters: []) { target, _ in try target.list() },
     ]
 
     private let context: TargetContext

@@ -11,10 +11,14 @@ package struct CrashSignature: Sendable, Equatable {
         self.message = message
     }
 
-    /// Reads a crash log: the Swift runtime's Linux backtrace (a worker's stderr, or a
-    /// user's app).
+    /// Reads a crash log: Apple's `.crash` text or `.ips` JSON (``AppleCrashReport``), or
+    /// the Swift runtime's Linux backtrace (a worker's stderr, or a user's app).
     package init(log text: String) {
-        self.init(site: TrapParser.site(in: text), message: TrapParser.message(in: text))
+        if let apple = AppleCrashReport.signature(text) {
+            self = apple
+        } else {
+            self.init(site: TrapParser.site(in: text), message: TrapParser.message(in: text).map(Self.normalized))
+        }
     }
 
     package var isEmpty: Bool { site == nil && message == nil }
@@ -42,8 +46,13 @@ package struct CrashSignature: Sendable, Equatable {
         return shorter >= 20 && (a.hasPrefix(b) || b.hasPrefix(a))
     }
 
+    /// The message trimmed, without the quotes a crash report may wrap it in.
     static func normalized(_ message: String) -> String {
-        message.trimmingCharacters(in: CharacterSet(charactersIn: "\"'“”").union(.whitespacesAndNewlines))
+        var text = message.trimmingCharacters(in: .whitespacesAndNewlines)
+        for (open, close) in [("\"", "\""), ("“", "”")] where text.count >= 2 && text.hasPrefix(open) && text.hasSuffix(close) {
+            text = String(text.dropFirst().dropLast()).trimmingCharacters(in: .whitespaces)
+        }
+        return text
     }
 }
 

@@ -137,7 +137,7 @@ package struct WorkerCommand: Sendable {
     /// that never waits for a debugger on a terminal.
     package static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
         var environment = base
-        environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,limit=48,top=16"
+        environment["SWIFT_BACKTRACE"] = base["CHAOS_EXPERIMENT_BT"] ?? "enable=yes,interactive=no,color=no,threads=crashed,limit=48,top=16"
         return environment
     }
 }

@@ -50,6 +50,8 @@ package struct Scenario: Sendable, Equatable {
     package var expectations: [ScenarioExpectation]
     /// Where the document starts.
     package var location: SourceLocation
+    /// Where `system:` is written (nil for a scenario made in code).
+    package var systemLocation: SourceLocation?
     /// The file's text, for hashing in reports.
     package var sourceText: String
 

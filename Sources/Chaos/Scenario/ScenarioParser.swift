@@ -51,10 +51,12 @@ struct ScenarioParser {
         guard let summary = draft.summary else { throw missing("summary", "one line that says what happens to the app") }
         guard let system = draft.system else { throw missing("system", "one of: " + Scenario.knownSystems.joined(separator: ", ")) }
         guard let steps = draft.steps else { throw missing("steps", "a list of steps") }
-        return Scenario(
+        var scenario = Scenario(
             name: name, summary: summary, system: system, seed: draft.seed, timeout: draft.timeout, options: draft.options,
             steps: steps, expectations: draft.expectations, location: root.location, sourceText: text
         )
+        scenario.systemLocation = draft.systemLocation
+        return scenario
     }
 
     /// The top-level keys as read so far.
@@ -62,6 +64,7 @@ struct ScenarioParser {
         var name: String?
         var summary: String?
         var system: String?
+        var systemLocation: SourceLocation?
         var seed = Scenario.defaultSeed
         var timeout = Scenario.defaultTimeout
         var options: [String: String] = [:]
@@ -77,6 +80,7 @@ struct ScenarioParser {
             draft.summary = try node.nonEmptyText("'summary'", expected: "one line that says what happens to the app")
         case .system:
             draft.system = try parseSystem(node)
+            draft.systemLocation = node.location
         case .seed:
             let text = try node.nonEmptyText("'seed'", expected: "an integer from 0 to \(UInt64.max)")
             guard text.allSatisfy(\.isASCIIDigit), let value = UInt64(text) else {

@@ -10,10 +10,14 @@
 /// ```
 public struct TargetAction<Target: ChaosTarget>: Sendable {
     public let name: String
+    /// The arguments it takes; nil: not declared (any `with:` goes through unchecked).
+    public let parameters: [ActionParameter]?
     let body: @MainActor @Sendable (Target, ActionCall) async throws -> ActionResult
 
-    public init(_ name: String, _ body: @escaping @MainActor @Sendable (Target, ActionCall) async throws -> ActionResult) {
+    public init(_ name: String, parameters: [ActionParameter]? = nil,
+                _ body: @escaping @MainActor @Sendable (Target, ActionCall) async throws -> ActionResult) {
         self.name = name
+        self.parameters = parameters
         self.body = body
     }
 }

@@ -165,6 +165,8 @@ package struct WorkerReady: Codable, Sendable, Equatable {
     package var workload: Workload?
     /// The variants it knows, the first the default (nil or empty: any name).
     package var variants: [String]?
+    /// The arguments of each action that declares them (an absent action: undeclared).
+    package var parameters: [String: [ActionParameter]]?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
@@ -183,6 +185,8 @@ package struct WorkerReady: Codable, Sendable, Equatable {
         self.init(files: Target.files, actions: Target.actions.map(\.name).sorted(), probes: Self.probes(of: Target.self),
                   modes: Target.modes.map(\.rawValue), workload: Target.workload,
                   variants: Target.variants.isEmpty ? nil : Target.variants, pid: pid)
+        let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
+        parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
     }
 
     /// Every target answers these two.

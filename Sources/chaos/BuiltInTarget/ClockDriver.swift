@@ -13,6 +13,7 @@ import SystemUnderTest
 @MainActor
 final class ClockDriver: FeatureDriver {
     let actions = ["clock.sleep"]
+    let parameters: [String: [ActionParameter]] = ["clock.sleep": [.int("ms", in: 0...10_000)]]
     let probes = ["clock.now", "clock.sqlite-now"]
 
     func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {

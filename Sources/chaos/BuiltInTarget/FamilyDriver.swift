@@ -12,6 +12,7 @@ import SystemUnderTest
 @MainActor
 final class FamilyDriver: FeatureDriver {
     let actions = ["family.create", "family.retry", "family.sync", "family.list"]
+    let parameters: [String: [ActionParameter]] = ["family.create": [.text("name"), .int("parallel", in: 1...8)]]
     let probes = ["family.state", "family.pending", "family.code", "family.count", "family.error"]
     private var settings = FamilyRemoteSettings.unconfigured
 

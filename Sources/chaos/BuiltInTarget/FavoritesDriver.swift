@@ -10,6 +10,10 @@ final class FavoritesDriver: FeatureDriver {
         "favorites.add", "favorites.seed", "favorites.remove", "favorites.list", "favorites.retry", "favorites.check",
     ]
     let probes = ["favorites.state", "favorites.count", "favorites.error"]
+    let parameters: [String: [ActionParameter]] = [
+        "favorites.add": [.int("count", in: 1...1_000_000)], "favorites.seed": [.int("count", in: 1...1_000_000)],
+        "favorites.remove": [.int("id", in: 1...1_000_000_000)], "favorites.check": [.int("id", in: 1...1_000_000_000)],
+    ]
     private let counter: RecordCounter
 
     init(dataDirectory: URL) {

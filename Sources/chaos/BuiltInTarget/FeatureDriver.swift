@@ -7,6 +7,8 @@ import SystemUnderTest
 @MainActor
 protocol FeatureDriver: AnyObject {
     var actions: [String] { get }
+    /// The arguments of the actions that take any; the others take none.
+    var parameters: [String: [ActionParameter]] { get }
     var probes: [String] { get }
     /// Performs `call`, or returns nil when it is not one of this feature's actions.
     func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult?
@@ -23,6 +25,7 @@ protocol FeatureDriver: AnyObject {
 }
 
 extension FeatureDriver {
+    var parameters: [String: [ActionParameter]] { [:] }
     func configure(_ context: TargetContext) {}
     func fallbackMode(app: ChaosApp) -> StoreMode? { nil }
 }

@@ -17,6 +17,10 @@ import SystemUnderTest
 final class SettingsDriver: FeatureDriver {
     let actions = ["settings.set", "settings.get", "settings.list", "settings.open"]
     let probes = ["settings.breaker", "settings.value", "settings.pending", "settings.error"]
+    let parameters: [String: [ActionParameter]] = [
+        "settings.set": [.choice("key", SettingKey.allCases.map(\.rawValue)), .text("value")],
+        "settings.get": [.choice("key", SettingKey.allCases.map(\.rawValue))],
+    ]
     /// `settings.value.KEY` answers one setting.
     static let valuePrefix = "settings.value."
 

@@ -20,8 +20,10 @@ final class SystemUnderTestTarget: ChaosTarget {
     /// store comes back from its backup.
     static let workload: Workload? = Workload(write: "favorites.add", read: "favorites.list", afterDamage: .restoredFromBackup)
     static var actions: [TargetAction<SystemUnderTestTarget>] {
-        makeDrivers(URL(fileURLWithPath: "/")).flatMap(\.actions).map { name in
-            TargetAction(name) { target, call in try await target.perform(call) }
+        makeDrivers(URL(fileURLWithPath: "/")).flatMap { driver in
+            driver.actions.map { name in
+                TargetAction(name, parameters: driver.parameters[name] ?? []) { target, call in try await target.perform(call) }
+            }
         }
     }
     static var probes: [TargetProbe<SystemUnderTestTarget>] {

@@ -13,6 +13,10 @@ final class VisitsDriver: FeatureDriver {
         "visits.add", "visits.list", "visits.retry", "visits.remove",
         "visits.restart", "visits.contact-support", "visits.reset",
     ]
+    let parameters: [String: [ActionParameter]] = [
+        "visits.add": [.int("count", in: 1...1_000_000)], "visits.remove": [.int("id", in: 1...1_000_000_000)],
+        "visits.reset": [.flag("confirm")],
+    ]
     let probes = [
         "visits.screen", "visits.state", "visits.count", "visits.error", "visits.problem",
         "visits.restart-requested", "visits.set-aside", "visits.store-hash", "visits.diagnostics",

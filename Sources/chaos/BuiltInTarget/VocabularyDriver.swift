@@ -13,6 +13,12 @@ final class VocabularyDriver: FeatureDriver {
     let actions = [
         "vocabulary.create-set", "vocabulary.add-words", "vocabulary.list", "quiz.generate", "quiz.answer", "quiz.retry",
     ]
+    let parameters: [String: [ActionParameter]] = [
+        "vocabulary.create-set": [.text("name")],
+        "vocabulary.add-words": [.int("count", in: 1...10_000), .textOrNumber("set")],
+        "quiz.generate": [.int("options", in: 0...100), .textOrNumber("set")],
+        "quiz.answer": [.flag("correct")],
+    ]
     let probes = [
         "quiz.state", "quiz.options", "quiz.notice", "quiz.error", "quiz.question", "quiz.attempts",
         "vocabulary.sets", "vocabulary.words",

@@ -49,11 +49,7 @@ struct CheckCommand: ParsableCommand {
         }
         let choice = try target.resolve()
         var options = cases.runOptions(choice)
-        let ready: WorkerReady
-        do { ready = try choice.ready ?? TargetDescription.read(options.worker, variant: options.variant) } catch {
-            throw CommandFailure("chaos check: \(error)", .harnessError)
-        }
-        guard ready.workload != nil else {
+        guard choice.ready.workload != nil else {
             throw CommandFailure("chaos check: \(options.worker.targetName) declares no workload: add `static let workload: Workload? = "
                 + "Workload(write: \"...\", read: \"...\")` to its ChaosTarget (docs/TARGETS.md)", .usage)
         }

@@ -31,6 +31,7 @@ struct CrashReproduction {
         let candidates = try CommandFailure.usage { scenarios.isEmpty ? try ScenarioLoader.bundled() : try ScenarioLoader.resolve(all: scenarios) }
         for variant in try variants() {
             let choice = try TargetOptions.resolve(targetExec: target.targetExec, variant: variant)
+            try choice.check(candidates)
             let options = RunOptions(variant: choice.variant, seed: nil, keepScratch: false, worker: choice.worker)
             print("running \(candidates.count) scenario\(candidates.count == 1 ? "" : "s") on \(choice.worker.targetName), "
                 + "variant \(choice.variant), to find the ones that trap the same way…")

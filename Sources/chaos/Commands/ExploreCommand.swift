@@ -65,7 +65,9 @@ struct ExploreCommand: ParsableCommand {
 
     func run() throws {
         let loaded = try CommandFailure.usage { try ScenarioLoader.resolve(scenario) }
-        let options = cases.runOptions(try target.resolve())
+        let choice = try target.resolve()
+        try choice.check([loaded])
+        let options = cases.runOptions(choice)
         let kind = Sweeper.Kind(rawValue: sweep) ?? .io
         var sweeper = Sweeper(scenario: loaded, options: options, kind: kind, limit: limit, seeds: seeds)
         sweeper.jobs = effectiveJobs
@@ -126,6 +128,9 @@ struct ExploreCommand: ParsableCommand {
             print("failures: none — 0 traps, 0 integrity failures, 0 lost acknowledged writes")
         } else {
             print("failures: " + outcome.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
+        }
+        for (site, count) in outcome.trapSites.sorted(by: { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }) {
+            print("  trap at \(site) in \(count) trial\(count == 1 ? "" : "s")")
         }
         if let first = outcome.firstFailure {
             print("first failure: trial \(first.trial)")

@@ -40,7 +40,9 @@ struct RunCommand: ParsableCommand {
         if let (index, count) = suite.shardIndex {
             chosen = SuiteRunner.shard(chosen, index: index, of: count)
         }
-        let options = cases.runOptions(try target.resolve())
+        let choice = try target.resolve()
+        try choice.check(chosen)
+        let options = cases.runOptions(choice)
         RunInterruption.install()
 
         let console = RunConsole(toStandardError: output.json)

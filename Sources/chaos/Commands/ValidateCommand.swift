@@ -8,21 +8,27 @@ struct ValidateCommand: ParsableCommand {
         abstract: "Check scenario files without running them.",
         discussion: """
         Prints every error with its file, line and column. Exit 0 when all are
-        valid, 64 otherwise.
+        valid, 64 otherwise. Each scenario is checked against its target as a run
+        would check it: the system, every action and its arguments, every file a
+        fault names, every probe and mode an expectation names.
 
         Examples:
           chaos validate my-scenario.yaml
-          chaos validate Examples/Notes/scenarios
+          chaos validate Examples/Notes/scenarios \\
+              --target-exec .build/debug/chaos-example-notes
         """)
 
     @Argument(help: "Scenario files (.yaml), folders of them, or bundled scenario names.")
     var scenarios: [String]
+
+    @OptionGroup var target: TargetOptions
 
     func validate() throws {
         if scenarios.isEmpty { throw ValidationError("give at least one scenario file") }
     }
 
     func run() throws {
+        let choice = try target.resolve()
         var failed = false
         for subject in scenarios {
             let files: [String]
@@ -34,6 +40,12 @@ struct ValidateCommand: ParsableCommand {
             for file in files {
                 do {
                     let scenario = try ScenarioLoader.resolve(file)
+                    let problems = ScenarioTargetCheck.problems(scenario, target: choice.ready, systems: choice.systems)
+                    guard problems.isEmpty else {
+                        for problem in problems { printError(String(describing: problem)) }
+                        failed = true
+                        continue
+                    }
                     print("ok  \(file): \(scenario.name) — \(scenario.steps.count) steps, \(scenario.checkedExpectations.count) expectations")
                 } catch {
                     printError(String(describing: error))

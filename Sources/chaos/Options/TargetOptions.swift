@@ -33,7 +33,7 @@ struct TargetOptions: ParsableArguments {
                 throw CommandFailure("chaos: --variant must be hardened or legacy for the built-in app, not '\(variant)'", .usage)
             }
             return TargetChoice(worker: WorkerCommand.builtIn(chaos: selfExecutable), variant: variant ?? "hardened",
-                                variants: builtInVariants, ready: nil)
+                                variants: builtInVariants, ready: builtInDeclaration, systems: ScenarioTargetCheck.builtInSystems)
         }
         let path = URL(fileURLWithPath: targetExec).standardizedFileURL.path
         guard FileManager.default.isExecutableFile(atPath: path) else {
@@ -50,7 +50,13 @@ struct TargetOptions: ParsableArguments {
             throw CommandFailure("chaos: --variant '\(variant)' is not a variant of \(path)\(hint); it has: "
                 + declared.joined(separator: ", "), .usage)
         }
-        return TargetChoice(worker: worker, variant: variant ?? declared.first ?? "default", variants: declared, ready: ready)
+        return TargetChoice(worker: worker, variant: variant ?? declared.first ?? "default", variants: declared, ready: ready,
+                            systems: nil)
+    }
+
+    /// What the built-in app declares, read in this process (it is compiled in).
+    static var builtInDeclaration: WorkerReady {
+        MainActor.assumeIsolated { WorkerReady(target: SystemUnderTestTarget.self, pid: 0) }
     }
 
     /// This executable's own path: the built-in worker is `chaos worker`.
@@ -65,8 +71,19 @@ struct TargetChoice {
     var variant: String
     /// The variants it declares (empty: it takes any name).
     var variants: [String]
-    /// What a user's target said it is (nil for the built-in app, which is known).
-    var ready: WorkerReady?
+    /// What it declares: its files, actions and their arguments, probes, modes, workload.
+    var ready: WorkerReady
+    /// The systems its scenarios may name (nil: any kebab-case name).
+    var systems: [String]?
+
+    /// Refuses scenarios that do not fit the target, before anything runs: every problem
+    /// of every scenario is printed with its line, and the command ends with exit 64.
+    func check(_ scenarios: [Scenario]) throws {
+        let problems = scenarios.flatMap { ScenarioTargetCheck.problems($0, target: ready, systems: systems) }
+        guard !problems.isEmpty else { return }
+        for problem in problems { printError(String(describing: problem)) }
+        throw CommandFailure("", .usage)
+    }
 }
 
 /// How each case runs: its seed, the target options, whether its scratch folder stays.

@@ -54,3 +54,43 @@ import Testing
         #expect(try ChaosExecutable.run(["run", "corrupted-db", "--seed", "minus-one"]).exitCode == 64)
     }
 }
+
+/// Validation knows what the run knows: the target's systems, actions and their
+/// arguments, files, probes. Every problem exits 64 before any case runs.
+@Suite struct TargetValidationTests {
+    static func scenario(system: String = "favorites", steps: String, expect: String = "") -> String {
+        "name: t\nsummary: t\nsystem: \(system)\nsteps:\n  - launch\n\(steps)" + (expect.isEmpty ? "" : "\nexpect:\n\(expect)")
+    }
+
+    @Test(arguments: [
+        (scenario(system: "bogus", steps: "  - do: favorites.list"), "t.yaml:3:9: error: unknown system 'bogus'", nil),
+        (scenario(steps: "  - do: favorites.lsit"), "t.yaml:6:5: error: unknown action 'favorites.lsit'", "favorites.list"),
+        (scenario(steps: "  - do: favorites.add\n    with: { count: -5 }"), "'count' of favorites.add must be a whole number from 1", nil),
+        (scenario(steps: "  - do: favorites.add\n    with: { cuont: 5 }"), "'favorites.add' has no argument 'cuont'", "count"),
+        (scenario(steps: "  - stop\n  - fault: delete-file\n    file: stor"), "the target has no file named 'stor'", "store"),
+        (scenario(steps: "  - do: favorites.list", expect: "  - state: { probe: favorites.cuont, equals: 1 }"), "unknown probe 'favorites.cuont'", "favorites.count"),
+    ] as [(String, String, String?)])
+    func aScenarioThatDoesNotFitTheBuiltInAppIsRefusedAtItsLine(yaml: String, message: String, suggestion: String?) throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("t.yaml", yaml)
+        let validated = try ChaosExecutable.run(["validate", file.path])
+        #expect(validated.exitCode == 64)
+        #expect(validated.stderr.contains(message), "\(validated.stderr)")
+        if let suggestion { #expect(validated.stderr.contains("did you mean '\(suggestion)'?"), "\(validated.stderr)") }
+
+        let run = try ChaosExecutable.run(["run", file.path, "--report-dir", folder.url.path])
+        #expect(run.exitCode == 64, "refused before any case runs: \(run.stdout)")
+        #expect(!FileManager.default.fileExists(atPath: folder.url.appendingPathComponent("chaos-report.json").path))
+    }
+
+    @Test func aUsersScenarioIsCheckedAgainstTheirTarget() throws {
+        let folder = try TemporaryFolder()
+        let file = try folder.write("t.yaml", Self.scenario(system: "notes", steps: "  - do: notes.ad\n  - do: favorites.list"))
+        let result = try ChaosExecutable.run(["validate", file.path, "--target-exec", UserTargetTests.example])
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("unknown action 'notes.ad'") && result.stderr.contains("did you mean 'notes.add'?"), "\(result.stderr)")
+        #expect(result.stderr.contains("unknown action 'favorites.list'"), "every problem is reported, not only the first")
+        let good = try ChaosExecutable.run(["validate", UserTargetTests.scenarios.path, "--target-exec", UserTargetTests.example])
+        #expect(good.exitCode == 0, "\(good.stderr)")
+    }
+}

@@ -66,6 +66,18 @@ import Testing
         #expect(result.stdout.contains("reproduce it"))
     }
 
+    /// An iOS crash report from a user's device: the frame in the app's own code
+    /// (`LegacyFavoritesDataSource.swift:14`) finds the scenario that traps there.
+    @Test func anIOSCrashReportFindsFetchThrowsFirst() throws {
+        let folder = try TemporaryFolder()
+        let crash = try folder.write("Favourites.crash", CrashSignatureTests.appleText)
+        let result = try ChaosExecutable.run(["reproduce", "--from-crash", crash.path, "--report-dir", folder.url.path])
+        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        let listed = result.stdout.split(separator: "\n").filter { $0.hasPrefix("  ") && $0.contains(": trap ") }
+        #expect(listed.first?.hasPrefix("  fetch-throws: trap SIGILL at LegacyFavoritesDataSource.swift:14 — same site") == true,
+                "\(result.stdout)")
+    }
+
     @Test func aCrashLogNothingMatchesSaysSoPlainly() throws {
         let folder = try TemporaryFolder()
         let crash = try folder.write("crash.log", "MyApp/Sources/Nowhere.swift:3: Fatal error: something else entirely\n")

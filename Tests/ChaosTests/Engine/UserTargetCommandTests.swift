@@ -51,7 +51,7 @@ import Testing
         #expect(list.exitCode == 0, "\(list.stderr)")
         #expect(list.stdout.contains("notes-corrupted") && list.stdout.contains("notes-save-fails"))
         #expect(!list.stdout.contains("corrupted-db"), "only the folder's scenarios")
-        let validate = try ChaosExecutable.run(["validate", Self.scenarios])
+        let validate = try ChaosExecutable.run(["validate", Self.scenarios, "--target-exec", Self.notes])
         #expect(validate.exitCode == 0, "\(validate.stderr)")
         #expect(validate.stdout.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 2)
 

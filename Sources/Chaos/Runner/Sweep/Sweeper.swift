@@ -49,6 +49,8 @@ package struct Sweeper {
         package var failedReports: [CaseReport] = []
         /// Trials whose fault never fired: they cover no point.
         package var idleTrials = 0
+        /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
+        package var trapSites: [String: Int] = [:]
 
         package var failedTrials: Int { failedReports.count }
     }
@@ -126,58 +128,36 @@ package struct Sweeper {
     }
 
     private func runIO(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
-        // Trial 2k is operation k+1 failing once, trial 2k+1 the same operation for good.
-        var firedAtAll = false
-        TrialPool<(report: CaseReport, fired: Bool)>(jobs: jobs).run(
-            trial: { index in
-                index < limit ? .ioError(operation: index / 2 + 1, persistent: index % 2 == 1) : nil
-            },
-            run: { trial in
-                let result = runTrial(trial)
-                return (result.report, result.fired)
-            },
-            consume: { index, trial, result in
-                record(trial, result.report, into: &outcome)
-                progress(outcome.trials, nil, outcome.failedTrials)
-                if !result.fired { outcome.idleTrials += 1 }
-                firedAtAll = firedAtAll || result.fired
-                guard index % 2 == 1 else { return true }
-                let operation = index / 2 + 1
-                if !firedAtAll {
-                    // No operation numbered this high: every one before it was covered.
-                    outcome.pointsTotal = operation - 1
-                    return false
-                }
-                outcome.pointsCovered = operation
-                firedAtAll = false
-                return true
-            })
-    }
-
-    private func runCrash(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
-        // A counting run: a crash point past the end never fires and counts the writes and syncs.
-        let counting = runTrial(.powerLoss(.afterWrites(1_000_000_000), mode: .keep, seed: 0))
-        guard let io = counting.io else {
+        // A counting run: an I/O error past the end never fires and counts the operations.
+        let counting = runTrial(.ioError(operation: Self.pastTheEnd, persistent: false))
+        guard let total = counting.report.faults?.first(where: { $0.id == TrialPlan.faultID })?.hits else {
             outcome.failures["errored", default: 0] += 1
             outcome.failedReports.append(counting.report)
             return
         }
-        var points: [PowerLossStep.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
-        outcome.pointsTotal = points.count
-        let perPoint = modes.count * max(1, seeds)
-        let affordable = max(1, limit / perPoint)
-        if points.count > affordable {
-            // Evenly spread over the workload, first and last included, deterministic.
-            let stride = Double(points.count - 1) / Double(max(1, affordable - 1))
-            points = (0..<affordable).map { points[min(points.count - 1, Int((Double($0) * stride).rounded()))] }
-        }
-        var trials: [SweepTrial] = []
-        for point in points {
-            for mode in modes {
-                for seed in 1...UInt64(max(1, seeds)) { trials.append(.powerLoss(point, mode: mode, seed: seed)) }
-            }
-        }
-        trials = Array(trials.prefix(limit))
+        outcome.pointsTotal = total
+        // Each operation fails once (transient), then for good (persistent); a trial that
+        // traps is a finding, and the sweep goes on to the next operation.
+        let trials = Self.spread(Array(1...max(1, total)).prefix(total), over: max(1, limit / 2))
+            .flatMap { [SweepTrial.ioError(operation: $0, persistent: false), .ioError(operation: $0, persistent: true)] }
+        runTrials(trials, perPoint: 2, into: &outcome, progress: progress)
+    }
+
+    /// An operation or write count no workload reaches: the trial fault only counts.
+    static let pastTheEnd = 1_000_000_000
+
+    /// At most `count` of `points`, evenly spread over them, first and last included.
+    static func spread<Point>(_ points: ArraySlice<Point>, over count: Int) -> [Point] {
+        let points = Array(points)
+        guard points.count > count else { return points }
+        let stride = Double(points.count - 1) / Double(max(1, count - 1))
+        return (0..<count).map { points[min(points.count - 1, Int((Double($0) * stride).rounded()))] }
+    }
+
+    /// Runs `trials` in order, `perPoint` consecutive trials per point: a point is
+    /// covered when its fault fired in any of its trials.
+    private func runTrials(_ trials: [SweepTrial], perPoint: Int, into outcome: inout Outcome,
+                           progress: (Int, Int?, Int) -> Void) {
         var pointFired = false
         TrialPool<TrialResult>(jobs: jobs).run(
             trial: { index in index < trials.count ? trials[index] : nil },
@@ -187,7 +167,6 @@ package struct Sweeper {
                 progress(outcome.trials, trials.count, outcome.failedTrials)
                 if !result.fired { outcome.idleTrials += 1 }
                 pointFired = pointFired || result.fired
-                // A point whose cut never came in any of its trials is not covered.
                 if (index + 1) % perPoint == 0 {
                     if pointFired { outcome.pointsCovered += 1 }
                     pointFired = false
@@ -196,12 +175,33 @@ package struct Sweeper {
             })
     }
 
+    private func runCrash(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
+        // A counting run: a crash point past the end never fires and counts the writes and syncs.
+        let counting = runTrial(.powerLoss(.afterWrites(Self.pastTheEnd), mode: .keep, seed: 0))
+        guard let io = counting.io else {
+            outcome.failures["errored", default: 0] += 1
+            outcome.failedReports.append(counting.report)
+            return
+        }
+        let points: [PowerLossStep.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
+        outcome.pointsTotal = points.count
+        let perPoint = modes.count * max(1, seeds)
+        var trials: [SweepTrial] = []
+        for point in Self.spread(points[...], over: max(1, limit / perPoint)) {
+            for mode in modes {
+                for seed in 1...UInt64(max(1, seeds)) { trials.append(.powerLoss(point, mode: mode, seed: seed)) }
+            }
+        }
+        runTrials(Array(trials.prefix(limit)), perPoint: perPoint, into: &outcome, progress: progress)
+    }
+
     private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {
         outcome.trials += 1
         // Inconclusive: one of the scenario's own faults found nothing to act on in this
         // trial's flow; the trial's fault is judged by whether it fired, not a failure.
         guard report.verdict != .passed, report.verdict != .inconclusive else { return }
         for kind in Self.failureKinds(report) { outcome.failures[kind, default: 0] += 1 }
+        if let trap = report.trap { outcome.trapSites[trap.site ?? trap.signalName, default: 0] += 1 }
         outcome.failedReports.append(report)
         if outcome.firstFailure == nil { outcome.firstFailure = (trial, report) }
     }
@@ -216,6 +216,9 @@ package struct Sweeper {
             switch failed.kind {
             case "no-trap" where report.trap == nil: kinds.append("hang or unexpected exit")
             case "integrity": kinds.append("integrity")
+            // After a trap or a hang there is no data to judge: the trap is the finding.
+            case "preserved" where failed.observed == "no final snapshot",
+                 "no-silent-loss" where failed.observed == "no final snapshot": break
             case "preserved": kinds.append(failed.observed.contains("acknowledged, 0 lost") ? "unexpected records" : "lost acknowledged writes")
             case "no-silent-loss": kinds.append("silent data loss")
             default: break

@@ -1,0 +1,84 @@
+import ChaosTarget
+
+/// Checks a scenario against what its target declares (the target's ready line): its
+/// system, every action and its arguments, every logical file a fault names, every probe
+/// and fallback mode an expectation names. What the run would refuse after minutes is
+/// refused before anything runs, at its line, with the closest valid name.
+package enum ScenarioTargetCheck {
+    /// The systems of the built-in app, and the generic storage catalog's, which runs on any target.
+    package static let builtInSystems = Scenario.knownSystems + [storageSystem]
+    package static let storageSystem = "storage"
+
+    /// Every problem of `scenario` on `target`; empty when it fits. `systems` are the
+    /// systems the target has (nil: any kebab-case name, as for a user's target).
+    package static func problems(_ scenario: Scenario, target: WorkerReady, systems: [String]?) -> [ScenarioError] {
+        var problems: [ScenarioError] = []
+        if let systems, !systems.contains(scenario.system) {
+            problems.append(ScenarioError("unknown system '\(scenario.system)' for this target; it has: \(systems.joined(separator: ", "))",
+                                          at: scenario.systemLocation ?? scenario.location, suggestion: ClosestName.suggestion(for: scenario.system, among: systems)))
+        }
+        for step in scenario.steps {
+            switch step.action {
+            case let .perform(action): problems += check(action, at: step.location, target: target)
+            case let .fault(fault):
+                if let file = (fault.fault.base as? any FileFault)?.file, let problem = check(file: file, at: step.location, target: target) {
+                    problems.append(problem)
+                }
+            default: break
+            }
+        }
+        for expectation in scenario.expectations {
+            if let problem = check(expectation, target: target) { problems.append(problem) }
+        }
+        return problems
+    }
+
+    static func check(_ action: ActionStep, at location: SourceLocation, target: WorkerReady) -> [ScenarioError] {
+        var name = action.name
+        if name.hasPrefix(Workload.actionPrefix) {
+            guard let workload = target.workload else {
+                return [ScenarioError("'\(name)' names the target's workload, but it declares none: add `static let workload` "
+                    + "to its ChaosTarget, or name one of its actions", at: location)]
+            }
+            name = name == Workload.actionPrefix + "write" ? workload.write : name == Workload.actionPrefix + "read" ? workload.read : name
+        }
+        guard target.actions.contains(name) else {
+            return [ScenarioError("unknown action '\(name)' for this target; it has: \(target.actions.joined(separator: ", "))",
+                                  at: location, suggestion: ClosestName.suggestion(for: name, among: target.actions))]
+        }
+        guard let parameters = target.parameters?[name] else { return [] }
+        return action.arguments.keys.sorted().compactMap { key in
+            guard let parameter = parameters.first(where: { $0.name == key }) else {
+                let takes = parameters.isEmpty ? "it takes no arguments" : "it takes: " + parameters.map(\.name).joined(separator: ", ")
+                return ScenarioError("'\(name)' has no argument '\(key)'; \(takes)", at: location,
+                                     suggestion: ClosestName.suggestion(for: key, among: parameters.map(\.name)))
+            }
+            return action.arguments[key].flatMap(parameter.problem).map { ScenarioError("'\(key)' of \(name) \($0)", at: location) }
+        }
+    }
+
+    static func check(file: String, at location: SourceLocation, target: WorkerReady) -> ScenarioError? {
+        let companions = target.files["store"] == nil ? [] : ["wal", "shm", "journal"]
+        let names = Set(target.files.keys).union(companions).sorted()
+        guard !names.contains(file) else { return nil }
+        return ScenarioError("the target has no file named '\(file)'; it has: \(names.joined(separator: ", "))",
+                             at: location, suggestion: ClosestName.suggestion(for: file, among: names))
+    }
+
+    static func check(_ expectation: ScenarioExpectation, target: WorkerReady) -> ScenarioError? {
+        switch expectation.kind {
+        case let .fallback(mode) where mode != Expectation.afterDamage:
+            let modes = target.modes ?? Expectation.fallbackModes
+            guard !modes.contains(mode) else { return nil }
+            return ScenarioError("the target never reports mode '\(mode)'; its modes: \(modes.joined(separator: ", "))",
+                                 at: expectation.location, suggestion: ClosestName.suggestion(for: mode, among: modes))
+        case let .state(probe, _):
+            let probes = target.probes + NetworkLab.probes
+            guard !probes.contains(where: { probe == $0 || probe.hasPrefix($0 + ".") }) else { return nil }
+            return ScenarioError("unknown probe '\(probe)' for this target; it answers: \(probes.joined(separator: ", "))",
+                                 at: expectation.location, suggestion: ClosestName.suggestion(for: probe, among: probes))
+        default:
+            return nil
+        }
+    }
+}
