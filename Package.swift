@@ -88,6 +88,9 @@ let package = Package(
             dependencies: ["ChaosTarget", "CSQLite"],
             path: "Tests/TargetApps/NeverCheckpoints"
         ),
+        // A test app that traps on an index out of range: built in release, statically
+        // linked, by the test that names such a trap's site in every build.
+        .executableTarget(name: "chaos-test-index-trap", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/IndexTrap"),
         // `make bench`: figures, not tests (release build).
         .executableTarget(
             name: "chaos-bench",

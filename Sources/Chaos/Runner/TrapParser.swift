@@ -18,7 +18,7 @@ package enum TrapParser {
             signalName: ChildProcess.signalName(signal),
             message: message(in: stderr),
             site: site(in: stderr),
-            backtrace: backtrace(in: stderr))
+            backtrace: backtrace(in: stderr) ?? Backtracer.missingBacktrace(in: stderr))
     }
 
     /// The text after "Fatal error: " on its line, or a runtime crash line.

@@ -133,11 +133,19 @@ package struct WorkerCommand: Sendable {
                       targetName: RunInfo.builtInTarget)
     }
 
-    /// The environment a worker runs with: the controller's, plus a backtrace setting
-    /// that never waits for a debugger on a terminal.
+    /// The environment a worker runs with: the controller's, plus the backtracer's
+    /// setting (``Backtracer``): it never waits for a debugger on a terminal, and it
+    /// names a trap's site in a statically linked worker too.
     package static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
         var environment = base
-        environment["SWIFT_BACKTRACE"] = base["CHAOS_EXPERIMENT_BT"] ?? "enable=yes,interactive=no,color=no,threads=crashed,limit=48,top=16"
+        environment["SWIFT_BACKTRACE"] = Backtracer.setting(environment: base)
         return environment
+    }
+
+    /// The same worker, its traps named (`symbolicate`) or only counted.
+    package func symbolicating(_ symbolicate: Bool) -> WorkerCommand {
+        var copy = self
+        copy.environment["SWIFT_BACKTRACE"] = Backtracer.setting(symbolicate: symbolicate, environment: environment)
+        return copy
     }
 }

@@ -24,7 +24,7 @@ struct ListCommand: ParsableCommand {
         let systemWidth = max(6, listed.map(\.system.count).max() ?? 6)
         print("NAME".padding(nameWidth) + "  " + "SYSTEM".padding(systemWidth) + "  SUMMARY")
         for scenario in listed {
-            print(scenario.name.padding(nameWidth) + "  " + scenario.system.padding(systemWidth) + "  " + scenario.summary)
+            print(scenario.name.padding(nameWidth) + "  " + scenario.system.padding(systemWidth) + "  " + TerminalText.clean(scenario.summary))
         }
     }
 }

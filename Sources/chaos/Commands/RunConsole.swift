@@ -57,6 +57,7 @@ final class RunConsole: @unchecked Sendable {
     }
 
     private func caseLines(_ report: CaseReport, scratch: URL?) {
+        let report = Self.clean(report)
         let mark: String
         switch report.verdict {
         case .passed: mark = paint("✔", 32)
@@ -71,6 +72,7 @@ final class RunConsole: @unchecked Sendable {
         if let trap = report.trap { line += "   trap \(trap.signalName)" + (trap.site.map { " at \($0)" } ?? "") }
         if let baseline = report.baseline { line += "   [\(baseline)]" }
         say(line)
+        if let trap = report.trap, trap.site == nil, let why = trap.backtrace, why.hasPrefix("no backtrace:") { say("    \(why)") }
         if report.verdict != .passed {
             for failed in report.expectations where !failed.passed {
                 say("    \(paint("✘", 31)) \(failed.label): expected \(failed.expected), saw \(failed.observed)")
@@ -131,6 +133,8 @@ final class RunConsole: @unchecked Sendable {
         write("\u{1B}[2K\r")
     }
 
+    /// A line out. Scenario and worker text is cleaned where it enters (``clean(_:)``);
+    /// the escape codes of ``paint(_:_:)`` are this console's own.
     private func say(_ text: String) {
         write(text + "\n")
     }
@@ -154,5 +158,36 @@ final class RunConsole: @unchecked Sendable {
 extension String {
     func leftPadded(_ width: Int) -> String {
         count >= width ? self : String(repeating: " ", count: width - count) + self
+    }
+}
+
+extension RunConsole {
+    /// The report with every text that came from a scenario or a worker made safe for a
+    /// terminal (``TerminalText``).
+    static func clean(_ report: CaseReport) -> CaseReport {
+        var report = report
+        let clean = TerminalText.clean
+        report.scenario = clean(report.scenario)
+        report.error = report.error.map(clean)
+        report.reproduce = clean(report.reproduce)
+        report.expectations = report.expectations.map { result in
+            var result = result
+            (result.label, result.expected, result.observed) = (clean(result.label), clean(result.expected), clean(result.observed))
+            result.detail = result.detail.map(clean)
+            return result
+        }
+        report.faults = report.faults?.map { fault in
+            var fault = fault
+            fault.label = clean(fault.label)
+            fault.effect = fault.effect.map(clean)
+            return fault
+        }
+        if var trap = report.trap {
+            trap.site = trap.site.map(clean)
+            trap.message = trap.message.map(clean)
+            trap.backtrace = trap.backtrace.map(clean)
+            report.trap = trap
+        }
+        return report
     }
 }

@@ -34,7 +34,8 @@ extension ExitCode {
     }
 }
 
-/// Writes a line to stderr.
+/// Writes a line to stderr, its control characters shown, not obeyed (``TerminalText``):
+/// an error often quotes a scenario.
 func printError(_ text: String) {
-    FileHandle.standardError.write(Data((text + "\n").utf8))
+    FileHandle.standardError.write(Data((TerminalText.clean(text) + "\n").utf8))
 }

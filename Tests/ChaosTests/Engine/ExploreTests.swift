@@ -39,12 +39,19 @@ import Testing
         #expect(result.stdout.contains("failures: none"))
     }
 
-    @Test func anIOSweepOnLegacyFindsTheTrap() throws {
+    /// A trap is a finding, not the end of the sweep: every operation is tried, and the
+    /// traps are listed by site (named without symbolicating every trial).
+    @Test func anIOSweepOnLegacyCoversEveryOperationAndListsTheTraps() throws {
         let reports = try TemporaryFolder()
-        let result = try ChaosExecutable.run(["explore", "io-error-on-fetch", "--sweep", "io", "--variant", "legacy",
-                                              "--limit", "4", "--report-dir", reports.url.path])
+        let result = try ChaosExecutable.run(["explore", "fetch-throws", "--sweep", "io", "--variant", "legacy",
+                                              "--report-dir", reports.url.path])
         #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
-        #expect(result.stdout.contains("trap"))
+        let covered = try #require(result.stdout.split(separator: "\n").first { $0.contains("I/O operations covered:") })
+        let numbers = covered.split(separator: " ").compactMap { Int($0) }
+        #expect(numbers.count == 2 && numbers[0] == numbers[1] && numbers[0] > 50, "\(covered)")
+        #expect(result.stdout.contains("trap at LegacyStore.swift:18 in "), "\(result.stdout)")
+        #expect(result.stdout.contains("trap at LegacyFavoritesDataSource.swift:14 in "), "\(result.stdout)")
+        #expect(!result.stdout.contains("lost acknowledged writes"), "a trap leaves no data to judge: it is the finding")
     }
 
     /// Trials side by side judge the same: the same failures, the same first failure

@@ -45,12 +45,15 @@ package struct Sweeper {
         package var failures: [String: Int] = [:]
         package var firstFailure: (trial: SweepTrial, report: CaseReport)?
         package var durationMs: Int = 0
-        /// The trials that were not passed, in order.
+        /// The trials that were not passed, in order, and their reports.
+        package var failed: [SweepTrial] = []
         package var failedReports: [CaseReport] = []
         /// Trials whose fault never fired: they cover no point.
         package var idleTrials = 0
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
-        package var trapSites: [String: Int] = [:]
+        package var trapSites: [String: Int] {
+            failedReports.compactMap(\.trap).reduce(into: [:]) { sites, trap in sites[trap.site ?? trap.signalName, default: 0] += 1 }
+        }
 
         package var failedTrials: Int { failedReports.count }
     }
@@ -96,6 +99,7 @@ package struct Sweeper {
         case .io: runIO(&outcome, progress: progress)
         case .crash: runCrash(&outcome, progress: progress)
         }
+        nameTrapSites(&outcome)
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
     }
@@ -110,8 +114,12 @@ package struct Sweeper {
 
     /// Runs one trial (also what `--trial` reproduces): the trial scenario with the
     /// trial's steps woven in (``TrialPlan``), as a normal case.
-    package func runTrial(_ trial: SweepTrial) -> TrialResult {
-        var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: options).run()
+    /// `symbolicate`: name a trap's site (its backtrace read); a sweep's trials only count
+    /// theirs, and name the ones it shows afterwards (``nameTrapSites(_:)``).
+    package func runTrial(_ trial: SweepTrial, symbolicate: Bool = true) -> TrialResult {
+        var trialOptions = options
+        trialOptions.worker = options.worker.symbolicating(symbolicate)
+        var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: trialOptions).run()
         report.reproduce = reproduceCommand(trial)
         let activity = report.faults?.first { $0.id == TrialPlan.faultID }
         let io = activity.flatMap { activity in activity.writes.map { ($0, activity.syncs ?? 0) } }
@@ -129,9 +137,11 @@ package struct Sweeper {
 
     private func runIO(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
         // A counting run: an I/O error past the end never fires and counts the operations.
-        let counting = runTrial(.ioError(operation: Self.pastTheEnd, persistent: false))
+        let countingTrial = SweepTrial.ioError(operation: Self.pastTheEnd, persistent: false)
+        let counting = runTrial(countingTrial)
         guard let total = counting.report.faults?.first(where: { $0.id == TrialPlan.faultID })?.hits else {
             outcome.failures["errored", default: 0] += 1
+            outcome.failed.append(countingTrial)
             outcome.failedReports.append(counting.report)
             return
         }
@@ -161,7 +171,7 @@ package struct Sweeper {
         var pointFired = false
         TrialPool<TrialResult>(jobs: jobs).run(
             trial: { index in index < trials.count ? trials[index] : nil },
-            run: { trial in runTrial(trial) },
+            run: { trial in runTrial(trial, symbolicate: false) },
             consume: { index, trial, result in
                 record(trial, result.report, into: &outcome)
                 progress(outcome.trials, trials.count, outcome.failedTrials)
@@ -177,9 +187,11 @@ package struct Sweeper {
 
     private func runCrash(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
         // A counting run: a crash point past the end never fires and counts the writes and syncs.
-        let counting = runTrial(.powerLoss(.afterWrites(Self.pastTheEnd), mode: .keep, seed: 0))
+        let countingTrial = SweepTrial.powerLoss(.afterWrites(Self.pastTheEnd), mode: .keep, seed: 0)
+        let counting = runTrial(countingTrial)
         guard let io = counting.io else {
             outcome.failures["errored", default: 0] += 1
+            outcome.failed.append(countingTrial)
             outcome.failedReports.append(counting.report)
             return
         }
@@ -201,7 +213,7 @@ package struct Sweeper {
         // trial's flow; the trial's fault is judged by whether it fired, not a failure.
         guard report.verdict != .passed, report.verdict != .inconclusive else { return }
         for kind in Self.failureKinds(report) { outcome.failures[kind, default: 0] += 1 }
-        if let trap = report.trap { outcome.trapSites[trap.site ?? trap.signalName, default: 0] += 1 }
+        outcome.failed.append(trial)
         outcome.failedReports.append(report)
         if outcome.firstFailure == nil { outcome.firstFailure = (trial, report) }
     }
