@@ -35,9 +35,17 @@ demo: build
 	$(CHAOS) run corrupted-db
 	@echo "Open reports/chaos-report.html in a browser for the timeline."
 
+# The suite runs with a temporary folder of its own, so that what it leaves behind can
+# be seen: any chaos-* folder left there, or any new entry in /dev/shm, fails the run.
+TEST_TMP := $(CURDIR)/.build/test-tmp
 test: test-deps
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@rm -rf $(TEST_TMP) && mkdir -p $(TEST_TMP) && ls -A /dev/shm | sort > $(TEST_TMP).shm-before
+	TMPDIR=$(TEST_TMP) $(SWIFT) test --skip-build
+	@left="$$(ls -A $(TEST_TMP) | grep -E '^(chaos|faketime)' || true)"; \
+	 shm="$$(ls -A /dev/shm | sort | comm -13 $(TEST_TMP).shm-before - | grep -E 'faketime|chaos' || true)"; \
+	 if [ -n "$$left$$shm" ]; then echo "The tests left behind:"; echo "$$left" "$$shm"; exit 1; fi; \
+	 echo "The tests left nothing behind in their temporary folder or /dev/shm."; rm -rf $(TEST_TMP) $(TEST_TMP).shm-before
 
 # A release build for speed (nightly gates, long sweeps): the Swift runtime and
 # Foundation linked in statically, so each worker process starts in a few ms.

@@ -61,6 +61,9 @@ extension HTMLReportWriter {
         .case.v-errored { border-left-color: var(--errored); } .case.v-skipped { border-left-color: var(--skipped); }
         .case.v-interrupted { border-left-color: var(--interrupted); } .case.v-inconclusive { border-left-color: var(--inconclusive); }
         table.faults td { vertical-align: top; } table.faults tr.idle td { background: var(--inconclusive-bg); }
+        .baseline { font-size: 12px; font-weight: 600; padding: 1px 7px; border-radius: 10px; border: 1px solid currentColor; margin-left: 6px; }
+        .baseline-new { color: var(--deviated); } .baseline-known { color: var(--skipped); } .baseline-fixed { color: var(--passed); }
+        .count.baseline-new b { color: var(--deviated); } .count.baseline-fixed b { color: var(--passed); }
         .case-head { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
         .case-summary { margin: 6px 0 10px; }
         .facts { display: flex; flex-wrap: wrap; gap: 4px 18px; color: var(--muted); margin: 0 0 10px; }

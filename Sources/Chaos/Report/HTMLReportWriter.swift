@@ -74,7 +74,7 @@ package enum HTMLReportWriter {
             <dt>Variant</dt><dd>\(escape(run.variant))</dd>
             <dt>Target</dt><dd>\(escape(run.target))</dd>
             <dt>Duration</dt><dd>\(milliseconds(report.summary.durationMs))</dd>
-            <dt>Command</dt><dd><code class="command">\(escape(run.command))</code></dd>
+            <dt>Command</dt><dd><code class="command">\(escape(run.command))</code></dd>\(sweepFacts(report.sweep))
             </dl>
             <div class="counts">
             """
@@ -84,6 +84,13 @@ package enum HTMLReportWriter {
         }
         let idle = report.cases.filter { $0.verdict != .skipped }.flatMap { $0.faults ?? [] }.count { $0.hadEffect == false }
         html += "<div class=\"count v-inconclusive idle\(idle == 0 ? " zero" : "")\"><b>\(idle)</b>faults with no effect</div>"
+        let marks = report.cases.compactMap(\.baseline)
+        if !marks.isEmpty {
+            for mark in ["new", "known", "fixed"] {
+                let count = marks.count { $0 == mark }
+                html += "<div class=\"count baseline-\(mark)\(count == 0 ? " zero" : "")\"><b>\(count)</b>\(mark) against the baseline</div>"
+            }
+        }
         html += "</div>\n</header>\n"
         return html
     }
@@ -100,7 +107,7 @@ package enum HTMLReportWriter {
             """
         for (offset, caseReport) in report.cases.enumerated() {
             html += """
-                <tr class="\(filterClass(caseReport))"><td>\(badge(caseReport.verdict))</td>\
+                <tr class="\(filterClass(caseReport))"><td>\(badge(caseReport.verdict))\(baselineMark(caseReport))</td>\
                 <td><a href="#case-\(offset + 1)">\(escape(caseReport.scenario))</a></td>\
                 <td>\(escape(caseReport.system))</td><td>\(escape(caseReport.variant))</td>\
                 <td class="num">\(caseReport.seed)</td><td class="num">\(milliseconds(caseReport.durationMs))</td>\
@@ -122,7 +129,7 @@ package enum HTMLReportWriter {
         }
         var html = """
             <section class="case v-\(report.verdict.rawValue) \(filterClass(report))" id="case-\(number)">
-            <div class="case-head">\(badge(report.verdict))<h2>\(escape(report.scenario))</h2></div>
+            <div class="case-head">\(badge(report.verdict))\(baselineMark(report))<h2>\(escape(report.scenario))</h2></div>
             <p class="case-summary">\(escape(report.summary))</p>
             <p class="facts"><span>system <b>\(escape(report.system))</b></span>\
             <span>variant <b>\(escape(report.variant))</b></span><span>seed <b>\(report.seed)</b></span>\
@@ -152,6 +159,17 @@ package enum HTMLReportWriter {
 
             """
         return html
+    }
+
+    /// A sweep's coverage, for the run's facts.
+    static func sweepFacts(_ sweep: SweepSummary?) -> String {
+        guard let sweep else { return "" }
+        let unit = sweep.kind == "io" ? "I/O operations" : "crash points"
+        let covered = "\(sweep.pointsCovered) of \(sweep.pointsTotal.map(String.init) ?? "?") \(unit)"
+        let failures = sweep.failures.isEmpty ? "none"
+            : sweep.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+        return "\n<dt>Sweep</dt><dd>\(escape(sweep.kind)) sweep of \(escape(sweep.scenario))\(sweep.shard.map { ", shard \(escape($0))" } ?? ""): "
+            + "\(sweep.trials) trials, \(covered) covered, \(sweep.idleTrials) whose fault never fired; failures: \(escape(failures))</dd>"
     }
 
     /// Each armed fault and what it did, measured.
@@ -220,6 +238,17 @@ package enum HTMLReportWriter {
 
     static func badge(_ verdict: Verdict) -> String {
         "<span class=\"badge v-\(verdict.rawValue)\">\(verdict.rawValue)</span>"
+    }
+
+    /// The case against `--baseline`: a new failure, a known one, or a fix.
+    static func baselineMark(_ report: CaseReport) -> String {
+        guard let mark = report.baseline else { return "" }
+        let title = switch mark {
+        case "new": "fails now; passed or absent in the baseline"
+        case "known": "failed in the baseline too"
+        default: "failed in the baseline; passes now"
+        }
+        return " <span class=\"baseline baseline-\(escape(mark))\" title=\"\(title)\">\(escape(mark))</span>"
     }
 
     /// `ok` marks what "show only failures" hides.

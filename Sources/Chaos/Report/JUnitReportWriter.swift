@@ -57,11 +57,16 @@ package enum JUnitReportWriter {
             time="\(seconds(report.durationMs))">
 
             """
+        if let mark = report.baseline {
+            // Against --baseline: new, known or fixed, for CI systems that read testcase properties.
+            xml += "      <properties>\n        <property name=\"chaos.baseline\" value=\"\(attribute(mark))\"/>\n      </properties>\n"
+        }
         switch report.verdict {
         case .passed:
             break
         case .deviated:
-            xml += element("failure", message: failureMessage(report), type: "deviated", text: failureText(report))
+            let mark = report.baseline.map { "[\($0)] " } ?? ""
+            xml += element("failure", message: mark + failureMessage(report), type: "deviated", text: failureText(report))
         case .errored, .interrupted:
             let reason = report.error ?? (report.verdict == .interrupted ? "the run was interrupted" : "the harness failed")
             let text = reason + "\n\nReproduce: " + report.reproduce

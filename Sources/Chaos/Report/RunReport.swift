@@ -25,6 +25,8 @@ package struct RunReport: Codable, Sendable, Equatable {
     package var run: RunInfo
     package var summary: RunSummary
     package var cases: [CaseReport]
+    /// A sweep's coverage (`chaos explore`), whose cases are its failed trials; nil for a run.
+    @ExplicitNull package var sweep: SweepSummary?
 
     package init(
         schemaVersion: Int = RunReport.currentSchemaVersion,

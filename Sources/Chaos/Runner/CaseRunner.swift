@@ -208,9 +208,7 @@ package final class CaseRunner {
     }
 
     func makeScratch() throws -> URL {
-        let url = options.scratchRoot.appendingPathComponent("chaos-\(scenario.name)-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        return url
+        try ScratchFolder.make(in: options.scratchRoot, for: scenario.name)
     }
 
     func cleanUp() {

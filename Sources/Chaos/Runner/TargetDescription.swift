@@ -12,7 +12,9 @@ package enum TargetDescription {
 
     package static func read(_ worker: WorkerCommand, variant: String, scratchRoot: URL = FileManager.default.temporaryDirectory,
                              timeout: Duration = .seconds(30)) throws(Failure) -> WorkerReady {
-        let folder = scratchRoot.appendingPathComponent("chaos-describe-\(UUID().uuidString.prefix(8))")
+        guard let folder = try? ScratchFolder.make(in: scratchRoot, for: "describe") else {
+            throw Failure(description: "cannot make a scratch folder in \(scratchRoot.path)")
+        }
         defer { try? FileManager.default.removeItem(at: folder) }
         let stderrFile = folder.appendingPathComponent("stderr")
         let context = TargetContext(dataDirectory: folder.appendingPathComponent("data"), variant: variant)

@@ -47,7 +47,10 @@ struct ExploreCommand: ParsableCommand {
             help: "Run this many trials at once (default: one per core; the outcome is the same for any number).")
     var jobs: Int?
 
-    @Option(help: "Where to write the reports of the failed trials.")
+    @Option(help: "Run shard I of N of the sweep's points, e.g. 1/2 ('chaos report merge' joins the shards' reports).")
+    var shard: String?
+
+    @Option(help: "Where to write the report: the sweep's coverage and its failed trials.")
     var reportDir: String = "reports"
 
     /// Trials at a time: the outcome does not depend on it, so the default uses every core.
@@ -58,6 +61,7 @@ struct ExploreCommand: ParsableCommand {
         guard limit > 0 else { throw ValidationError("--limit must be at least 1") }
         if let jobs, !(1...64).contains(jobs) { throw ValidationError("-j must be from 1 to 64") }
         guard (1...100).contains(seeds) else { throw ValidationError("--seeds must be from 1 to 100") }
+        if let shard, SuiteOptions.parseShard(shard) == nil { throw ValidationError("--shard wants I/N with 1 ≤ I ≤ N, e.g. 1/2; got '\(shard)'") }
         if let trial, SweepTrial(trial) == nil {
             throw ValidationError("--trial '\(trial)' is not a trial: io:N:transient|persistent or crash:after-writes|at-sync:N:drop|keep|torn:SEED")
         }
@@ -71,20 +75,21 @@ struct ExploreCommand: ParsableCommand {
         let kind = Sweeper.Kind(rawValue: sweep) ?? .io
         var sweeper = Sweeper(scenario: loaded, options: options, kind: kind, limit: limit, seeds: seeds)
         sweeper.jobs = effectiveJobs
+        sweeper.shard = shard.flatMap(SuiteOptions.parseShard)
         RunInterruption.install()
         printHeader(loaded, kind: kind, options: options)
         if let trial, let parsed = SweepTrial(trial) {
             let result = sweeper.runTrial(parsed)
             print("trial \(parsed): \(result.report.verdict.rawValue)\(result.fired ? "" : " (its fault never fired)")")
             RunConsole().event(.finished(result.report, scratch: nil))
-            try write([result.report], options: options)
+            try write([result.report], sweep: nil, options: options)
             if result.report.verdict != .passed { throw ExitCode(.failed) }
             return
         }
         let outcome = sweeper.run(progress: Self.progress(terminal: isatty(1) == 1))
         if isatty(1) == 1 { print("") }
         printOutcome(outcome, kind: kind)
-        try write(outcome.failedReports, options: options)
+        try write(outcome.failedReports, sweep: outcome.summary(kind: kind, scenario: loaded.name, shard: shard), options: options)
         if RunInterruption.requested { throw ExitCode(.interrupted) }
         if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(.harnessError) }
         if !outcome.failures.isEmpty { throw ExitCode(.failed) }
@@ -93,7 +98,7 @@ struct ExploreCommand: ParsableCommand {
     private func printHeader(_ scenario: Scenario, kind: Sweeper.Kind, options: RunOptions) {
         let optionText = options.optionOverrides.isEmpty ? ""
             : ", options " + options.optionOverrides.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        let jobsText = effectiveJobs > 1 ? ", \(effectiveJobs) trials at a time" : ""
+        let jobsText = (effectiveJobs > 1 ? ", \(effectiveJobs) trials at a time" : "") + (shard.map { ", shard \($0)" } ?? "")
         let seedText = "seed \(options.seed ?? scenario.seed)"
         print("chaos \(ChaosVersion.current) — explore \(scenario.name), \(kind.rawValue) sweep, \(seedText), variant \(options.variant), "
             + "target \(options.worker.targetName)\(optionText)\(jobsText)")
@@ -142,10 +147,12 @@ struct ExploreCommand: ParsableCommand {
         }
     }
 
-    /// The failed trials' reports (a clean sweep writes none).
-    private func write(_ reports: [CaseReport], options: RunOptions) throws {
-        guard !reports.isEmpty else { return }
-        let written = try ReportSet.write(RunReport(run: RunInfo.now(options: options), cases: reports), to: URL(fileURLWithPath: reportDir))
-        print("report of the failed trials: \(written.html.path)")
+    /// The report: the sweep's coverage, and a case for each failed trial.
+    private func write(_ reports: [CaseReport], sweep: SweepSummary?, options: RunOptions) throws {
+        var report = RunReport(run: RunInfo.now(options: options), cases: reports)
+        report.sweep = sweep
+        let written = try ReportSet.write(report, to: URL(fileURLWithPath: reportDir))
+        print("report: \(written.html.path)\(reports.isEmpty ? "" : " (the failed trials)")")
+        if let archived = written.archived { print("the reports of the run before are now in \(archived.path)") }
     }
 }

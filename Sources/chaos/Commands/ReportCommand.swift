@@ -35,11 +35,19 @@ struct ReportCommand: ParsableCommand {
                     throw CommandFailure("chaos: \(path): \(error)", .usage)
                 }
             }
-            guard let merged = ReportMerge.merge(loaded) else { throw ExitCode(.usage) }
+            let merged: RunReport
+            do { merged = try ReportMerge.merge(loaded) } catch {
+                throw CommandFailure("chaos report merge: \(error)", .usage)
+            }
             let written = try ReportSet.write(merged, to: URL(fileURLWithPath: reportDir))
             let summary = merged.summary
             print("merged \(loaded.count) reports: \(merged.cases.count) cases — \(summary.passed) passed, "
                 + "\(summary.deviated) deviated, \(summary.errored) errored, \(summary.skipped) skipped")
+            if let sweep = merged.sweep {
+                print("sweep: \(sweep.kind) of \(sweep.scenario), \(sweep.trials) trials, "
+                    + "\(sweep.pointsCovered) of \(sweep.pointsTotal.map(String.init) ?? "?") covered, "
+                    + "\(sweep.failures.values.reduce(0, +)) failures")
+            }
             print("report: \(written.html.path)")
             let status = merged.exitStatus()
             if status != .passed { throw ExitCode(status) }

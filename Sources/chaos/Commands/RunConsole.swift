@@ -120,6 +120,11 @@ final class RunConsole: @unchecked Sendable {
         }
     }
 
+    /// One more line after the footer.
+    func note(_ text: String) {
+        say(text)
+    }
+
     // MARK: - Output
 
     private func showLive() {

@@ -21,6 +21,7 @@ struct ReportOptions: ParsableArguments {
         do {
             let written = try ReportSet.write(report, to: directory)
             console.footer(report, html: written.html.path, json: written.json.path, junit: written.junit.path)
+            if let archived = written.archived { console.note("the reports of the run before are now in \(archived.path)") }
         } catch {
             console.footer(report, html: nil, json: nil, junit: nil)
             throw CommandFailure("chaos: could not write the reports to \(directory.path): \(error)", .harnessError)

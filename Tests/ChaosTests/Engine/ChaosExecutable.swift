@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Chaos
 
 /// Runs the built `chaos` executable as a user would, and captures what it did.
@@ -48,14 +49,29 @@ struct ChaosExecutable {
     }
 }
 
-/// A folder removed when the value goes away.
+/// A folder removed when the value goes away — or, for one a suite shares through a
+/// static (`forTheWholeRun`), when the test process exits: a static is never released.
 final class TemporaryFolder: Sendable {
     let url: URL
 
-    init() throws {
+    init(forTheWholeRun: Bool = false) throws {
         url = URL(fileURLWithPath: NSTemporaryDirectory())
             .appendingPathComponent("chaos-test-\(UUID().uuidString.prefix(8))", isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        if forTheWholeRun { Self.removeAtExit(url) }
+    }
+
+    private static let runFolders = Mutex<[URL]>([])
+
+    private static func removeAtExit(_ url: URL) {
+        let first = runFolders.withLock { folders in
+            folders.append(url)
+            return folders.count == 1
+        }
+        guard first else { return }
+        atexit {
+            for folder in TemporaryFolder.runFolders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
+        }
     }
 
     deinit {

@@ -105,3 +105,34 @@ import Testing
         #expect(report.steps.last?.outcome == "ok")
     }
 }
+
+/// Sweeps in shards, as a CI matrix runs them: merged, they are one whole sweep.
+@Suite struct ShardedSweepTests {
+    @Test func theMergedShardsOfASweepAreTheWholeSweep() throws {
+        func sweep(_ extra: [String]) throws -> RunReport {
+            let folder = try TemporaryFolder()
+            let result = try ChaosExecutable.run(["explore", "fetch-throws", "--sweep", "io", "--variant", "legacy",
+                                                  "--report-dir", folder.url.path] + extra)
+            #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+            return try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
+        }
+        let whole = try sweep([])
+        let shards = [try sweep(["--shard", "1/2"]), try sweep(["--shard", "2/2"])]
+        #expect(shards.map { $0.sweep?.shard } == ["1/2", "2/2"])
+        #expect(shards.allSatisfy { ($0.sweep?.pointsTotal ?? 0) < (whole.sweep?.pointsTotal ?? 0) }, "each shard a share")
+
+        let folder = try TemporaryFolder()
+        let paths = try shards.enumerated().map { index, report in
+            try ReportSet.write(report, to: folder.url.appendingPathComponent("shard-\(index + 1)")).json.path
+        }
+        let merge = try ChaosExecutable.run(["report", "merge"] + paths + ["--report-dir", folder.url.appendingPathComponent("merged").path])
+        #expect(merge.exitCode == 1, "\(merge.stdout)\n\(merge.stderr)")
+        let merged = try JSONReportWriter.read(from: folder.url.appendingPathComponent("merged/chaos-report.json"))
+        var expected = whole.sweep
+        expected?.shard = nil
+        #expect(merged.sweep == expected, "coverage and failures add up to the whole sweep")
+        #expect(Set(merged.cases.map(\.reproduce)) == Set(whole.cases.map(\.reproduce)), "the same failed trials")
+        #expect(Set(merged.cases.compactMap { $0.trap?.site }) == Set(whole.cases.compactMap { $0.trap?.site }))
+        #expect(merge.stdout.contains("sweep: io of fetch-throws"))
+    }
+}

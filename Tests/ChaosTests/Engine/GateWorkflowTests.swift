@@ -7,7 +7,7 @@ import Testing
 @Suite(.serialized) struct GateWorkflowTests {
     /// One legacy run of the whole catalog, shared by the tests that need one.
     static let legacyRun: (folder: TemporaryFolder, result: ChaosExecutable.Result)? = {
-        guard let folder = try? TemporaryFolder(),
+        guard let folder = try? TemporaryFolder(forTheWholeRun: true),
               let result = try? ChaosExecutable.run(["run", "--all", "--variant", "legacy", "-j", "2",
                                                      "--report-dir", folder.url.path]) else { return nil }
         return (folder, result)

@@ -15,7 +15,7 @@ import Testing
     static let reports: [URL] = {
         var written: [URL] = []
         for variant in ["hardened", "legacy"] {
-            guard let folder = try? TemporaryFolder() else { continue }
+            guard let folder = try? TemporaryFolder(forTheWholeRun: true) else { continue }
             _ = try? ChaosExecutable.run(["run", "corrupted-db", "fetch-throws", "save-throws", "busy-store",
                                           "--variant", variant, "--report-dir", folder.url.path])
             // Keep the folder alive for the whole suite.

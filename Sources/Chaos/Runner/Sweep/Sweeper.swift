@@ -27,6 +27,15 @@ package struct Sweeper {
     /// for any value: results are judged in trial order.
     package var jobs: Int = 1
     package var modes: [PowerLossStep.Mode] = PowerLossStep.Mode.allCases
+    /// Shard I of N (1-based): this sweep takes every Nth point, from the Ith; the
+    /// shards of one sweep add up to all of it (``SweepSummary/merged(_:)``).
+    package var shard: (index: Int, count: Int)?
+
+    /// Whether the point at `offset` (0-based) is this shard's.
+    func isMine(_ offset: Int) -> Bool {
+        guard let shard else { return true }
+        return offset % shard.count == shard.index - 1
+    }
 
     package init(scenario: Scenario, options: RunOptions, kind: Kind, limit: Int, seeds: Int) {
         self.scenario = scenario
@@ -56,6 +65,12 @@ package struct Sweeper {
         }
 
         package var failedTrials: Int { failedReports.count }
+
+        /// The outcome as a report records it.
+        package func summary(kind: Kind, scenario: String, shard: String?) -> SweepSummary {
+            SweepSummary(kind: kind.rawValue, scenario: scenario, trials: trials, pointsTotal: pointsTotal,
+                         pointsCovered: pointsCovered, idleTrials: idleTrials, failures: failures, shard: shard)
+        }
     }
 
     /// The scenario a trial runs: the same steps, less its own power losses (a crash
@@ -145,10 +160,11 @@ package struct Sweeper {
             outcome.failedReports.append(counting.report)
             return
         }
-        outcome.pointsTotal = total
         // Each operation fails once (transient), then for good (persistent); a trial that
         // traps is a finding, and the sweep goes on to the next operation.
-        let trials = Self.spread(Array(1...max(1, total)).prefix(total), over: max(1, limit / 2))
+        let operations = Array(1...max(1, total)).prefix(total).filter { isMine($0 - 1) }
+        outcome.pointsTotal = operations.count
+        let trials = Self.spread(operations[...], over: max(1, limit / 2))
             .flatMap { [SweepTrial.ioError(operation: $0, persistent: false), .ioError(operation: $0, persistent: true)] }
         runTrials(trials, perPoint: 2, into: &outcome, progress: progress)
     }
@@ -195,7 +211,8 @@ package struct Sweeper {
             outcome.failedReports.append(counting.report)
             return
         }
-        let points: [PowerLossStep.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
+        let all: [PowerLossStep.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
+        let points = all.enumerated().filter { isMine($0.offset) }.map(\.element)
         outcome.pointsTotal = points.count
         let perPoint = modes.count * max(1, seeds)
         var trials: [SweepTrial] = []

@@ -1,0 +1,51 @@
+import Foundation
+import Synchronization
+
+/// The controller's scratch folders name their owner: `chaos-PID-WHAT-XXXXXXXX` in the
+/// temporary folder. A controller killed with SIGKILL cannot remove its own; the next
+/// one removes those whose owner is no longer alive (a pid that is alive again, reused,
+/// keeps its folder: nothing is removed that may still be in use).
+package enum ScratchFolder {
+    package static let prefix = "chaos-"
+
+    /// A new folder for `what` (a scenario's name, `describe`), owned by this process.
+    package static func make(in root: URL, for what: String) throws -> URL {
+        removeAbandonedOnce(in: root)
+        let url = root.appendingPathComponent("\(prefix)\(getpid())-\(what)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// The owner's pid of a folder named by ``make(in:for:)``, nil for any other name.
+    package static func owner(of name: String) -> pid_t? {
+        guard name.hasPrefix(prefix) else { return nil }
+        let digits = name.dropFirst(prefix.count).prefix { $0.isNumber }
+        guard !digits.isEmpty, name.dropFirst(prefix.count + digits.count).first == "-" else { return nil }
+        return pid_t(digits)
+    }
+
+    /// Removes the scratch folders in `root` whose owner is gone. Returns their names.
+    @discardableResult
+    package static func removeAbandoned(in root: URL) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
+        var removed: [String] = []
+        for name in names {
+            guard let pid = owner(of: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            let url = root.appendingPathComponent(name)
+            // A read-only fault may have cleared the write bits.
+            if let enumerator = FileManager.default.enumerator(atPath: url.path) {
+                for case let path as String in enumerator { _ = chmod(url.appendingPathComponent(path).path, 0o755) }
+            }
+            _ = chmod(url.path, 0o755)
+            if (try? FileManager.default.removeItem(at: url)) != nil { removed.append(name) }
+        }
+        return removed
+    }
+
+    private static let cleaned = Mutex<Set<String>>([])
+
+    private static func removeAbandonedOnce(in root: URL) {
+        let first = cleaned.withLock { $0.insert(root.path).inserted }
+        if first { removeAbandoned(in: root) }
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+@testable import Chaos
+
+/// The edges a user meets first: a report folder another run wrote, merges that would
+/// count what no run measured, baseline marks where CI shows them, the scratch of a
+/// controller that was killed.
+@Suite struct ReportEdgesTests {
+    static func run(_ id: String, variant: String = "hardened", target: String = RunInfo.builtInTarget,
+                    cases: [CaseReport] = [ReportSample.passed]) -> RunReport {
+        var report = ReportSample.report
+        report.run.id = id
+        report.run.variant = variant
+        report.run.target = target
+        report.cases = cases
+        return report
+    }
+
+    @Test func anotherRunsReportsAreMovedAsideNeverOverwritten() throws {
+        let folder = try TemporaryFolder()
+        let first = try ReportSet.write(Self.run("run-one-aaaaaaaa"), to: folder.url)
+        #expect(first.archived == nil)
+        let second = try ReportSet.write(Self.run("run-two-bbbbbbbb"), to: folder.url)
+        let archived = try #require(second.archived)
+        #expect(archived.deletingLastPathComponent().lastPathComponent == ReportSet.previousFolder)
+        #expect(try JSONReportWriter.read(from: archived.appendingPathComponent(ReportSet.jsonFileName)).run.id == "run-one-aaaaaaaa")
+        #expect(try JSONReportWriter.read(from: second.json).run.id == "run-two-bbbbbbbb")
+        #expect(try ReportSet.write(Self.run("run-two-bbbbbbbb"), to: folder.url).archived == nil, "a run rewriting its own")
+        for index in 0..<(ReportSet.keptPreviousRuns + 3) {
+            try ReportSet.write(Self.run("run-\(index)-cccccccc"), to: folder.url)
+        }
+        let kept = try FileManager.default.contentsOfDirectory(atPath: folder.url.appendingPathComponent("previous").path)
+        #expect(kept.count == ReportSet.keptPreviousRuns)
+    }
+
+    @Test func aMergeOfTheSameCaseTwiceOrOfMixedRunsIsRefused() {
+        let one = Self.run("a")
+        #expect(throws: ReportMerge.Refusal.self) { try ReportMerge.merge([one, Self.run("b")]) }
+        #expect(throws: ReportMerge.Refusal.self) { try ReportMerge.merge([one, Self.run("b", variant: "legacy", cases: [ReportSample.deviated])]) }
+        #expect(throws: ReportMerge.Refusal.self) { try ReportMerge.merge([one, Self.run("b", target: "/x/app", cases: [ReportSample.deviated])]) }
+        let merged = try? ReportMerge.merge([one, Self.run("b", cases: [ReportSample.deviated])])
+        #expect(merged?.cases.count == 2)
+    }
+
+    @Test func baselineMarksAreInTheHTMLAndTheJUnit() {
+        var deviated = ReportSample.deviated
+        deviated.baseline = "new"
+        var fixed = ReportSample.passed
+        fixed.baseline = "fixed"
+        let report = Self.run("a", cases: [deviated, fixed])
+        let html = HTMLReportWriter.html(report)
+        #expect(html.contains("<span class=\"baseline baseline-new\""))
+        #expect(html.contains("<span class=\"baseline baseline-fixed\""))
+        #expect(html.contains("new against the baseline"))
+        let junit = JUnitReportWriter.xml(report)
+        #expect(junit.contains("<property name=\"chaos.baseline\" value=\"new\"/>"))
+        #expect(junit.contains("<property name=\"chaos.baseline\" value=\"fixed\"/>"))
+        #expect(junit.contains("<failure message=\"[new] "))
+    }
+
+    @Test func scratchFoldersOfDeadOwnersAreRemovedAndOthersKept() throws {
+        let root = try TemporaryFolder()
+        // A pid that is surely gone: a child that has exited and been waited for.
+        let child = try ChildProcess(executable: "/bin/true", arguments: [], environment: [:],
+                                     stderrFile: root.url.appendingPathComponent("stderr"))
+        child.closeInput()
+        _ = child.waitForExit()
+        let dead = root.url.appendingPathComponent("chaos-\(child.pid)-corrupted-db-1234abcd")
+        let mine = try ScratchFolder.make(in: root.url, for: "mine")
+        let other = root.url.appendingPathComponent("chaos-report-folder")
+        for url in [dead, other] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        #expect(ScratchFolder.owner(of: dead.lastPathComponent) == child.pid)
+        #expect(ScratchFolder.owner(of: "chaos-report-folder") == nil)
+        #expect(ScratchFolder.removeAbandoned(in: root.url) == [dead.lastPathComponent])
+        #expect(FileManager.default.fileExists(atPath: mine.path))
+        #expect(FileManager.default.fileExists(atPath: other.path))
+    }
+}
+
+/// A controller killed with SIGKILL leaves its scratch behind; the next run clears it.
+@Suite struct KilledControllerTests {
+    @Test func theNextRunRemovesTheScratchOfAKilledController() throws {
+        let folder = try TemporaryFolder()
+        let scratch = try TemporaryFolder()
+        let scenario = try folder.write("long.yaml", """
+            name: long
+            summary: a case that waits long enough to be killed
+            system: favorites
+            steps:
+              - launch
+              - wait: 60s
+            """)
+        var environment = ProcessInfo.processInfo.environment
+        environment["TMPDIR"] = scratch.url.path
+        let controller = try ChildProcess(executable: ChaosExecutable.path, arguments: ["run", scenario.path, "--report-dir", folder.url.path],
+                                          environment: environment, stderrFile: folder.url.appendingPathComponent("stderr"))
+        controller.closeInput()
+        // Wait for its scratch folder to exist (bounded), then kill it where it stands.
+        let deadline = ContinuousClock.now + .seconds(30)
+        var owned: [String] = []
+        while owned.isEmpty, ContinuousClock.now < deadline {
+            owned = scratch.contents.filter { ScratchFolder.owner(of: $0) == controller.pid }
+            if owned.isEmpty { _ = controller.readLine(deadline: .now + .milliseconds(20)) }
+        }
+        #expect(!owned.isEmpty, "the controller made no scratch folder")
+        kill(controller.pid, SIGKILL)
+        _ = controller.waitForExit()
+        #expect(scratch.contents.contains(owned.first ?? "-"), "SIGKILL leaves it behind")
+
+        let next = try ChaosExecutable.run(["run", "corrupted-db", "--report-dir", folder.url.path], temporaryDirectory: scratch.url)
+        #expect(next.exitCode == 0, "\(next.stdout)")
+        #expect(!scratch.contents.contains(owned.first ?? "-"), "left: \(scratch.contents)")
+    }
+}
