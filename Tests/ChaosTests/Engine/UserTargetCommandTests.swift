@@ -90,3 +90,34 @@ import Testing
         #expect(report.cases.first?.options?["backup-every"] == "7")
     }
 }
+
+/// Every printed reproduce line reproduces: run as printed, it gives the same verdict.
+@Suite struct ReproduceLineTests {
+    /// The words of each `reproduce:` line of `output`, without the leading `chaos`.
+    static func lines(_ output: String) -> [[String]] {
+        output.split(separator: "\n").compactMap { line in
+            guard let range = line.range(of: "reproduce: ") else { return nil }
+            return Array(ShellWords.split(String(line[range.upperBound...])).dropFirst())
+        }
+    }
+
+    @Test func eachLineOfAFailingCheckOnAUserTargetGivesTheSameVerdict() throws {
+        let folder = try TemporaryFolder()
+        let first = try ChaosExecutable.run(["check", "--target-exec", UserTargetTests.example, "--variant", "fragile",
+                                             "--only", "check-store-garbage-header", "--only", "check-disk-full-on-save",
+                                             "--option", "pragma=none", "--seed", "9", "--report-dir", folder.url.path])
+        #expect(first.exitCode == 1, "\(first.stdout)")
+        let printed = Self.lines(first.stdout)
+        #expect(printed.count == 2, "\(first.stdout)")
+        let verdicts = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json")).cases
+        for words in printed {
+            #expect(words.contains("--target-exec") && words.contains("--option") && words.contains("9"), "\(words)")
+            let again = try TemporaryFolder()
+            let result = try ChaosExecutable.run(words + ["--report-dir", again.url.path])
+            let report = try JSONReportWriter.read(from: again.url.appendingPathComponent("chaos-report.json"))
+            let name = try #require(report.cases.first?.scenario)
+            #expect(report.cases.first?.verdict == verdicts.first { $0.scenario == name }?.verdict, "\(words): \(result.stdout)")
+            #expect(report.cases.first?.trap?.site == verdicts.first { $0.scenario == name }?.trap?.site)
+        }
+    }
+}
