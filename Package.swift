@@ -36,6 +36,8 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // The fault VFS: mechanism in C, policy in Swift.
         .target(name: "CChaosVFS", dependencies: ["CSQLite"]),
+        // The workers' fork server: a started worker forks the next ones (mechanism in C).
+        .target(name: "CForkServer"),
         // Timers stay real under libfaketime: a preload, never linked.
         .target(name: "CTimerfdShim"),
         .target(
@@ -45,12 +47,12 @@ let package = Package(
         .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
-        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite"]),
+        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer"]),
         // The controller: scenarios, the runner, the network lab, the reports.
         .target(
             name: "Chaos",
             dependencies: [
-                "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "Scenarios",
+                "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "Scenarios",
                 .product(name: "Yams", package: "Yams"),
                 // The network lab: a TCP fault proxy and the family registry (HTTP/1.1).
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -24,7 +24,7 @@ func seconds(_ body: () throws -> Void) rethrows -> Double {
     let start = clock.now
     try body()
     let elapsed = clock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    return elapsed.inSeconds
 }
 
 /// Runs `a` and `b` alternately, `rounds` times each (a, b, b, a, a, b, ...: neither

@@ -15,6 +15,21 @@ final class CaseLog {
     var recoveryStartMs: Int?
     /// Writes and syncs the last worker tracked (power loss), from its last reply.
     var trackedIO: (writes: Int, syncs: Int)?
+    /// The running app's writes since it started (records acknowledged, attempted or
+    /// removed, and any action but a successful read), and whether a fault was armed in
+    /// it: a run with neither holds only what it read from the disk, so its data needs no
+    /// restart to be judged.
+    var writesInRun = 0
+    var faultsInRun = false
+
+    /// A new run of the app begins.
+    func startRun(armed: Bool) {
+        writesInRun = 0
+        faultsInRun = armed
+    }
+
+    /// The running app's data is the disk's as a launch read it: nothing written, no fault.
+    var runReadsOnlyTheDisk: Bool { writesInRun == 0 && !faultsInRun }
 
     /// A recovery window opens: recovery is measured from `instant`.
     func startRecovery(at instant: ContinuousClock.Instant, after what: String) {
@@ -34,6 +49,7 @@ final class CaseLog {
     /// Writes the app announced as they happened (ack, attempt, remove).
     func record(_ event: WorkerEvent) {
         guard let key = event.key else { return }
+        if event.event != .fired { writesInRun += 1 }
         switch event.event {
         case .ack:
             evidence.acknowledged.insert(key)

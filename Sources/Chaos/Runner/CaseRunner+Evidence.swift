@@ -41,13 +41,17 @@ extension CaseRunner {
         }
         guard needsFinalSnapshot else { return }
         // Kept means kept across a restart: what the app acknowledged from memory alone
-        // does not count. Stop it gracefully and read its data on a new launch. A power
-        // cut still waiting in this run may fall in the stop: the relaunch then reads the
-        // disk as the cut left it, as after any other cut.
-        _ = try stop()
-        guard try verificationLaunch() else {
-            log.evidence.evidenceGap = "the final snapshot: the app did not come up again after the case"
-            return
+        // does not count. Stop it gracefully and read its data on a new launch — unless
+        // the running app holds only what its launch read from the disk (it wrote nothing
+        // and ran with no fault armed: the controller's own launch, or the scenario's
+        // after a cut). A power cut still waiting in this run may fall in the stop: the
+        // relaunch then reads the disk as the cut left it, as after any other cut.
+        if !log.runReadsOnlyTheDisk {
+            _ = try stop()
+            guard try verificationLaunch() else {
+                log.evidence.evidenceGap = "the final snapshot: the app did not come up again after the case"
+                return
+            }
         }
         log.evidence.finalSnapshot = try snapshot(purpose: "the final snapshot, after a restart")
     }

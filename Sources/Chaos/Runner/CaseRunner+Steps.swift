@@ -115,6 +115,7 @@ extension CaseRunner {
         if !powerSteps.isEmpty {
             _ = try ask(WorkerRequest(op: .trackWrites, torn: powerSteps.contains { $0.mode == .torn }))
         }
+        log.startRun(armed: !clean && (!faults.forLaunch.isEmpty || powerPlan != nil))
         guard !clean else { return }
         for armed in faults.forLaunch {
             _ = try ask(WorkerRequest(op: .arm, fault: armed))
@@ -146,7 +147,7 @@ extension CaseRunner {
                 log.evidence.unresolvedActions.append("\(label): cut by the power loss")
                 return StepResult(.powerLost, "the power went out during this step")
             }
-            if reply.isRead == true { log.read(at: clock.now, clock: clock) }
+            if reply.isRead == true { log.read(at: clock.now, clock: clock) } else { log.writesInRun += 1 }
             if !reply.ok {
                 failures += 1
                 lastMessage = reply.userMessage ?? reply.error

@@ -73,7 +73,8 @@ package final class CaseRunner {
         let launcher: any WorkerLauncher = if let launcher = options.launcher { launcher } else {
             ProcessWorkerLauncher(command: fixtures.wrap(options.worker),
                                   willStart: { [fixtures] in try fixtures.clock?.workerStarting() },
-                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) })
+                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) },
+                                  forkServers: options.forkServers)
         }
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed)
         let handlers = AppProcess.Handlers(

@@ -37,6 +37,9 @@ package final class ChildProcess: @unchecked Sendable {
     /// 100,000 records is megabytes) are scanned once, not once per chunk.
     private var scanned = 0
     private var termination: Termination?
+    /// The fork server that made this child, which reaps it and says how it ended; nil
+    /// for a child this process spawned (and reaps) itself.
+    private let forkServer: ForkServer?
     // Guards every mutable field: the runner may kill from a timeout path.
     private let lock = NSLock()
     private static let spawnLock = NSLock()
@@ -44,6 +47,7 @@ package final class ChildProcess: @unchecked Sendable {
     /// Starts `executable` with `arguments` and exactly `environment`.
     package init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL) throws {
         self.stderrFile = stderrFile
+        forkServer = nil
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]
         // With cases running in parallel, another thread's child must never inherit
@@ -91,6 +95,40 @@ package final class ChildProcess: @unchecked Sendable {
             throw ChaosError.spawnFailed("\(executable): \(String(cString: strerror(result)))")
         }
         self.pid = pid
+        stdinFD = toChild[1]
+        stdoutFD = fromChild[0]
+    }
+
+    /// Forks a worker through `server` with `arguments` (the server's own command's).
+    package init(forkedBy server: ForkServer, arguments: [String], stderrFile: URL, deadline: ContinuousClock.Instant) throws {
+        self.stderrFile = stderrFile
+        forkServer = server
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        Self.spawnLock.lock()
+        guard pipe(&toChild) == 0 else {
+            Self.spawnLock.unlock()
+            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
+        }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            Self.spawnLock.unlock()
+            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        Self.spawnLock.unlock()
+        defer {
+            close(toChild[0])
+            close(fromChild[1])
+        }
+        do {
+            pid = try server.spawn(arguments: arguments, stdin: toChild[0], stdout: fromChild[1], stderrPath: stderrFile.path,
+                                   deadline: deadline)
+        } catch {
+            close(toChild[1])
+            close(fromChild[0])
+            throw error
+        }
         stdinFD = toChild[1]
         stdoutFD = fromChild[0]
     }
@@ -188,6 +226,11 @@ package final class ChildProcess: @unchecked Sendable {
     package func waitForExit() -> Termination {
         lock.lock(); defer { lock.unlock() }
         if let termination { return termination }
+        if let forkServer {
+            let result = forkServer.termination(of: pid, until: .now + .seconds(30)) ?? .exited(-1)
+            termination = result
+            return result
+        }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR {
@@ -205,6 +248,10 @@ package final class ChildProcess: @unchecked Sendable {
     package func pollExit() -> Termination? {
         lock.lock(); defer { lock.unlock() }
         if let termination { return termination }
+        if let forkServer {
+            termination = forkServer.termination(of: pid, until: nil)
+            return termination
+        }
         var status: Int32 = 0
         let reaped = waitpid(pid, &status, WNOHANG)
         guard reaped == pid else { return nil }

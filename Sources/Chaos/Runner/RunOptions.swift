@@ -19,6 +19,8 @@ package struct RunOptions: Sendable {
     package var reproducePrefix: [String]?
     /// Starts the workers instead of ``worker``: a test's app without a process.
     var launcher: (any WorkerLauncher & Sendable)?
+    /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
+    package var forkServers: ForkServerPool?
 
     package init(variant: String, seed: UInt64?, keepScratch: Bool, worker: WorkerCommand,
                 scratchRoot: URL = FileManager.default.temporaryDirectory) {

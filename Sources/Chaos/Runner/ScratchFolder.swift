@@ -42,6 +42,25 @@ package enum ScratchFolder {
         return removed
     }
 
+    /// Where a sweep's trials keep their scratch: `/dev/shm` when it is a tmpfs with room
+    /// and the user did not choose (`TMPDIR`), else `current`. A trial's power cut is
+    /// simulated; a third of its time on a real disk went to fsync for nothing.
+    package static func sweepRoot(_ current: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        guard environment["TMPDIR"] == nil, current.standardizedFileURL == FileManager.default.temporaryDirectory.standardizedFileURL
+        else { return current }
+        let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""
+        var info = statvfs()
+        let isTmpfs = mounts.split(separator: "\n").contains { line in
+            let fields = line.split(separator: " ")
+            return fields.count > 2 && fields[1] == "/dev/shm" && fields[2] == "tmpfs"
+        }
+        guard isTmpfs,
+              statvfs("/dev/shm", &info) == 0, UInt64(info.f_bavail) * UInt64(info.f_frsize) >= 512 << 20,
+              access("/dev/shm", W_OK) == 0
+        else { return current }
+        return URL(fileURLWithPath: "/dev/shm", isDirectory: true)
+    }
+
     private static let cleaned = Mutex<Set<String>>([])
 
     private static func removeAbandonedOnce(in root: URL) {

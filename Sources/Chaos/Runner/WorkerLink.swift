@@ -53,10 +53,13 @@ struct ProcessWorkerLauncher: WorkerLauncher {
     /// Called just before a worker is spawned, and with its pid once it is ready.
     var willStart: () throws -> Void = {}
     var didStart: (pid_t) -> Void = { _ in }
+    /// Where a worker of this command may come from a fork server (sweeps).
+    var forkServers: ForkServerPool?
 
     func start(_ context: TargetContext, stderrFile: URL, deadline: ContinuousClock.Instant) throws -> WorkerStart {
         try willStart()
-        let start = try WorkerSession.start(command: command, context: context, stderrFile: stderrFile, deadline: deadline)
+        let start = try WorkerSession.start(command: command, context: context, stderrFile: stderrFile, deadline: deadline,
+                                            forkServer: forkServers?.server(for: command))
         if case let .ready(session) = start, let process = session as? WorkerSession { didStart(process.process.pid) }
         return start
     }

@@ -20,15 +20,21 @@ final class WorkerSession: WorkerLink {
 
     /// Starts a worker and waits for its ready line.
     static func start(command: WorkerCommand, context: TargetContext, stderrFile: URL,
-                      deadline: ContinuousClock.Instant) throws -> WorkerStart {
+                      deadline: ContinuousClock.Instant, forkServer: ForkServer? = nil) throws -> WorkerStart {
         var arguments = command.arguments + [
             "--data", context.dataDirectory.path, "--variant", context.variant, "--seed", String(context.seed),
         ]
         for (key, value) in context.options.sorted(by: { $0.key < $1.key }) {
             arguments += ["--option", "\(key)=\(value)"]
         }
-        let process = try ChildProcess(executable: command.executable, arguments: arguments,
+        let process: ChildProcess
+        if let forkServer, let forked = try? ChildProcess(forkedBy: forkServer, arguments: Array(arguments.dropFirst(command.arguments.count)),
+                                                          stderrFile: stderrFile, deadline: deadline) {
+            process = forked
+        } else {
+            process = try ChildProcess(executable: command.executable, arguments: arguments,
                                        environment: command.environment, stderrFile: stderrFile)
+        }
         switch process.readLine(deadline: deadline) {
         case let .line(line):
             guard let data = line.data(using: .utf8),
@@ -66,10 +72,12 @@ final class WorkerSession: WorkerLink {
             switch process.readLine(deadline: deadline) {
             case let .line(text):
                 guard let data = text.data(using: .utf8) else { continue }
-                if let reply = try? decoder.decode(WorkerReply.self, from: data) {
-                    if reply.id == request.id { return .reply(reply) }
-                } else if let event = try? decoder.decode(WorkerEvent.self, from: data) {
-                    onEvent(event)
+                // Lines are written with sorted keys: an event starts with its "event" key
+                // (deciding by a failed decode costs more than the decode itself).
+                if text.hasPrefix(#"{"event""#) {
+                    if let event = try? decoder.decode(WorkerEvent.self, from: data) { onEvent(event) }
+                } else if let reply = try? decoder.decode(WorkerReply.self, from: data), reply.id == request.id {
+                    return .reply(reply)
                 }
                 // Anything else is not a protocol line: ignored; stderr holds diagnostics.
             case .endOfFile:

@@ -41,8 +41,13 @@ package enum ScenarioLoader {
 
     /// The names of the bundled scenarios (their files' base names), sorted, without loading them.
     package static func bundledNames() -> [String] {
-        ((try? bundledFiles()) ?? []).map { $0.deletingPathExtension().lastPathComponent }.sorted()
+        cachedBundledNames
     }
+
+    /// Read once: the catalog does not change while the process runs, and a sweep asks
+    /// for every trial's reproduce line.
+    private static let cachedBundledNames: [String] =
+        ((try? bundledFiles()) ?? []).map { $0.deletingPathExtension().lastPathComponent }.sorted()
 
     /// How a command line names `scenario`: its name when it is a bundled one, else its file.
     package static func subject(of scenario: Scenario) -> String {

@@ -83,6 +83,12 @@ extension ChaosTarget {
     /// --variant V --seed N [--option KEY=VALUE ...]`), answers requests until stop.
     /// Returns the exit code.
     public static func serve(arguments: [String]) async -> Int32 {
+        var arguments = arguments
+        if arguments.first == WorkerForkServer.flag {
+            // A fork server: the server itself ends here; each forked worker goes on.
+            guard let forked = WorkerForkServer.serve(Self.self) else { return 0 }
+            arguments = forked
+        }
         do {
             let context = try TargetContext(workerArguments: arguments)
             return await WorkerHost.run(Self.self, context: context)

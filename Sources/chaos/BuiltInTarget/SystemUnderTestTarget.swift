@@ -137,3 +137,24 @@ final class SystemUnderTestTarget: ChaosTarget {
             ])
     }
 }
+
+extension SystemUnderTestTarget: ForkServerWarmUp {
+    /// GRDB's first statements on an in-memory database: what a forked worker would pay
+    /// for first (its types looked up, its statements prepared once) is paid once.
+    static func warmUpBeforeForking() {
+        guard let queue = try? DatabaseQueue() else { return }
+        _ = try? queue.write { db in
+            try db.execute(sql: "CREATE TABLE warm(id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+            try db.execute(sql: "INSERT INTO warm(name) VALUES (?)", arguments: ["x"])
+            _ = try db.tableExists("warm")
+            _ = try String.fetchAll(db, sql: "PRAGMA quick_check")
+            _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM warm")
+            _ = try Row.fetchAll(db, sql: "SELECT * FROM warm")
+        }
+        // Kept open: closing it would hand its release to a dispatch thread, and a
+        // process with a second thread may not fork.
+        warmQueue = queue
+    }
+
+    nonisolated(unsafe) static var warmQueue: DatabaseQueue?
+}

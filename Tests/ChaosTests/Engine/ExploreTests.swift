@@ -136,3 +136,42 @@ import Testing
         #expect(merge.stdout.contains("sweep: io of fetch-throws"))
     }
 }
+
+/// Workers forked by a warmed-up worker (a fork server) are the same workers: a sweep
+/// gives the same verdicts, trial for trial, the same failures and coverage.
+@Suite struct ForkServerSweepTests {
+    @Test func forkedWorkersGiveTheVerdictsOfSpawnedOnesTrialForTrial() throws {
+        var options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: WorkerCommand.builtIn(chaos: ChaosExecutable.path))
+        options.optionOverrides = ["synchronous": "off"]  // so that some trials lose writes
+        let scenario = try ScenarioLoader.resolve("power-loss-during-save")
+        var forked = Sweeper(scenario: scenario, options: options, kind: .crash, limit: 60, seeds: 1)
+        forked.jobs = 2
+        var spawned = forked
+        spawned.useForkServers = false
+        let (a, b) = (forked.run(), spawned.run())
+        #expect(a.trials == 60 && b.trials == 60)
+        #expect(a.verdicts == b.verdicts)
+        #expect(a.failures == b.failures && !a.failures.isEmpty, "\(a.failures)")
+        #expect(a.pointsCovered == b.pointsCovered && a.pointsTotal == b.pointsTotal)
+        #expect(a.failedReports.map(\.reproduce) == b.failedReports.map(\.reproduce))
+    }
+
+    @Test func aForkedWorkerEndsAsAWorkerDoes() throws {
+        let folder = try TemporaryFolder()
+        let command = WorkerCommand.builtIn(chaos: ChaosExecutable.path)
+        let server = try ForkServer(command: command, log: folder.url.appendingPathComponent("server.stderr"))
+        defer { server.shutDown() }
+        let data = folder.url.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let child = try ChildProcess(forkedBy: server, arguments: ["--data", data.path, "--variant", "hardened", "--seed", "1"],
+                                     stderrFile: folder.url.appendingPathComponent("worker.stderr"), deadline: .now + .seconds(30))
+        guard case let .line(ready) = child.readLine(deadline: .now + .seconds(30)) else {
+            Issue.record("no ready line")
+            return
+        }
+        #expect(ready.contains(#""event":"ready""#))
+        #expect(ready.contains(#""pid":\#(child.pid)"#), "the forked worker reports its own pid")
+        child.killGroup()
+        #expect(child.waitForExit() == .signaled(SIGKILL), "the server reaps it and says how it ended")
+    }
+}

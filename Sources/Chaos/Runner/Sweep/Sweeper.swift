@@ -27,6 +27,9 @@ package struct Sweeper {
     /// for any value: results are judged in trial order.
     package var jobs: Int = 1
     package var modes: [PowerLossStep.Mode] = PowerLossStep.Mode.allCases
+    /// Whether trial workers come from fork servers (``ForkServer``); false spawns each
+    /// one fresh (the outcome is the same either way: a test holds them to it).
+    package var useForkServers = true
     /// Shard I of N (1-based): this sweep takes every Nth point, from the Ith; the
     /// shards of one sweep add up to all of it (``SweepSummary/merged(_:)``).
     package var shard: (index: Int, count: Int)?
@@ -39,6 +42,8 @@ package struct Sweeper {
 
     package init(scenario: Scenario, options: RunOptions, kind: Kind, limit: Int, seeds: Int) {
         self.scenario = scenario
+        var options = options
+        options.scratchRoot = ScratchFolder.sweepRoot(options.scratchRoot)
         self.options = options
         self.kind = kind
         self.limit = limit
@@ -59,6 +64,8 @@ package struct Sweeper {
         package var failedReports: [CaseReport] = []
         /// Trials whose fault never fired: they cover no point.
         package var idleTrials = 0
+        /// Every trial's verdict, in trial order.
+        package var verdicts: [Verdict] = []
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
         package var trapSites: [String: Int] {
             failedReports.compactMap(\.trap).reduce(into: [:]) { sites, trap in sites[trap.site ?? trap.signalName, default: 0] += 1 }
@@ -110,11 +117,21 @@ package struct Sweeper {
         let clock = ContinuousClock()
         let start = clock.now
         var outcome = Outcome()
-        switch kind {
-        case .io: runIO(&outcome, progress: progress)
-        case .crash: runCrash(&outcome, progress: progress)
+        // The trials' workers are forked by warmed-up workers (ForkServer): a trial
+        // starts two or three, and a fresh process pays most of a trial's time.
+        var sweep = self
+        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
+        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
+        sweep.options.forkServers = useForkServers ? pool : nil
+        defer {
+            pool.shutDown()
+            if let logs { try? FileManager.default.removeItem(at: logs) }
         }
-        nameTrapSites(&outcome)
+        switch kind {
+        case .io: sweep.runIO(&outcome, progress: progress)
+        case .crash: sweep.runCrash(&outcome, progress: progress)
+        }
+        sweep.nameTrapSites(&outcome)
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
     }
@@ -226,6 +243,7 @@ package struct Sweeper {
 
     private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {
         outcome.trials += 1
+        outcome.verdicts.append(report.verdict)
         // Inconclusive: one of the scenario's own faults found nothing to act on in this
         // trial's flow; the trial's fault is judged by whether it fired, not a failure.
         guard report.verdict != .passed, report.verdict != .inconclusive else { return }

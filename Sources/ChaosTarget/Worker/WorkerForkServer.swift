@@ -1,0 +1,51 @@
+import CForkServer
+import Foundation
+
+/// The worker side of the fork server (`TARGET --fork-server`, stdin a socket): the
+/// process starts once, warms up what every worker does first (its declaration, the
+/// protocol's JSON), then forks a worker for each launch the controller asks for. A
+/// forked worker skips what a new process pays at every start — loading and relocating
+/// the binary, the Swift runtime's first look-ups of its types — which is most of a
+/// crash trial's time. The mechanism is C (`CForkServer`); the controller side is
+/// `ForkServer` in Chaos.
+package enum WorkerForkServer {
+    /// The first argument that makes a target a fork server.
+    package static let flag = "--fork-server"
+
+    /// Serves on stdin until the controller goes away: returns nil in the server (it
+    /// should exit), or a forked worker's arguments in each child.
+    @MainActor
+    package static func serve<Target: ChaosTarget>(_ target: Target.Type) -> [String]? {
+        warmUp(target)
+        var argv: UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?
+        var argc: Int32 = 0
+        guard chaos_fork_server_serve(0, &argv, &argc) == 0, let argv else { return nil }
+        var arguments: [String] = []
+        for index in 0..<Int(argc) {
+            if let word = argv[index] { arguments.append(String(cString: word)) }
+        }
+        return arguments
+    }
+
+    /// What every worker does first, done once before the forks: the ready line's
+    /// encoding (the target's declaration) and a request's decoding.
+    @MainActor
+    private static func warmUp<Target: ChaosTarget>(_ target: Target.Type) {
+        (target as? any ForkServerWarmUp.Type)?.warmUpBeforeForking()
+        _ = try? JSONEncoder().encode(WorkerReady(target: target, pid: 0))
+        let sample = #"{"id":1,"op":"perform","name":"x","arguments":{"count":1}}"#
+        _ = try? JSONDecoder().decode(WorkerRequest.self, from: Data(sample.utf8))
+        var reply = WorkerReply(id: 1, ok: true)
+        reply.value = .map(["mode": .string("persistent")])
+        _ = try? JSONEncoder().encode(reply)
+        _ = try? JSONEncoder().encode(WorkerEvent(event: .ack, key: "x:1"))
+    }
+}
+
+/// A target that does, once in its fork server, the first-time work of every launch
+/// (its storage library's types and statements), so that no forked worker pays it. It
+/// must leave the process with one thread: a server that has more refuses to fork, and
+/// its launches are spawned as usual.
+package protocol ForkServerWarmUp {
+    @MainActor static func warmUpBeforeForking()
+}
