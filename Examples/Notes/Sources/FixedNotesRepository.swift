@@ -29,9 +29,10 @@ final class FixedNotesRepository: NotesRepository {
             throw NotesProblem(message: "Your notes can't be opened right now. Please try again later.")
         } catch {
             try? FileManager.default.moveItem(atPath: path, toPath: path + ".damaged-\(UUID().uuidString.prefix(8))")
-            let restored = FileManager.default.fileExists(atPath: backup) ? try? FileManager.default.copyItem(atPath: backup, toPath: path) : nil
+            let restored = FileManager.default.fileExists(atPath: backup)
+                && (try? FileManager.default.copyItem(atPath: backup, toPath: path)) != nil
             queue = try Self.open(path)
-            notice = restored != nil
+            notice = restored
                 ? "Your notebook was damaged, so it was set aside and your notes were restored from the last backup."
                 : "Your notes could not be opened, so they were set aside and a new notebook was started."
         }
