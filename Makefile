@@ -6,8 +6,9 @@ SWIFT        ?= swift
 # browser, xmllint and jsonschema).
 APT_PACKAGES      := libsqlite3-dev libfaketime pkg-config util-linux
 TEST_APT_PACKAGES := libxml2-utils chromium
-# make bench counts instructions with callgrind (valgrind) on a copy stripped by binutils.
-BENCH_APT_PACKAGES := valgrind binutils
+# make bench counts instructions with callgrind (valgrind) on a copy stripped by binutils,
+# and measures libfiu's fiu_fail beside our fault points.
+BENCH_APT_PACKAGES := valgrind binutils libfiu0
 CHAOS        := .build/debug/chaos
 
 .PHONY: demo test bench release build deps test-deps apt clean

@@ -11,7 +11,9 @@ import Foundation
 //     trait on
 //     bare 1.00 0.99 1.01 ...          ns per iteration, one value a round
 //     point 1.97 1.96 ...
-//     armed-elsewhere 290.1 301.4 ...  (only with the trait: a point is armed elsewhere)
+//     armed-elsewhere 3.1 3.0 ...      (only with the trait: a point is armed elsewhere)
+//     scope-elsewhere 4.2 4.1 ...      (only with the trait: a scope is open in another task)
+//     fiu-point / fiu-armed-elsewhere  libfiu's fiu_fail in the same loop, when libfiu0 is there
 
 let rounds = max(1, Int(CommandLine.arguments.dropFirst().first ?? "") ?? 5)
 let iterations = 20_000_000
@@ -73,15 +75,66 @@ print("trait \(traitOn ? "on" : "off")")
 print("bare " + bareValues.map { String(format: "%.3f", $0) }.joined(separator: " "))
 print("point " + pointValues.map { String(format: "%.3f", $0) }.joined(separator: " "))
 if traitOn {
-    FaultRegistry.shared.arm("bench/other/point") { _ in nil }
-    let armedIterations = 2_000_000
-    let armed = (0..<rounds).map { _ in
-        nanoseconds(armedIterations) {
-            for _ in 0..<armedIterations { try? benchPoint.hit() }
-            return 0
-        }.0
+    /// ns per hit of `benchPoint`, `rounds` times.
+    func hits() -> [Double] {
+        let count = 2_000_000
+        return (0..<rounds).map { _ in
+            nanoseconds(count) {
+                for _ in 0..<count { try? benchPoint.hit() }
+                return 0
+            }.0
+        }
     }
+    FaultRegistry.shared.arm("bench/other/point") { _ in nil }
+    print("armed-elsewhere " + hits().map { String(format: "%.2f", $0) }.joined(separator: " "))
     FaultRegistry.shared.reset()
-    print("armed-elsewhere " + armed.map { String(format: "%.1f", $0) }.joined(separator: " "))
+
+    // A scope open in another thread's task: every hit asks its own task for one.
+    let opened = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+    Thread {
+        withFaults([.throw(at: "bench/scoped/point")]) {
+            opened.signal()
+            release.wait()
+        }
+    }.start()
+    opened.wait()
+    print("scope-elsewhere " + hits().map { String(format: "%.2f", $0) }.joined(separator: " "))
+    release.signal()
+}
+
+// libfiu's fiu_fail, side by side (Debian's libfiu0, loaded at run time): the peer.
+typealias FiuInit = @convention(c) (UInt32) -> Int32
+typealias FiuFail = @convention(c) (UnsafePointer<CChar>) -> Int32
+typealias FiuEnable = @convention(c) (UnsafePointer<CChar>, Int32, UnsafeMutableRawPointer?, UInt32) -> Int32
+if let fiu = dlopen("libfiu.so.0", RTLD_NOW), let initialise = dlsym(fiu, "fiu_init"), let failSymbol = dlsym(fiu, "fiu_fail"),
+   let enableSymbol = dlsym(fiu, "fiu_enable") {
+    _ = unsafeBitCast(initialise, to: FiuInit.self)(0)
+    let fail = unsafeBitCast(failSymbol, to: FiuFail.self)
+    @inline(never)
+    func fiuLoop(_ count: Int) -> UInt64 {
+        var state: UInt64 = 1
+        for index in 0..<count {
+            state &+= UInt64(fail("bench/loop/hit"))
+            state = step(state, index)
+        }
+        return state
+    }
+    var fiuPoint: [Double] = []
+    let count = 2_000_000
+    for _ in 0..<rounds {
+        let (ns, value) = nanoseconds(count) { fiuLoop(count) }
+        sink &+= value
+        fiuPoint.append(ns)
+    }
+    // The same loop as `bare` with fiu_fail in it: per hit, less the bare loop above.
+    print("fiu-point " + fiuPoint.map { String(format: "%.3f", $0) }.joined(separator: " "))
+    _ = unsafeBitCast(enableSymbol, to: FiuEnable.self)("bench/other/point", 1, nil, 0)
+    let armed = (0..<rounds).map { _ in
+        let (ns, value) = nanoseconds(count) { fiuLoop(count) }
+        sink &+= value
+        return ns
+    }
+    print("fiu-armed-elsewhere " + armed.map { String(format: "%.2f", $0) }.joined(separator: " "))
 }
 if sink == 42 { print("") }

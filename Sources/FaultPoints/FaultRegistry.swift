@@ -17,12 +17,46 @@ public final class FaultRegistry: Sendable {
     /// The registry every point consults.
     public static let shared = FaultRegistry()
 
-    /// Non-zero while anything is armed or hits are being counted.
+    /// Non-zero while anything is armed or hits are being counted (bit 0: in the shared
+    /// registry), or a scope is open in some task (2 for each: ``FaultScope``).
     @usableFromInline
     static let activeFlag = Atomic<Int>(0)
 
+    /// What this registry's armings can reach (``FaultReach``): read without the lock.
+    private let armedReach = Atomic<UInt64>(0)
+
+    static func scopeOpened() {
+        activeFlag.add(2, ordering: .relaxed)
+    }
+
+    static func scopeClosed() {
+        activeFlag.subtract(2, ordering: .relaxed)
+    }
+
     @inlinable
     static var isActive: Bool { activeFlag.load(ordering: .relaxed) != 0 }
+
+    /// What the shared registry's armings, and every open scope's, can reach
+    /// (``FaultReach``), kept up to date as they change.
+    @usableFromInline
+    static let reachable = Atomic<UInt64>(0)
+
+    /// Whether anything armed may reach a point of this reach: one relaxed load when
+    /// nothing is armed, two when something is. False is certain; true is asked again
+    /// under the lock (or of the task's scope).
+    @inlinable
+    static func mayReach(_ reach: UInt64) -> Bool {
+        guard activeFlag.load(ordering: .relaxed) != 0 else { return false }
+        return reachable.load(ordering: .relaxed) & reach != 0
+    }
+
+    /// The shared registry's own reach; the scopes' is ``FaultScope``'s.
+    private static let sharedReach = Atomic<UInt64>(0)
+
+    /// Recomputes ``reachable`` from the shared registry's reach and the open scopes'.
+    static func refreshReachable() {
+        reachable.store(sharedReach.load(ordering: .relaxed) | FaultScope.openReach(), ordering: .relaxed)
+    }
 
     /// Decides, for the Nth hit of an arming (1-based: hits of every point it matches),
     /// at `point`, whether it fires and how.
@@ -136,8 +170,25 @@ public final class FaultRegistry: Sendable {
         state.withLock { $0.armings.map(\.pattern).sorted() }
     }
 
-    /// Counts the hit and asks the matching armings. Called by `FaultPoint.hit()`.
+    /// Counts the hit and asks the matching armings: the task's scope first
+    /// (``FaultScope``), then this registry's. Called by `FaultPoint.hit()`. A point no
+    /// arming can reach goes on without a lock (``FaultReach``).
     public func fire(_ point: FaultPoint) -> FaultOutcome {
+        var scoped: (actions: [FaultAction], hit: Int) = ([], 0)
+        if Self.activeFlag.load(ordering: .relaxed) > 1, let scope = FaultScope.current {
+            scoped = scope.fire(point)
+            if case .fail? = scoped.actions.last { return .fire(scoped.actions, point: point, hit: scoped.hit) }
+        }
+        guard armedReach.load(ordering: .relaxed) & point.reach != 0 else {
+            return scoped.actions.isEmpty ? .proceed : .fire(scoped.actions, point: point, hit: scoped.hit)
+        }
+        let global = fireArmed(point)
+        guard !scoped.actions.isEmpty else { return global }
+        guard case let .fire(actions, _, _) = global else { return .fire(scoped.actions, point: point, hit: scoped.hit) }
+        return .fire(scoped.actions + actions, point: point, hit: scoped.hit)
+    }
+
+    private func fireArmed(_ point: FaultPoint) -> FaultOutcome {
         state.withLock { state -> FaultOutcome in
             let hit = Self.increment(&state.hits[point.name, default: 0])  // one hash of the name, not two
             var actions: [FaultAction] = []
@@ -167,6 +218,15 @@ public final class FaultRegistry: Sendable {
     }
 
     private func publish(_ state: State) {
-        Self.activeFlag.store(state.armings.isEmpty && !state.counting ? 0 : 1, ordering: .relaxed)
+        let reach = state.counting ? FaultReach.everything : state.armings.reduce(0) { $0 | FaultReach.ofPattern($1.pattern) }
+        armedReach.store(reach, ordering: .relaxed)
+        guard self === Self.shared else { return }
+        Self.sharedReach.store(reach, ordering: .relaxed)
+        Self.refreshReachable()
+        if state.armings.isEmpty && !state.counting {
+            Self.activeFlag.bitwiseAnd(~1, ordering: .relaxed)
+        } else {
+            Self.activeFlag.bitwiseOr(1, ordering: .relaxed)
+        }
     }
 }
