@@ -12,6 +12,9 @@ let package = Package(
         // the fault VFS, FaultPoints. No SwiftNIO, no Yams, no bundled scenarios.
         .library(name: "ChaosTarget", targets: ["ChaosTarget"]),
         .library(name: "Chaos", targets: ["Chaos"]),
+        // What a user's test target links: scenarios and the storage catalog as tests
+        // (Swift Testing, an XCTest entry too), scoped fault points for unit tests.
+        .library(name: "ChaosTesting", targets: ["ChaosTesting"]),
         // Clock faults: preloaded into workers before libfaketime (docs/ARCHITECTURE.md).
         .library(name: "ChaosTimerfdShim", type: .dynamic, targets: ["CTimerfdShim"]),
         .executable(name: "chaos", targets: ["chaos"]),
@@ -61,6 +64,8 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
+        // Chaos inside `swift test`: the controller in the test process, the app in children.
+        .target(name: "ChaosTesting", dependencies: ["Chaos", "ChaosTarget", "FaultPoints"]),
         .executableTarget(
             name: "chaos",
             dependencies: [
@@ -71,11 +76,15 @@ let package = Package(
         ),
         // A user's own stack under Chaos: a small notes app with a fragile repository
         // and a fixed one (Examples/Notes, docs/TARGETS.md).
-        .executableTarget(
-            name: "chaos-example-notes",
-            dependencies: ["ChaosTarget", .product(name: "GRDB", package: "GRDB.swift")],
-            path: "Examples/Notes/Sources"
+        .target(
+            name: "NotesCore",
+            dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift")],
+            path: "Examples/Notes/Sources/NotesCore"
         ),
+        .executableTarget(name: "chaos-example-notes", dependencies: ["NotesCore", "ChaosTarget"], path: "Examples/Notes/Sources/NotesTarget"),
+        // The example's own tests, as a user writes them: its scenarios as Swift Testing
+        // tests, and a unit test with a scoped fault (docs/TESTING.md).
+        .testTarget(name: "NotesTests", dependencies: ["NotesCore", "ChaosTesting"], path: "Examples/Notes/Tests"),
         // A second style: a DatabasePool app with a migrator, started as Xcode's templates
         // start it (Examples/Journal).
         .executableTarget(
@@ -107,6 +116,7 @@ let package = Package(
             dependencies: ["SystemUnderTest", "FaultPoints", "Chaos", .product(name: "GRDB", package: "GRDB.swift")],
             exclude: ["Fixtures"]
         ),
+        .testTarget(name: "ChaosTestingTests", dependencies: ["ChaosTesting"]),
         .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -12,46 +12,29 @@ struct TargetOptions: ParsableArguments {
     var variant: String?
 
     func validate() throws {
-        if targetExec == nil, let variant, !Self.builtInVariants.contains(variant) {
+        if targetExec == nil, let variant, !TargetSelection.builtInVariants.contains(variant) {
             throw ValidationError("--variant must be hardened or legacy for the built-in app, not '\(variant)'")
         }
     }
 
-    static let builtInVariants = ["hardened", "legacy"]
-
-    /// The target chosen, with its variant settled: the built-in app is known; a user's
-    /// target is asked what it declares (one worker started and stopped), and a variant
-    /// it does not know is bad usage.
-    func resolve() throws -> TargetChoice {
+    /// The target chosen, with its variant settled: the built-in app is known (its
+    /// declaration is read in this process); a user's target is asked what it declares.
+    func resolve() throws -> TargetSelection {
         try Self.resolve(targetExec: targetExec, variant: variant)
     }
 
     /// As ``resolve()``, for a target and variant recorded in a report.
-    static func resolve(targetExec: String?, variant: String?) throws -> TargetChoice {
-        guard let targetExec else {
-            if let variant, !builtInVariants.contains(variant) {
-                throw CommandFailure("chaos: --variant must be hardened or legacy for the built-in app, not '\(variant)'", .usage)
+    static func resolve(targetExec: String?, variant: String?) throws -> TargetSelection {
+        do {
+            guard let targetExec else {
+                return try TargetSelection.builtIn(chaos: selfExecutable, variant: variant, declaration: builtInDeclaration)
             }
-            return TargetChoice(worker: WorkerCommand.builtIn(chaos: selfExecutable), variant: variant ?? "hardened",
-                                variants: builtInVariants, ready: builtInDeclaration, systems: ScenarioTargetCheck.builtInSystems)
+            return try TargetSelection.userTarget(at: targetExec, variant: variant)
+        } catch let .usage(text) {
+            throw CommandFailure("chaos: \(text)", .usage)
+        } catch let .harness(text) {
+            throw CommandFailure("chaos: --target-exec: \(text)", .harnessError)
         }
-        let path = URL(fileURLWithPath: targetExec).standardizedFileURL.path
-        guard FileManager.default.isExecutableFile(atPath: path) else {
-            throw CommandFailure("chaos: --target-exec: no executable at \(path)", .usage)
-        }
-        let worker = WorkerCommand(executable: path, arguments: [], environment: WorkerCommand.workerEnvironment(), targetName: path)
-        let ready: WorkerReady
-        do { ready = try TargetDescription.read(worker, variant: variant ?? "") } catch {
-            throw CommandFailure("chaos: --target-exec: \(error)", .harnessError)
-        }
-        let declared = ready.variants ?? []
-        if let variant, !declared.isEmpty, !declared.contains(variant) {
-            let hint = ClosestName.suggestion(for: variant, among: declared).map { " (did you mean '\($0)'?)" } ?? ""
-            throw CommandFailure("chaos: --variant '\(variant)' is not a variant of \(path)\(hint); it has: "
-                + declared.joined(separator: ", "), .usage)
-        }
-        return TargetChoice(worker: worker, variant: variant ?? declared.first ?? "default", variants: declared, ready: ready,
-                            systems: nil)
     }
 
     /// What the built-in app declares, read in this process (it is compiled in).
@@ -65,21 +48,11 @@ struct TargetOptions: ParsableArguments {
     }
 }
 
-/// A target with its variant settled (``TargetOptions/resolve()``).
-struct TargetChoice {
-    var worker: WorkerCommand
-    var variant: String
-    /// The variants it declares (empty: it takes any name).
-    var variants: [String]
-    /// What it declares: its files, actions and their arguments, probes, modes, workload.
-    var ready: WorkerReady
-    /// The systems its scenarios may name (nil: any kebab-case name).
-    var systems: [String]?
-
+extension TargetSelection {
     /// Refuses scenarios that do not fit the target, before anything runs: every problem
     /// of every scenario is printed with its line, and the command ends with exit 64.
     func check(_ scenarios: [Scenario]) throws {
-        let problems = scenarios.flatMap { ScenarioTargetCheck.problems($0, target: ready, systems: systems) }
+        let problems = problems(scenarios)
         guard !problems.isEmpty else { return }
         for problem in problems { printError(String(describing: problem)) }
         throw CommandFailure("", .usage)
@@ -112,7 +85,7 @@ struct CaseOptions: ParsableArguments {
     }
 
     /// The run options of a command: these choices on the chosen target.
-    func runOptions(_ target: TargetChoice) -> RunOptions {
+    func runOptions(_ target: TargetSelection) -> RunOptions {
         var options = RunOptions(variant: target.variant, seed: seed, keepScratch: keep, worker: target.worker)
         options.optionOverrides = overrides
         return options

@@ -1,5 +1,6 @@
 import Chaos
 import Foundation
+import Synchronization
 import Testing
 
 /// `chaos explore`: the sweeps find nothing on the hardened app with SQLite's safe
@@ -154,6 +155,30 @@ import Testing
         #expect(a.failures == b.failures && !a.failures.isEmpty, "\(a.failures)")
         #expect(a.pointsCovered == b.pointsCovered && a.pointsTotal == b.pointsTotal)
         #expect(a.failedReports.map(\.reproduce) == b.failedReports.map(\.reproduce))
+    }
+
+    /// Spawns from several threads at once on one server: each child is the one its
+    /// process thinks it is (its ready line names the pid the server gave back).
+    @Test func concurrentForksOnOneServerDoNotCrossTheirPids() throws {
+        let folder = try TemporaryFolder()
+        let server = try ForkServer(command: WorkerCommand.builtIn(chaos: ChaosExecutable.path),
+                                    log: folder.url.appendingPathComponent("server.stderr"))
+        defer { server.shutDown() }
+        let data = folder.url.appendingPathComponent("data")
+        try FileManager.default.createDirectory(at: data, withIntermediateDirectories: true)
+        let mismatches = Mutex<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 8) { index in
+            guard let child = try? ChildProcess(forkedBy: server, arguments: ["--data", data.path, "--variant", "hardened", "--seed", "1"],
+                                                stderrFile: folder.url.appendingPathComponent("worker-\(index).stderr"), deadline: .now + .seconds(30)),
+                  case let .line(ready) = child.readLine(deadline: .now + .seconds(30)) else {
+                mismatches.withLock { $0.append("spawn \(index) failed") }
+                return
+            }
+            if !ready.contains(#""pid":\#(child.pid)"#) { mismatches.withLock { $0.append("\(child.pid): \(ready)") } }
+            child.killGroup()
+            _ = child.waitForExit()
+        }
+        #expect(mismatches.withLock { $0 }.isEmpty)
     }
 
     @Test func aForkedWorkerEndsAsAWorkerDoes() throws {

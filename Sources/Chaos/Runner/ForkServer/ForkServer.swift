@@ -19,6 +19,7 @@ package final class ForkServer: @unchecked Sendable {
     private let socket: Int32
     private let serverPID: pid_t
     private let state = State()
+    private let spawning = NSLock()
 
     /// What the reader thread and the callers share. Unchecked Sendable: under `lock`.
     private final class State: @unchecked Sendable {
@@ -84,6 +85,10 @@ package final class ForkServer: @unchecked Sendable {
     /// stderr written to `stderrPath`. Returns its pid.
     package func spawn(arguments: [String], stdin: Int32, stdout: Int32, stderrPath: String,
                        deadline: ContinuousClock.Instant) throws -> pid_t {
+        // One spawn at a time, from the order to its reply: waiting for the reply lets go
+        // of `lock`, and a second order in flight could take the first one's pid.
+        spawning.lock()
+        defer { spawning.unlock() }
         lock.lock()
         defer { lock.unlock() }
         guard state.open else { throw ChaosError.spawnFailed("the fork server is gone") }

@@ -1,27 +1,33 @@
+import FaultPoints
 import Foundation
 import GRDB
 
 /// A note: what the example app keeps.
-struct Note: Codable, FetchableRecord, PersistableRecord, Identifiable {
-    static let databaseTableName = "note"
-    var id: Int64
-    var text: String
+public struct Note: Codable, FetchableRecord, PersistableRecord, Identifiable, Sendable {
+    public static let databaseTableName = "note"
+    public var id: Int64
+    public var text: String
 }
 
 /// What the screen is told when something goes wrong, in plain words.
-struct NotesProblem: Error {
-    let message: String
+public struct NotesProblem: Error {
+    public let message: String
 }
 
 /// The repository the example app's screen talks to. Two implementations: the fragile
 /// one a team might have shipped, and the fixed one Chaos pushed them to write.
-protocol NotesRepository {
+public protocol NotesRepository {
     /// What the user was told at launch, if anything.
     var notice: String? { get }
     /// Saves a new note; returns it with its id.
     func add(text: String) throws -> Note
     func all() throws -> [Note]
     func close()
+}
+
+extension FaultPoint {
+    /// Where a save can fail: a unit test arms it with `withFaults` (or `.faults`).
+    public static let notesSave = FaultPoint("store/notes/save")
 }
 
 enum NotesSchema {

@@ -1,5 +1,6 @@
 import ChaosTarget
 import Foundation
+import NotesCore
 
 /// The example's Chaos target: the glue between Chaos and the notes app. `chaos check
 /// --target-exec PATH --variant fragile|fixed` runs the storage catalog on it.

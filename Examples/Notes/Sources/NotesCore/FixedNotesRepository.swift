@@ -1,3 +1,4 @@
+import FaultPoints
 import Foundation
 import GRDB
 
@@ -11,12 +12,12 @@ import GRDB
 /// - a failed save is reported, never swallowed.
 ///
 /// The backup is taken with SQLite's online backup at every clean close.
-final class FixedNotesRepository: NotesRepository {
+public final class FixedNotesRepository: NotesRepository {
     private let queue: DatabaseQueue
     private let path: String
-    private(set) var notice: String?
+    public private(set) var notice: String?
 
-    init(path: String) throws {
+    public init(path: String) throws {
         self.path = path
         let backup = path + ".backup"
         do {
@@ -52,15 +53,16 @@ final class FixedNotesRepository: NotesRepository {
         return (try? DatabaseQueue(path: backup).read { try Note.fetchCount($0) }) ?? 0
     }
 
-    func add(text: String) throws -> Note {
+    public func add(text: String) throws -> Note {
         do {
+            try FaultPoint.notesSave.hit()
             return try queue.write { try NotesSchema.insert(text: text, in: $0) }
         } catch {
             throw NotesProblem(message: "Your note could not be saved. Please try again.")
         }
     }
 
-    func all() throws -> [Note] {
+    public func all() throws -> [Note] {
         do {
             return try queue.read { try Note.order(Column("id")).fetchAll($0) }
         } catch {
@@ -68,7 +70,7 @@ final class FixedNotesRepository: NotesRepository {
         }
     }
 
-    func close() {
+    public func close() {
         if let backup = try? DatabaseQueue(path: path + ".backup") { try? queue.backup(to: backup) }
         try? queue.close()
     }
