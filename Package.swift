@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // The ledger example's store: sqlite-nio, with its own renamed copy of SQLite.
+        .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
     ],
     targets: [
         // What app code links to mark fault points. No dependencies.
@@ -91,6 +93,14 @@ let package = Package(
             name: "chaos-example-journal",
             dependencies: ["ChaosTarget", .product(name: "GRDB", package: "GRDB.swift")],
             path: "Examples/Journal/Sources"
+        ),
+        // A third style: a store on sqlite-nio (its own copy of SQLite, renamed), as Vapor
+        // and Hummingbird apps keep their data (Examples/Ledger).
+        .target(name: "LedgerCore", dependencies: [.product(name: "SQLiteNIO", package: "sqlite-nio")], path: "Examples/Ledger/Sources/LedgerCore"),
+        .executableTarget(
+            name: "chaos-example-ledger",
+            dependencies: ["LedgerCore", "ChaosTarget", .product(name: "SQLiteNIO", package: "sqlite-nio")],
+            path: "Examples/Ledger/Sources/LedgerTarget"
         ),
         // A test app that never checkpoints its WAL (raw SQLite C API): what a file fault
         // that lands where SQLite does not read is tested on.

@@ -10,11 +10,20 @@
 
 struct pl_path;
 
+/* One copy of SQLite the shim is installed into: its VFS of ours (whose pAppData
+** points back here), that copy's "unix" VFS, and its allocator. */
+typedef struct chaos_library {
+    sqlite3_vfs vfs;
+    sqlite3_vfs *real;
+    chaos_sqlite_api api;
+} chaos_library;
+
 /* One open file of the shim: ours first, the real VFS's own file just after. */
 typedef struct chaos_file {
     sqlite3_file base;   /* must be first */
     sqlite3_file *real;  /* points just past this struct, inside the same allocation */
-    char *path;          /* full path (sqlite3_malloc'd copy), NULL for anonymous temp files */
+    char *path;          /* full path (the copy's malloc), NULL for anonymous temp files */
+    const chaos_library *lib; /* the copy of SQLite that opened it */
     int kind;            /* CHAOS_FILE_* */
     struct pl_path *pl;  /* the power-loss record of `path`, cached; records are never freed */
 } chaos_file;

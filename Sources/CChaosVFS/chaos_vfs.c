@@ -32,6 +32,7 @@
 
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,14 +47,19 @@ typedef struct hook_cell {
     struct hook_cell *next;
 } hook_cell;
 
+#define CHAOS_MAX_LIBRARIES 8
+
 static pthread_mutex_t g_mutex = PTHREAD_MUTEX_INITIALIZER;
-static sqlite3_vfs g_vfs;
-static int g_registered; /* guarded by g_mutex */
+/* The copies of SQLite the shim is installed into; entries are never removed, so a
+** file's `lib` stays valid. Guarded by g_mutex when written. */
+static chaos_library g_libraries[CHAOS_MAX_LIBRARIES];
+static int g_library_count;
 static hook_cell *g_cells; /* guarded by g_mutex */
 static _Atomic(hook_cell *) g_hook;
 static _Atomic(sqlite3_int64) g_opens, g_reads, g_writes, g_syncs;
 
-#define REAL_VFS(v) ((sqlite3_vfs *)(v)->pAppData)
+#define LIBRARY(v) ((const chaos_library *)(v)->pAppData)
+#define REAL_VFS(v) (LIBRARY(v)->real)
 #define REAL(f) (((chaos_file *)(f))->real)
 #define COUNT(c) atomic_fetch_add_explicit(&(c), 1, memory_order_relaxed)
 
@@ -82,7 +88,7 @@ static int cClose(sqlite3_file *pFile) {
     chaos_file *p = (chaos_file *)pFile;
     int hrc = hook_call(CHAOS_OP_CLOSE, p->kind, p->path, 0, 0);
     int rc = p->real->pMethods ? p->real->pMethods->xClose(p->real) : SQLITE_OK;
-    sqlite3_free(p->path);
+    if (p->path) p->lib->api.free(p->path);
     p->path = NULL;
     return hrc ? hrc : rc;
 }
@@ -142,13 +148,17 @@ static int cFileControl(sqlite3_file *pFile, int op, void *pArg) {
     HOOK(pFile, CHAOS_OP_FILE_CONTROL, 0, op);
     int rc = REAL(pFile)->pMethods->xFileControl(REAL(pFile), op, pArg);
     if (op == SQLITE_FCNTL_VFSNAME) {
+        /* "chaos/<inner>", allocated by the copy of SQLite that will free it. */
+        const chaos_library *lib = ((chaos_file *)pFile)->lib;
         char **pz = (char **)pArg;
-        if (rc == SQLITE_OK && *pz) {
-            *pz = sqlite3_mprintf("%s/%z", g_vfs.zName, *pz);
-        } else {
-            *pz = sqlite3_mprintf("%s/%s", g_vfs.zName, REAL_VFS(&g_vfs)->zName);
-        }
-        rc = *pz ? SQLITE_OK : SQLITE_NOMEM;
+        char *inner = rc == SQLITE_OK ? *pz : NULL;
+        const char *name = inner ? inner : lib->real->zName;
+        size_t n = strlen(CHAOS_VFS_NAME) + 1 + strlen(name) + 1;
+        char *joined = lib->api.malloc((int)n);
+        if (joined) snprintf(joined, n, "%s/%s", CHAOS_VFS_NAME, name);
+        if (inner) lib->api.free(inner);
+        *pz = joined;
+        rc = joined ? SQLITE_OK : SQLITE_NOMEM;
     }
     return rc;
 }
@@ -235,15 +245,20 @@ static int cOpen(sqlite3_vfs *pVfs, const char *zName, sqlite3_file *pFile, int 
     int rc;
     memset(p, 0, sizeof(*p)); /* pMethods = NULL until the real open succeeded */
     p->real = (sqlite3_file *)&p[1];
+    p->lib = LIBRARY(pVfs);
     p->kind = kind_of_flags(flags);
     COUNT(g_opens);
     if ((rc = hook_call(CHAOS_OP_OPEN, p->kind, zName, 0, flags)) != 0) return rc;
-    if (zName && !(p->path = sqlite3_mprintf("%s", zName))) return SQLITE_NOMEM;
+    if (zName) {
+        size_t n = strlen(zName) + 1;
+        if (!(p->path = p->lib->api.malloc((int)n))) return SQLITE_NOMEM;
+        memcpy(p->path, zName, n);
+    }
     rc = real->xOpen(real, zName, p->real, flags, pOutFlags);
     if (rc != SQLITE_OK || p->real->pMethods == NULL) {
         /* A VFS that set pMethods expects xClose even after failing. */
         if (p->real->pMethods) p->real->pMethods->xClose(p->real);
-        sqlite3_free(p->path);
+        if (p->path) p->lib->api.free(p->path);
         p->path = NULL;
         return rc != SQLITE_OK ? rc : SQLITE_CANTOPEN;
     }
@@ -307,52 +322,85 @@ static const char *cNextSystemCall(sqlite3_vfs *pVfs, const char *zName) {
 
 /* ---- public API -------------------------------------------------------- */
 
-int chaos_vfs_register(int make_default) {
+/* Fills `lib`'s VFS: ours, wrapping the copy's "unix". */
+static void fill_vfs(chaos_library *lib) {
+    sqlite3_vfs *real = lib->real;
+    sqlite3_vfs *v = &lib->vfs;
+    memset(v, 0, sizeof(*v));
+    v->iVersion = real->iVersion < 3 ? real->iVersion : 3;
+    v->szOsFile = (int)sizeof(chaos_file) + real->szOsFile;
+    v->mxPathname = real->mxPathname;
+    v->zName = CHAOS_VFS_NAME;
+    v->pAppData = lib;
+    v->xOpen = cOpen;
+    v->xDelete = cDelete;
+    v->xAccess = cAccess;
+    v->xFullPathname = cFullPathname;
+    v->xDlOpen = real->xDlOpen ? cDlOpen : NULL;
+    v->xDlError = real->xDlError ? cDlError : NULL;
+    v->xDlSym = real->xDlSym ? cDlSym : NULL;
+    v->xDlClose = real->xDlClose ? cDlClose : NULL;
+    v->xRandomness = cRandomness;
+    v->xSleep = cSleep;
+    v->xCurrentTime = cCurrentTime;
+    v->xGetLastError = real->xGetLastError ? cGetLastError : NULL;
+    if (v->iVersion >= 2) v->xCurrentTimeInt64 = real->xCurrentTimeInt64 ? cCurrentTimeInt64 : NULL;
+    if (v->iVersion >= 3) {
+        v->xSetSystemCall = real->xSetSystemCall ? cSetSystemCall : NULL;
+        v->xGetSystemCall = real->xGetSystemCall ? cGetSystemCall : NULL;
+        v->xNextSystemCall = real->xNextSystemCall ? cNextSystemCall : NULL;
+    }
+}
+
+int chaos_vfs_register_library(const chaos_sqlite_api *api, int make_default) {
+    if (!api || !api->vfs_find || !api->vfs_register || !api->malloc || !api->free) return SQLITE_MISUSE;
     int rc = SQLITE_OK;
     pthread_mutex_lock(&g_mutex);
-    if (!g_registered) {
-        sqlite3_vfs *real = sqlite3_vfs_find("unix");
+    chaos_library *lib = NULL;
+    for (int i = 0; i < g_library_count; i++) {
+        if (g_libraries[i].api.vfs_find == api->vfs_find) lib = &g_libraries[i];
+    }
+    if (lib) {
+        if (make_default && api->vfs_find(NULL) != &lib->vfs) rc = api->vfs_register(&lib->vfs, 1);
+    } else if (g_library_count == CHAOS_MAX_LIBRARIES) {
+        rc = SQLITE_FULL;
+    } else {
+        /* Its "unix" (not the default, which may already be ours in another copy). */
+        sqlite3_vfs *real = api->vfs_find("unix");
         if (real == NULL) {
             rc = SQLITE_ERROR;
         } else {
-            memset(&g_vfs, 0, sizeof(g_vfs));
-            g_vfs.iVersion = real->iVersion < 3 ? real->iVersion : 3;
-            g_vfs.szOsFile = (int)sizeof(chaos_file) + real->szOsFile;
-            g_vfs.mxPathname = real->mxPathname;
-            g_vfs.zName = CHAOS_VFS_NAME;
-            g_vfs.pAppData = real;
-            g_vfs.xOpen = cOpen;
-            g_vfs.xDelete = cDelete;
-            g_vfs.xAccess = cAccess;
-            g_vfs.xFullPathname = cFullPathname;
-            g_vfs.xDlOpen = real->xDlOpen ? cDlOpen : NULL;
-            g_vfs.xDlError = real->xDlError ? cDlError : NULL;
-            g_vfs.xDlSym = real->xDlSym ? cDlSym : NULL;
-            g_vfs.xDlClose = real->xDlClose ? cDlClose : NULL;
-            g_vfs.xRandomness = cRandomness;
-            g_vfs.xSleep = cSleep;
-            g_vfs.xCurrentTime = cCurrentTime;
-            g_vfs.xGetLastError = real->xGetLastError ? cGetLastError : NULL;
-            if (g_vfs.iVersion >= 2)
-                g_vfs.xCurrentTimeInt64 = real->xCurrentTimeInt64 ? cCurrentTimeInt64 : NULL;
-            if (g_vfs.iVersion >= 3) {
-                g_vfs.xSetSystemCall = real->xSetSystemCall ? cSetSystemCall : NULL;
-                g_vfs.xGetSystemCall = real->xGetSystemCall ? cGetSystemCall : NULL;
-                g_vfs.xNextSystemCall = real->xNextSystemCall ? cNextSystemCall : NULL;
-            }
-            rc = sqlite3_vfs_register(&g_vfs, make_default ? 1 : 0);
-            if (rc == SQLITE_OK) g_registered = 1;
+            lib = &g_libraries[g_library_count];
+            lib->real = real;
+            lib->api = *api;
+            fill_vfs(lib);
+            rc = api->vfs_register(&lib->vfs, make_default ? 1 : 0);
+            if (rc == SQLITE_OK) g_library_count++;
         }
-    } else if (make_default && sqlite3_vfs_find(NULL) != &g_vfs) {
-        rc = sqlite3_vfs_register(&g_vfs, 1); /* moves it to the head of the list */
     }
     pthread_mutex_unlock(&g_mutex);
     return rc;
 }
 
+int chaos_vfs_library_count(void) {
+    pthread_mutex_lock(&g_mutex);
+    int n = g_library_count;
+    pthread_mutex_unlock(&g_mutex);
+    return n;
+}
+
+int chaos_vfs_register(int make_default) {
+    /* The system library, linked by name: the only place the shim names its functions. */
+    const chaos_sqlite_api system = { sqlite3_vfs_find, sqlite3_vfs_register, sqlite3_malloc, sqlite3_free };
+    return chaos_vfs_register_library(&system, make_default);
+}
+
 sqlite3_vfs *chaos_vfs_get(void) {
     pthread_mutex_lock(&g_mutex);
-    sqlite3_vfs *v = g_registered ? &g_vfs : NULL;
+    sqlite3_vfs *v = NULL;
+    for (int i = 0; i < g_library_count && !v; i++) {
+        if (g_libraries[i].api.vfs_find == sqlite3_vfs_find) v = &g_libraries[i].vfs;
+    }
     pthread_mutex_unlock(&g_mutex);
     return v;
 }

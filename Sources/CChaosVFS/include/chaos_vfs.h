@@ -74,6 +74,26 @@ typedef int (*chaos_vfs_hook)(void *context, int op, int file_kind, const char *
 */
 int chaos_vfs_register(int make_default);
 
+/* The few entry points of one copy of SQLite the shim needs to install itself into it:
+** the system library (chaos_vfs_register), or a copy compiled into the app under other
+** names (sqlite-nio's sqlite_nio_sqlite3_*, SQLCipher's). The sqlite3_vfs struct is
+** the same in every copy; the functions are that copy's own. */
+typedef struct chaos_sqlite_api {
+    sqlite3_vfs *(*vfs_find)(const char *name);
+    int (*vfs_register)(sqlite3_vfs *vfs, int make_default);
+    void *(*malloc)(int size);
+    void (*free)(void *pointer);
+} chaos_sqlite_api;
+
+/* Installs the shim into the copy of SQLite whose functions `api` holds (its "unix"
+** VFS wrapped, as chaos_vfs_register does for the system library). Installing into the
+** same copy twice is one installation. SQLITE_OK, or an error code (SQLITE_FULL when
+** more copies than the shim keeps were installed). */
+int chaos_vfs_register_library(const chaos_sqlite_api *api, int make_default);
+
+/* How many copies of SQLite the shim is installed into. */
+int chaos_vfs_library_count(void);
+
 /* The registered VFS, or NULL before chaos_vfs_register succeeded. */
 sqlite3_vfs *chaos_vfs_get(void);
 

@@ -11,7 +11,7 @@ package enum TargetDescription {
     }
 
     package static func read(_ worker: WorkerCommand, variant: String, scratchRoot: URL = FileManager.default.temporaryDirectory,
-                             timeout: Duration = .seconds(30)) throws(Failure) -> WorkerReady {
+                             timeout: Duration = .seconds(30)) throws -> WorkerReady {
         guard let folder = try? ScratchFolder.make(in: scratchRoot, for: "describe") else {
             throw Failure(description: "cannot make a scratch folder in \(scratchRoot.path)")
         }

@@ -30,9 +30,9 @@ package struct TargetSelection: Sendable {
 
     /// The built-in app, hosted by the `chaos` executable at `chaos`; `declaration` is its
     /// ready line (read in the CLI's own process, or from a worker).
-    package static func builtIn(chaos: String, variant: String?, declaration: WorkerReady) throws(Failure) -> TargetSelection {
+    package static func builtIn(chaos: String, variant: String?, declaration: WorkerReady) throws -> TargetSelection {
         if let variant, !builtInVariants.contains(variant) {
-            throw .usage("--variant must be hardened or legacy for the built-in app, not '\(variant)'")
+            throw Failure.usage("--variant must be hardened or legacy for the built-in app, not '\(variant)'")
         }
         return TargetSelection(worker: WorkerCommand.builtIn(chaos: chaos), variant: variant ?? "hardened",
                                variants: builtInVariants, ready: declaration, systems: ScenarioTargetCheck.builtInSystems)
@@ -40,18 +40,18 @@ package struct TargetSelection: Sendable {
 
     /// A user's target executable, asked what it declares; a variant it does not know is
     /// the user's mistake, with the closest one.
-    package static func userTarget(at executable: String, variant: String?) throws(Failure) -> TargetSelection {
+    package static func userTarget(at executable: String, variant: String?) throws -> TargetSelection {
         let path = URL(fileURLWithPath: executable).standardizedFileURL.path
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw .usage("--target-exec: no executable at \(path)") }
+        guard FileManager.default.isExecutableFile(atPath: path) else { throw Failure.usage("--target-exec: no executable at \(path)") }
         let worker = WorkerCommand(executable: path, arguments: [], environment: WorkerCommand.workerEnvironment(), targetName: path)
         let ready: WorkerReady
         do { ready = try TargetDescription.read(worker, variant: variant ?? "") } catch {
-            throw .harness(error.description)
+            throw Failure.harness(String(describing: error))
         }
         let declared = ready.variants ?? []
         if let variant, !declared.isEmpty, !declared.contains(variant) {
             let hint = ClosestName.suggestion(for: variant, among: declared).map { " (did you mean '\($0)'?)" } ?? ""
-            throw .usage("--variant '\(variant)' is not a variant of \(path)\(hint); it has: " + declared.joined(separator: ", "))
+            throw Failure.usage("--variant '\(variant)' is not a variant of \(path)\(hint); it has: " + declared.joined(separator: ", "))
         }
         return TargetSelection(worker: worker, variant: variant ?? declared.first ?? "default", variants: declared, ready: ready,
                                systems: nil)

@@ -46,6 +46,10 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// The variants `--variant` may name (`fragile`, `fixed`), the first the default.
     /// Empty: the target takes any name. `chaos reproduce --from-crash` tries each.
     static var variants: [String] { get }
+    /// The copies of SQLite its storage runs on, for the fault VFS to be installed into:
+    /// the system's by default; a stack on its own copy (sqlite-nio) names it; a stack
+    /// on plain files names none, and its storage faults go through the libc seam.
+    static var sqlite: [SQLiteLibrary] { get }
 
     init(context: TargetContext)
 
@@ -71,6 +75,7 @@ extension ChaosTarget {
     public static var probes: [TargetProbe<Self>] { [] }
     public static var modes: [Health.Mode] { Health.Mode.standard }
     public static var variants: [String] { [] }
+    public static var sqlite: [SQLiteLibrary] { [.system] }
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

@@ -8,9 +8,11 @@ import Foundation
 package enum WorkerHost {
     /// Serves requests until `stop` or end of input, then returns the exit code.
     package static func run<Target: ChaosTarget>(_ type: Target.Type, context: TargetContext) async -> Int32 {
-        // Every SQLite connection of the target goes through the fault VFS.
+        // Every SQLite connection of the target goes through the fault VFS: the system
+        // library's, and those of any copy the target names.
         do {
             try SQLiteFaultVFS.register()
+            for library in Target.sqlite { try library.install() }
         } catch {
             FileHandle.standardError.write(Data("chaos worker: cannot register the fault VFS: \(error)\n".utf8))
             return 2

@@ -167,6 +167,9 @@ package struct WorkerReady: Codable, Sendable, Equatable {
     package var variants: [String]?
     /// The arguments of each action that declares them (an absent action: undeclared).
     package var parameters: [String: [ActionParameter]]?
+    /// How many copies of SQLite its storage runs on (0: plain files; nil: an older
+    /// target, taken as the system's).
+    package var sqliteLibraries: Int?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
@@ -185,6 +188,7 @@ package struct WorkerReady: Codable, Sendable, Equatable {
         self.init(files: Target.files, actions: Target.actions.map(\.name).sorted(), probes: Self.probes(of: Target.self),
                   modes: Target.modes.map(\.rawValue), workload: Target.workload,
                   variants: Target.variants.isEmpty ? nil : Target.variants, pid: pid)
+        sqliteLibraries = Target.sqlite.count
         let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
         parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
     }

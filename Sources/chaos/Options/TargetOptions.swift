@@ -30,9 +30,9 @@ struct TargetOptions: ParsableArguments {
                 return try TargetSelection.builtIn(chaos: selfExecutable, variant: variant, declaration: builtInDeclaration)
             }
             return try TargetSelection.userTarget(at: targetExec, variant: variant)
-        } catch let .usage(text) {
+        } catch let TargetSelection.Failure.usage(text) {
             throw CommandFailure("chaos: \(text)", .usage)
-        } catch let .harness(text) {
+        } catch let TargetSelection.Failure.harness(text) {
             throw CommandFailure("chaos: --target-exec: \(text)", .harnessError)
         }
     }

@@ -1,0 +1,118 @@
+import Foundation
+import SQLiteNIO
+
+/// The ledger's start-up after `chaos check`:
+///
+/// - commits are durable (`journal_mode = WAL`, `synchronous = FULL`);
+/// - a store SQLite calls damaged (not a database, corrupt, failing its check) is moved
+///   aside, never deleted, and the copy taken at the last clean exit comes back with a
+///   notice; so does a store that vanished or was emptied while the copy holds entries;
+/// - a failing device (an I/O error, a full disk) is not damage: nothing is moved, the
+///   ledger is unavailable for now and says so, the next launch tries again;
+/// - every connection is closed on every path (sqlite-nio asserts on one dropped open);
+/// - a failed save is reported, never swallowed.
+public final class CarefulLedger: Ledger {
+    private let connection: SQLiteConnection
+    private let path: String
+    public let notice: String?
+
+    private init(_ connection: SQLiteConnection, path: String, notice: String?) {
+        self.connection = connection
+        self.path = path
+        self.notice = notice
+    }
+
+    public static func open(at path: String) async throws(LedgerProblem) -> CarefulLedger {
+        let copy = path + ".last-good"
+        do {
+            let connection = try await openChecked(path)
+            let empty = try await LedgerSchema.entries(on: connection).isEmpty
+            let lost = empty ? await entries(in: copy) > 0 : false
+            guard lost else { return CarefulLedger(connection, path: path, notice: nil) }
+            try? await connection.close()
+            return try await restore(path, from: copy)
+        } catch let error as LedgerProblem {
+            throw error
+        } catch where isDamage(error) {
+            return try await restore(path, from: copy)
+        } catch {
+            throw LedgerProblem(message: "Your ledger can't be opened right now. Please try again later.")
+        }
+    }
+
+    /// Opens the store and checks it; a connection is closed on every failure.
+    private static func openChecked(_ path: String) async throws -> SQLiteConnection {
+        let connection = try await SQLiteConnection.open(storage: .file(path: path))
+        do {
+            _ = try await connection.query("PRAGMA journal_mode = WAL")
+            _ = try await connection.query("PRAGMA synchronous = FULL")
+            let check = try await connection.query("PRAGMA quick_check").first?.column("quick_check")?.string
+            guard check == "ok" else { throw DamagedStore() }
+            _ = try await connection.query(LedgerSchema.create)
+            return connection
+        } catch {
+            try? await connection.close()
+            throw error
+        }
+    }
+
+    private static func restore(_ path: String, from copy: String) async throws(LedgerProblem) -> CarefulLedger {
+        let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
+        let restored = (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil
+        guard let connection = try? await openChecked(path) else {
+            throw LedgerProblem(message: "Your ledger can't be opened right now. Please try again later.")
+        }
+        return CarefulLedger(connection, path: path, notice: restored
+            ? "Your ledger was damaged, so it was set aside and your entries were restored from the last good copy."
+            : "Your ledger could not be opened, so it was set aside and a new one was started.")
+    }
+
+    private static func entries(in copy: String) async -> Int {
+        guard FileManager.default.fileExists(atPath: copy),
+              let connection = try? await SQLiteConnection.open(storage: .file(path: copy)) else { return 0 }
+        let count = (try? await LedgerSchema.entries(on: connection).count) ?? 0
+        try? await connection.close()
+        return count
+    }
+
+    public func add(amount: Int) async throws -> Entry {
+        do {
+            return try await LedgerSchema.insert(amount, on: connection)
+        } catch {
+            throw LedgerProblem(message: "Your entry could not be saved. Please try again.")
+        }
+    }
+
+    public func all() async throws -> [Entry] {
+        do {
+            return try await LedgerSchema.entries(on: connection)
+        } catch {
+            throw LedgerProblem(message: "Your ledger could not be loaded. Please try again.")
+        }
+    }
+
+    /// A clean exit keeps a copy (`VACUUM INTO`, written aside and renamed into place).
+    public func close() async {
+        let copy = path + ".last-good"
+        let staging = copy + ".new"
+        try? FileManager.default.removeItem(atPath: staging)
+        if (try? await connection.query("VACUUM INTO ?", [.text(staging)])) != nil {
+            _ = rename(staging, copy)
+        }
+        try? await connection.close()
+    }
+}
+
+/// The store failed its check.
+private struct DamagedStore: Error {}
+
+/// What SQLite (or the check) says is damage, not a failing device.
+private func isDamage(_ error: any Error) -> Bool {
+    if error is DamagedStore { return true }
+    guard let error = error as? SQLiteError else { return false }
+    switch error.reason {
+    case .corrupt, .corruptIndex, .corruptVirtualTable, .corruptSequenceSchema, .notADatabase: return true
+    default: return false
+    }
+}
