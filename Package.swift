@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "ChaosTesting", targets: ["ChaosTesting"]),
         // Clock faults: preloaded into workers before libfaketime (docs/ARCHITECTURE.md).
         .library(name: "ChaosTimerfdShim", type: .dynamic, targets: ["CTimerfdShim"]),
+        // Storage faults and power loss for any file: preloaded into workers (docs/ARCHITECTURE.md).
+        .library(name: "ChaosLibcSeam", type: .dynamic, targets: ["CLibcSeam"]),
         .executable(name: "chaos", targets: ["chaos"]),
     ],
     traits: [
@@ -39,8 +41,14 @@ let package = Package(
         ),
         // libsqlite3 from the system, for the controller's own checks.
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        // What a power cut leaves of unsynced changes: shared by the two crash simulators.
+        .target(name: "CPowerCut"),
         // The fault VFS: mechanism in C, policy in Swift.
-        .target(name: "CChaosVFS", dependencies: ["CSQLite"]),
+        .target(name: "CChaosVFS", dependencies: ["CSQLite", "CPowerCut"]),
+        // The libc seam: interposers for any file, a preload, never linked; and the
+        // table through which a worker finds and drives it.
+        .target(name: "CLibcSeamAPI"),
+        .target(name: "CLibcSeam", dependencies: ["CLibcSeamAPI", "CPowerCut"]),
         // The workers' fork server: a started worker forks the next ones (mechanism in C).
         .target(name: "CForkServer"),
         // Timers stay real under libfaketime: a preload, never linked.
@@ -52,7 +60,7 @@ let package = Package(
         .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
-        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer"]),
+        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CLibcSeamAPI"]),
         // The controller: scenarios, the runner, the network lab, the reports.
         .target(
             name: "Chaos",
@@ -102,6 +110,10 @@ let package = Package(
             dependencies: ["LedgerCore", "ChaosTarget", .product(name: "SQLiteNIO", package: "sqlite-nio")],
             path: "Examples/Ledger/Sources/LedgerTarget"
         ),
+        // A fourth style: no SQLite at all, a Codable list in one JSON file (Examples/Todos):
+        // storage faults and power cuts reach it through the libc seam.
+        .target(name: "TodosCore", path: "Examples/Todos/Sources/TodosCore"),
+        .executableTarget(name: "chaos-example-todos", dependencies: ["TodosCore", "ChaosTarget"], path: "Examples/Todos/Sources/TodosTarget"),
         // A test app that never checkpoints its WAL (raw SQLite C API): what a file fault
         // that lands where SQLite does not read is tested on.
         .executableTarget(

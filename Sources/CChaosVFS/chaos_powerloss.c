@@ -67,6 +67,7 @@
 **   another thread can never see a write whose pre-image is not logged.
 */
 #include "chaos_internal.h"
+#include "chaos_power_cut.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -80,15 +81,8 @@
 /* A limit on pre-image bytes kept at once (all paths); past it writes fail. */
 #define PL_MAX_LOG_BYTES ((sqlite3_int64)1 << 30)
 
-typedef struct pl_entry {
-    sqlite3_int64 off;      /* the changed range: [off, off + len) */
-    sqlite3_int64 len;
-    sqlite3_int64 old_size; /* file size before the change */
-    sqlite3_int64 new_size; /* file size after it */
-    int is_truncate;
-    sqlite3_int64 pre_len;  /* min(off + len, old_size) - off, or 0 */
-    unsigned char *pre;     /* old bytes of [off, off + pre_len); NULL if none */
-} pl_entry;
+/* One logged change: CPowerCut's entry (what it overwrote, and how the size moved). */
+typedef chaos_cut_entry pl_entry;
 
 typedef struct pl_path {
     char *path;
@@ -117,22 +111,10 @@ static unsigned long long g_crash_seed;
 /* ---- SplitMix64 -------------------------------------------------------- */
 
 unsigned long long chaos_vfs_splitmix64_next(unsigned long long *state) {
-    uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, bound): Lemire's multiply-and-reject, as SplitMix64.nextInt(below:). */
-static uint64_t rng_below(unsigned long long *state, uint64_t bound) {
-    if (bound <= 1) return 0;
-    __uint128_t product = (__uint128_t)chaos_vfs_splitmix64_next(state) * bound;
-    if ((uint64_t)product < bound) {
-        uint64_t threshold = (0 - bound) % bound;
-        while ((uint64_t)product < threshold)
-            product = (__uint128_t)chaos_vfs_splitmix64_next(state) * bound;
-    }
-    return (uint64_t)(product >> 64);
+    uint64_t s = *state;
+    uint64_t v = chaos_cut_splitmix64_next(&s);
+    *state = s;
+    return v;
 }
 
 /* ---- the log ----------------------------------------------------------- */
@@ -306,110 +288,15 @@ int chaos_pl_device_characteristics(const chaos_file *p, int real_answer) {
 
 /* ---- the crash --------------------------------------------------------- */
 
-static void pwrite_all(int fd, const void *buf, sqlite3_int64 n, sqlite3_int64 off) {
-    const unsigned char *b = buf;
-    while (n > 0) {
-        ssize_t w = pwrite(fd, b, (size_t)n, (off_t)off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) return; /* nothing better to do while the power goes */
-        b += w;
-        n -= w;
-        off += w;
-    }
-}
-
-static void zero_fill(int fd, sqlite3_int64 from, sqlite3_int64 to) {
-    static const unsigned char zeros[4096];
-    while (from < to) {
-        sqlite3_int64 n = to - from < (sqlite3_int64)sizeof(zeros) ? to - from : (sqlite3_int64)sizeof(zeros);
-        pwrite_all(fd, zeros, n, from);
-        from += n;
-    }
-}
-
-static void garble(int fd, sqlite3_int64 from, sqlite3_int64 to, unsigned long long *rng) {
-    unsigned char bytes[4096];
-    while (from < to) {
-        sqlite3_int64 n = to - from < (sqlite3_int64)sizeof(bytes) ? to - from : (sqlite3_int64)sizeof(bytes);
-        for (sqlite3_int64 i = 0; i < n; i += 8) {
-            uint64_t word = chaos_vfs_splitmix64_next(rng);
-            for (int k = 0; k < 8 && i + k < n; k++) bytes[i + k] = (unsigned char)(word >> (8 * k));
-        }
-        pwrite_all(fd, bytes, n, from);
-        from += n;
-    }
-}
-
-enum { KEEP = 0, REVERT = 1, GARBLE = 2 };
-
-static int choose(int mode, unsigned long long *rng, int choices) {
-    if (mode == CHAOS_POWERLOSS_DROP) return REVERT;
-    if (mode == CHAOS_POWERLOSS_KEEP) return KEEP;
-    return (int)rng_below(rng, (uint64_t)choices);
-}
-
-/* Undoes (or not) one entry; *size is the file's simulated size, updated. */
-static void undo_entry(int fd, const pl_entry *e, int mode, unsigned long long *rng, sqlite3_int64 *size) {
-    if (e->is_truncate) {
-        if (choose(mode, rng, 2) != REVERT) return;
-        if (e->new_size < e->old_size) { /* shrank: put the cut bytes back */
-            if (e->pre) pwrite_all(fd, e->pre, e->pre_len, e->off);
-            if (*size < e->old_size) *size = e->old_size;
-        } else if (*size == e->new_size) { /* grew: shrink back if nothing newer grew it more */
-            if (ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
-        }
-        return;
-    }
-    if (e->len <= 0) return;
-    const sqlite3_int64 sector = g_sector > 0 ? g_sector : 512;
-    const sqlite3_int64 end = e->off + e->len;
-    int tail_reverted = 1; /* every part past old_size was reverted */
-    int any_tail = end > e->old_size;
-    /* First pass: decide and apply, sector by sector, in file order. */
-    int n = (int)((end - 1) / sector - e->off / sector + 1);
-    unsigned char *choices = malloc((size_t)n);
-    for (int i = 0; i < n; i++) {
-        sqlite3_int64 s0 = (e->off / sector + i) * sector, s1 = s0 + sector;
-        sqlite3_int64 a = s0 > e->off ? s0 : e->off, b = s1 < end ? s1 : end;
-        int c = choose(mode, rng, 3);
-        if (choices) choices[i] = (unsigned char)c;
-        if (c == KEEP) {
-            if (b > e->old_size) tail_reverted = 0;
-        } else if (c == REVERT) {
-            sqlite3_int64 pre_end = b < e->off + e->pre_len ? b : e->off + e->pre_len;
-            if (pre_end > *size) pre_end = *size;
-            if (e->pre && pre_end > a) pwrite_all(fd, e->pre + (a - e->off), pre_end - a, a);
-        } else { /* GARBLE: the whole sector, within the file */
-            if (b > e->old_size) tail_reverted = 0;
-            sqlite3_int64 g1 = s1 < *size ? s1 : *size;
-            if (g1 > s0) garble(fd, s0, g1, rng);
-        }
-    }
-    /* Then the size: truncate back, or leave the reverted tail as a hole. */
-    if (any_tail && tail_reverted && *size == e->new_size) {
-        if (ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
-    } else if (any_tail) {
-        for (int i = 0; i < n; i++) {
-            if (choices ? choices[i] != REVERT : mode != CHAOS_POWERLOSS_DROP) continue;
-            sqlite3_int64 s0 = (e->off / sector + i) * sector, s1 = s0 + sector;
-            sqlite3_int64 a = s0 > e->off ? s0 : e->off, b = s1 < end ? s1 : end;
-            if (a < e->old_size) a = e->old_size;
-            if (b > *size) b = *size;
-            if (b > a) zero_fill(fd, a, b);
-        }
-    }
-    free(choices);
-}
-
 static void crash_locked(int mode, unsigned long long seed) {
-    unsigned long long rng = seed;
+    uint64_t rng64 = seed;
     for (pl_path *r = g_paths; r; r = r->next) {
         if (r->count > 0) {
             int fd = open(r->path, O_RDWR | O_CLOEXEC);
             if (fd >= 0) {
                 struct stat st;
-                sqlite3_int64 size = fstat(fd, &st) == 0 ? (sqlite3_int64)st.st_size : 0;
-                for (int i = r->count - 1; i >= 0; i--) undo_entry(fd, &r->entries[i], mode, &rng, &size);
+                int64_t size = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
+                for (int i = r->count - 1; i >= 0; i--) chaos_cut_undo(fd, &r->entries[i], mode, g_sector, &rng64, &size);
                 close(fd);  /* no fsync: the machine does not really lose its page cache */
             }
         }

@@ -28,6 +28,8 @@ package struct CaseEvidence: Sendable {
     /// `integrity_check` result: nil passed; otherwise what failed.
     package var integrityProblem: String?
     package var integrityChecked = false
+    /// Why no integrity check applies (a target without SQLite); nil when one does.
+    package var integrityNotApplicable: String?
     /// Whether the app had the store open at the end of the case (its last launch);
     /// nil when not looked at.
     package var storeInUse: Bool?

@@ -29,6 +29,11 @@ package enum ExpectationEvaluator {
             return judge(true, expected: expected, observed: "not in use: the app does not have the store open at the end",
                          detail: evidence.integrityProblem.map { "the file it left: \($0)" })
         }
+        if let reason = evidence.integrityNotApplicable {
+            // ok-if-used holds vacuously of a store that is not a database; ok cannot.
+            return judge(ifUsed, expected: expected, observed: "not applicable: \(reason)",
+                         detail: ifUsed ? nil : "integrity: ok needs a SQLite store; hold this target to integrity: ok-if-used")
+        }
         guard evidence.integrityChecked else {
             return judge(false, expected: expected, observed: "not checked", detail: evidence.evidenceGap)
         }

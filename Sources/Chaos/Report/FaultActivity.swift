@@ -26,6 +26,8 @@ package struct FaultActivity: Codable, Sendable, Equatable {
     /// What it did, measured: `failed 3 of 12 writes of app.sqlite-wal`, `no effect: the
     /// point store/notes/save was never reached`.
     @ExplicitNull package var effect: String?
+    /// A storage fault in the app's process: the seam that carried it out (`vfs`, `libc`).
+    package var seam: String?
 
     package init(id: String, kind: String, label: String, hits: Int? = nil, fired: Int = 0,
                 writes: Int? = nil, syncs: Int? = nil) {

@@ -24,6 +24,7 @@ package struct InjectionRecord: Codable, Sendable, Equatable {
         package static let fileDamage = "file-damage"
         package static let faultPoint = "fault-point"
         package static let vfs = "vfs"
+        package static let libc = "libc"
         package static let tmpfs = "tmpfs"
         package static let proxy = "proxy"
         package static let libfaketime = "libfaketime"

@@ -14,6 +14,8 @@ final class AppProcess {
         var event: (WorkerEvent) -> Void = { _ in }
         /// Every reply, before it is judged.
         var reply: (WorkerReply) -> Void = { _ in }
+        /// Every worker's ready line: what the target declares, which seams reach it.
+        var ready: (WorkerReady) -> Void = { _ in }
     }
 
     private let launcher: any WorkerLauncher
@@ -61,6 +63,7 @@ final class AppProcess {
             worker = link
             files = link.ready.files
             workload = link.ready.workload
+            handlers.ready(link.ready)
         case let .failed(termination, _, detail):
             let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
             if case let .signaled(signal)? = termination, TrapParser.trapSignals.contains(signal) {

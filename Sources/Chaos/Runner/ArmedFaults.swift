@@ -11,6 +11,8 @@ final class ArmedFaults {
     private(set) var activities: [FaultActivity] = []
     /// The step of every id armed, for clearing by kind and for its effect.
     private var steps: [String: FaultStep] = [:]
+    /// What the workers said about the seams that reach the target's files.
+    var storage = StorageFacts()
 
     /// Notes a fault step; returns the fault to arm in the app when it runs in the app's process.
     func arm(_ step: FaultStep, id: String, seed: UInt64) -> ArmedFault? {
@@ -49,12 +51,14 @@ final class ArmedFaults {
             activity.hits = max(activity.hits ?? 0, firing.hit)
             activity.fired = max(activity.fired, firing.fired)
         }
+        if let seam = firing.seam { update(firing.id) { $0.seam = seam.rawValue } }
         return InjectionRecord(kind: firing.kind, target: firing.target, detail: "\(firing.detail) at hit \(firing.hit)",
-                               atMs: atMs, count: firing.hit, mechanism: mechanism(of: firing.kind))
+                               atMs: atMs, count: firing.hit, mechanism: mechanism(of: firing))
     }
 
-    private func mechanism(of kind: String) -> String {
-        FaultCatalog.kind(named: kind)?.family == .storage ? InjectionRecord.Mechanism.vfs : InjectionRecord.Mechanism.faultPoint
+    private func mechanism(of firing: FaultFiring) -> String {
+        guard FaultCatalog.kind(named: firing.kind)?.family == .storage else { return InjectionRecord.Mechanism.faultPoint }
+        return firing.seam == .libc ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
     }
 
     /// Changes the activity of `id`.
@@ -85,7 +89,10 @@ final class ArmedFaults {
                 measured.hadEffect = true
                 measured.effect = "filled the app's disk"
             } else {
-                (measured.hadEffect, measured.effect) = FaultEffects.measure(activity, step: steps[activity.id])
+                if measured.seam == nil, let step = steps[activity.id], step.fault.family == .storage {
+                    measured.seam = storage.seam(of: step).rawValue
+                }
+                (measured.hadEffect, measured.effect) = FaultEffects.measure(activity, step: steps[activity.id], storage: storage)
             }
             return measured
         }

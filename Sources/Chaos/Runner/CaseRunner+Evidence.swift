@@ -98,6 +98,11 @@ extension CaseRunner {
     /// `integrity: ok`: the store passes `PRAGMA integrity_check`, opened by the
     /// controller with the plain "unix" VFS.
     func checkIntegrity() {
+        if faults.storage.sqliteLibraries == 0 {
+            log.evidence.integrityNotApplicable = "the target keeps no SQLite database (it declares none): "
+                + "its snapshot is the judge of its data"
+            return
+        }
         guard let url = try? logicalFile("store") else { return }
         // On a copy: opening a WAL database recovers and checkpoints it, and the check
         // must not change what the app left (nor can SQLite follow /proc/PID/root paths).

@@ -13,6 +13,10 @@ extension CaseRunner {
             return try damage(fault, id: id, seed: subseed, ifAbsent: step.ifAbsent)
         case let fault as any StorageFault where fault.seam == .tmpfs:
             return try fillDisk(id: id)
+        case let fault as any StorageFault where step.ifAbsent == .skip:
+            _ = try targetKeepsPlainFiles()  // the seam that reaches the target is known from here
+            if let missing = faults.storage.missingOperations(fault, step: step) { throw .notApplicable(missing) }
+            return try inject(armed, step: step)
         case let fault as any NetworkFault:
             guard let lab = fixtures.lab else { throw .harness("fault '\(step.fault.kind)' needs the network lab, which is not running") }
             do {
@@ -29,13 +33,19 @@ extension CaseRunner {
                                                   mechanism: InjectionRecord.Mechanism.libfaketime))
             return .ok(done)
         default:
-            guard let armed else { throw .harness("fault '\(step.fault.kind)' has no seam in this runner") }
-            if app.isRunning, try ask(WorkerRequest(op: .arm, fault: armed)) == nil {
-                return StepResult(.powerLost, "the power went out")
-            }
-            let seam = armed.fault.base is any StorageFault ? "the fault VFS" : "the fault point registry"
-            return .ok("armed in \(seam): \(step.fault.label)" + (step.trigger.label.isEmpty ? "" : " (\(step.trigger.label))"))
+            return try inject(armed, step: step)
         }
+    }
+
+    /// An in-process fault: armed in the running app now, and in every later launch.
+    private func inject(_ armed: ArmedFault?, step: FaultStep) throws(CaseEnd) -> StepResult {
+        guard let armed else { throw .harness("fault '\(step.fault.kind)' has no seam in this runner") }
+        if app.isRunning, try ask(WorkerRequest(op: .arm, fault: armed)) == nil {
+            return StepResult(.powerLost, "the power went out")
+        }
+        let seam = armed.fault.base is any StorageFault
+            ? (faults.storage.seam(of: step) == .libc ? "the libc seam" : "the fault VFS") : "the fault point registry"
+        return .ok("armed in \(seam): \(step.fault.label)" + (step.trigger.label.isEmpty ? "" : " (\(step.trigger.label))"))
     }
 
     /// A file fault: planned (seeded), then carried out on the file while the app is
@@ -52,15 +62,18 @@ extension CaseRunner {
             return noteDamage(fault, id: id, done: "left alone: \(url.lastPathComponent) does not exist",
                               effect: FileDamageEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"))
         }
+        // A target that declares no SQLite keeps plain files: damage is measured in bytes.
+        let plain = try targetKeepsPlainFiles()
         var prepared: String?
-        if fault.preparation == .checkpointWAL { prepared = FileDamage.checkpoint(url) }
-        let store = try databaseFile(of: fault.file)
+        if fault.preparation == .checkpointWAL, !plain { prepared = FileDamage.checkpoint(url) }
+        let store = plain ? nil : try databaseFile(of: fault.file)
         let effects = scratch.appendingPathComponent("effect-\(id)")
         defer { try? FileManager.default.removeItem(at: effects) }
         let before = store.map { FileDamageEffect.before(store: $0, scratch: effects) }
+        let bytesBefore = store == nil ? FileDamageEffect.digest(of: url) : nil
         let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
         var rng = SplitMix64(seed: seed)
-        let plan = fault.plan(fileSize: size, rng: &rng)
+        let plan = fault.plan(fileSize: size, format: plain ? .plain : .sqlite, rng: &rng)
         do {
             // Paths in the report are relative to the app's data folder, so two runs compare.
             let done = try FileDamage.apply(plan, to: url).replacingOccurrences(of: hostDataDirectory.path + "/", with: "")
@@ -73,11 +86,18 @@ extension CaseRunner {
                         + "(it runs as root, whom the permission bits do not stop, and does not check them itself)") }
             }
             let effect = store.flatMap { store in before.map { FileDamageEffect.after($0, store: store, scratch: effects) } }
-                ?? FileDamageEffect(hadEffect: true, summary: done)
+                ?? FileDamageEffect.bytes(before: bytesBefore, url: url)
             return noteDamage(fault, id: id, done: (prepared.map { $0 + "; then " } ?? "") + done, effect: effect)
         } catch {
             throw .harness("\(id.replacingOccurrences(of: "-", with: " ")) '\(fault.label)': \(error)")
         }
+    }
+
+    /// Whether the target keeps its data without SQLite (it declares no copy of it):
+    /// its files are plain, with no integrity check but its own snapshot.
+    func targetKeepsPlainFiles() throws(CaseEnd) -> Bool {
+        if faults.storage.sqliteLibraries == nil { _ = try describeTarget() }
+        return faults.storage.sqliteLibraries == 0
     }
 
     /// The store whose database a damage to `file` touches (the store itself, its WAL,
@@ -205,6 +225,8 @@ extension CaseRunner {
             throw .harness("the target did not start to say which files it has (see describe.stderr)")
         }
         link.kill()
+        faults.storage.sqliteLibraries = link.ready.sqliteLibraries ?? 1
+        faults.storage.libcSeamMissing = link.ready.libcSeamMissing
         return link.ready.files
     }
 }

@@ -85,6 +85,11 @@ package final class CaseRunner {
             reply: { [log, faults] reply in
                 log.record(reply)
                 faults.update(reply.faults ?? [])
+                if let reach = reply.reach { faults.storage.reach = reach }
+            },
+            ready: { [faults] ready in
+                faults.storage.sqliteLibraries = ready.sqliteLibraries ?? 1
+                faults.storage.libcSeamMissing = ready.libcSeamMissing
             })
         return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers)
     }

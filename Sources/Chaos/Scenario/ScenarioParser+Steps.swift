@@ -127,7 +127,7 @@ extension ScenarioParser {
             throw ScenarioError.unknown("fault kind", kindName, among: FaultCatalog.kinds, at: lead.value.location)
         }
         let context = "fault '\(kindName)'"
-        let accepted = kind.acceptedKeys + (kind.family == .file ? [FaultStep.ifAbsentKey] : [])
+        let accepted = kind.acceptedKeys + (kind.family == .file || kind.family == .storage ? [FaultStep.ifAbsentKey] : [])
         for entry in entries where entry.key != lead.key && !accepted.contains(entry.key) && Trigger.keys.contains(entry.key) {
             if !kind.acceptsTrigger {
                 throw ScenarioError(

@@ -177,11 +177,12 @@ package struct FaultStep: Sendable, Equatable {
     /// Always ``Trigger/init()`` (fire on every hit, from the first) for kinds that do
     /// not accept a trigger.
     package var trigger: Trigger
-    /// A file fault whose file is not there: a fault with no effect (the case cannot
-    /// pass: `inconclusive`), or a case that does not apply to this app (`skipped`).
+    /// A file fault whose file is not there, a storage fault whose operation the target's
+    /// seam does not have (locks of a target without SQLite): a fault with no effect (the
+    /// case cannot pass: `inconclusive`), or a case that does not apply to this app (`skipped`).
     package var ifAbsent: IfAbsent = .noEffect
 
-    /// `if-absent: skip | no-effect` on a file fault.
+    /// `if-absent: skip | no-effect` on a file or storage fault.
     package enum IfAbsent: String, Sendable, CaseIterable {
         case noEffect = "no-effect"
         case skip

@@ -4,7 +4,7 @@ package enum FaultFamily: String, Sendable, CaseIterable, Codable {
     case file
     /// Fault points in app code.
     case point
-    /// The SQLite VFS.
+    /// The app's file calls: the SQLite VFS, or the libc seam.
     case storage
     /// The TCP fault proxy.
     case network
@@ -37,7 +37,7 @@ package protocol Fault: Sendable, Equatable {
     /// Whether it fires repeatedly under a ``Trigger``. Kinds that act once, when
     /// their step runs (file faults), reject the trigger keys.
     static var acceptsTrigger: Bool { get }
-    /// Whether the trigger's `on: store|journal|wal|any` applies (storage faults).
+    /// Whether the trigger's `on: store|journal|wal|any`, `path:` and `seam:` apply (storage faults).
     static var acceptsStorageFile: Bool { get }
 
     /// Reads the step's parameters; unknown keys have been rejected already.
@@ -52,7 +52,7 @@ extension Fault {
 
     /// All keys a step of this kind accepts besides `fault`.
     package static var acceptedKeys: [String] {
-        parameterKeys + (acceptsTrigger ? Trigger.keys.filter { $0 != "on" || acceptsStorageFile } : [])
+        parameterKeys + (acceptsTrigger ? Trigger.keys.filter { !Trigger.storageKeys.contains($0) || acceptsStorageFile } : [])
     }
 
     /// Equality across existentials: same kind and equal values.

@@ -21,16 +21,27 @@ package struct Trigger: Sendable, Equatable, Codable {
     package var probability: Double?
     /// Which storage file the fault targets, for storage faults that take it.
     package var on: StorageFile?
+    /// Storage faults: only files whose path under the data folder matches this glob
+    /// (`*.json`, `drafts/current.json`; fnmatch, `*` does not cross a `/`).
+    package var path: String?
+    /// Storage faults: the seam that carries the fault out (`vfs`, `libc`); nil: the one
+    /// that reaches the target (``StorageSeam/resolved(_:sqliteLibraries:)``).
+    package var seam: StorageSeam?
 
-    package init(after: Int = 0, times: Int? = nil, probability: Double? = nil, on: StorageFile? = nil) {
+    package init(after: Int = 0, times: Int? = nil, probability: Double? = nil, on: StorageFile? = nil,
+                 path: String? = nil, seam: StorageSeam? = nil) {
         self.after = after
         self.times = times
         self.probability = probability
         self.on = on
+        self.path = path
+        self.seam = seam
     }
 
-    /// The trigger keys, declared once. `on` only for faults whose ``Fault/acceptsStorageFile`` is true.
-    package static let keys = ["after", "times", "probability", "on"]
+    /// The trigger keys, declared once. `on`, `path` and `seam` only for faults whose
+    /// ``Fault/acceptsStorageFile`` is true.
+    package static let keys = ["after", "times", "probability", "on", "path", "seam"]
+    package static let storageKeys: Set<String> = ["on", "path", "seam"]
     package static let afterRange = 0...1_000_000_000
     package static let timesRange = 1...1_000_000_000
 
@@ -56,6 +67,16 @@ package struct Trigger: Sendable, Equatable, Codable {
         if acceptsStorageFile, let file = try parameters.oneOf("on", StorageFile.allCases.map(\.rawValue)) {
             on = StorageFile(rawValue: file)
         }
+        if acceptsStorageFile, let glob = try parameters.string("path") {
+            let trimmed = glob.trimmingSpaces
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("/"), !trimmed.split(separator: "/").contains("..") else {
+                throw parameters.error("'path' of \(parameters.context) is a pattern under the app's data folder, like '*.json' or 'drafts/current.json'; found '\(glob)'", at: "path")
+            }
+            path = trimmed
+        }
+        if acceptsStorageFile, let name = try parameters.oneOf("seam", StorageSeam.choices) {
+            seam = StorageSeam(rawValue: name)
+        }
     }
 
     /// `after 3, 2 times, 50%, on wal`; empty for the default trigger.
@@ -65,6 +86,8 @@ package struct Trigger: Sendable, Equatable, Codable {
         if let times { parts.append(times == 1 ? "once" : "\(times) times") }
         if let probability { parts.append(ScenarioPercent.format(probability)) }
         if let on { parts.append("on \(on.rawValue)") }
+        if let path { parts.append("path \(path)") }
+        if let seam { parts.append("through \(seam.rawValue)") }
         return parts.joined(separator: ", ")
     }
 }

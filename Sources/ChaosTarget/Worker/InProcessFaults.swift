@@ -17,7 +17,7 @@ package final class InProcessFaults: Sendable {
         ThrowFault.self,
         DelayFault.self,
         ResetContextFault.self,
-        // Storage, carried out by the fault VFS.
+        // Storage, carried out by the fault VFS or the libc seam.
         DiskFullFault.self,
         IOErrorFault.self,
         SlowIOFault.self,
@@ -34,18 +34,24 @@ package final class InProcessFaults: Sendable {
 
     private let points = Mutex<[String: PointArmed]>([:])
     private let dataDirectory: URL
+    private let sqliteLibraries: Int
     private let context: PointFaultContext
     private let emit: @Sendable (FaultFiring) -> Void
 
-    package init(dataDirectory: URL, context: PointFaultContext, emit: @escaping @Sendable (FaultFiring) -> Void) {
+    /// `sqliteLibraries`: how many copies of SQLite the target declares; a storage fault
+    /// whose step names no `seam:` goes through the VFS when there is one, libc otherwise.
+    package init(dataDirectory: URL, sqliteLibraries: Int = 1, context: PointFaultContext,
+                 emit: @escaping @Sendable (FaultFiring) -> Void) {
         self.dataDirectory = dataDirectory
+        self.sqliteLibraries = sqliteLibraries
         self.context = context
         self.emit = emit
         StorageFaults.onFiring = { firing, fired in
             guard fired <= Self.streamedFiringsPerFault else { return }
             let detail = "\(firing.operation) of \(URL(fileURLWithPath: firing.path).lastPathComponent)"
-                + (firing.resultCode == 0 ? " delayed" : " → result code \(firing.resultCode)")
-            emit(FaultFiring(id: firing.id, kind: firing.kind, hit: firing.count, target: firing.file, detail: detail, fired: fired))
+                + (firing.resultCode == 0 ? " delayed" : " → \(firing.outcome)")
+            emit(FaultFiring(id: firing.id, kind: firing.kind, hit: firing.count, target: firing.file, detail: detail,
+                             fired: fired, seam: firing.seam ?? .vfs))
         }
     }
 
@@ -54,7 +60,8 @@ package final class InProcessFaults: Sendable {
         case let fault as any PointFault:
             arm(armed, fault)
         case is any StorageFault:
-            try StorageFaults.arm(armed, under: dataDirectory.path)
+            try StorageFaults.arm(armed, under: dataDirectory.path,
+                                  seam: StorageSeam.resolved(armed.trigger.seam, sqliteLibraries: sqliteLibraries))
         default:
             throw TargetError("'\(armed.fault.kind)' is not carried out in the app's process")
         }

@@ -1,3 +1,5 @@
+import CChaosVFS
+import CSQLite
 import FaultPoints
 import Foundation
 
@@ -19,7 +21,7 @@ package enum WorkerHost {
         }
         let target = Target(context: context)
         let faults = InProcessFaults(
-            dataDirectory: context.dataDirectory,
+            dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
             context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
         WorkerOutput.write(WorkerReady(target: Target.self, pid: getpid()))
@@ -42,6 +44,7 @@ package enum WorkerHost {
                 reply.trackedWrites = stats.writes
                 reply.trackedSyncs = stats.syncs
             }
+            if !StorageFaults.armedIDs.isEmpty { reply.reach = StorageReach.now() }
             WorkerOutput.write(reply)
             if request.op == .stop { return 0 }
         }
@@ -51,6 +54,7 @@ package enum WorkerHost {
 
     private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target, faults: InProcessFaults,
                                                    dataDirectory: URL) async -> WorkerReply {
+        let seam = StorageSeam.resolved(request.seam, sqliteLibraries: Target.sqlite.count)
         var reply = WorkerReply(id: request.id, ok: true)
         do {
             switch request.op {
@@ -74,7 +78,7 @@ package enum WorkerHost {
             case .stop:
                 await target.stop()
             case .trackWrites:
-                PowerLoss.enable(torn: request.torn ?? false, under: dataDirectory.path)
+                try PowerLoss.enable(torn: request.torn ?? false, under: dataDirectory.path, seam: seam)
             case .powerLoss:
                 guard let order = request.powerLoss else { throw TargetError("power-loss without an order") }
                 losePower(order)
@@ -127,6 +131,16 @@ package enum WorkerHost {
         } else {
             PowerLoss.arm(atSync: order.atSync, afterWrites: order.afterWrites, mode: mode, seed: seed)
         }
+    }
+}
+
+extension StorageReach {
+    /// The counts as they stand in this process.
+    static func now() -> StorageReach {
+        var opens: sqlite3_int64 = 0
+        chaos_vfs_counters(&opens, nil, nil, nil)
+        let libc = LibcSeam.calls()
+        return StorageReach(vfsOpens: Int(opens), libcOpens: libc[.open] ?? 0, libcCalls: libc.values.reduce(0, +))
     }
 }
 

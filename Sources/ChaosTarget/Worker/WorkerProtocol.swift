@@ -63,9 +63,11 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
     package var powerLoss: PowerLossOrder?
     /// For `track-writes`: keep sector-level detail so writes can be torn.
     package var torn: Bool?
+    /// For `track-writes`: the seam that keeps them (nil: the one that reaches the target).
+    package var seam: StorageSeam?
 
     package init(id: Int = 0, op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
-                fault: ArmedFault? = nil, powerLoss: PowerLossOrder? = nil, torn: Bool? = nil) {
+                fault: ArmedFault? = nil, powerLoss: PowerLossOrder? = nil, torn: Bool? = nil, seam: StorageSeam? = nil) {
         self.id = id
         self.op = op
         self.name = name
@@ -73,6 +75,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
         self.fault = fault
         self.powerLoss = powerLoss
         self.torn = torn
+        self.seam = seam
     }
 }
 
@@ -90,14 +93,17 @@ package struct FaultFiring: Codable, Sendable, Equatable {
     package var detail: String
     /// The fault's count of firings, this one included.
     package var fired: Int
+    /// A storage fault: the seam that carried it out (nil: a point fault, or the VFS of an older worker).
+    package var seam: StorageSeam?
 
-    package init(id: String, kind: String, hit: Int, target: String, detail: String, fired: Int) {
+    package init(id: String, kind: String, hit: Int, target: String, detail: String, fired: Int, seam: StorageSeam? = nil) {
         self.id = id
         self.kind = kind
         self.hit = hit
         self.target = target
         self.detail = detail
         self.fired = fired
+        self.seam = seam
     }
 }
 
@@ -143,6 +149,9 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     package var trackedSyncs: Int?
     /// For `snapshot`: table → record key → canonical row text.
     package var snapshot: [String: [String: String]]?
+    /// While storage faults are armed: which seam saw the app's files (what tells a
+    /// fault no seam reaches from a fault whose moment did not come).
+    package var reach: StorageReach?
 
     package init(id: Int, ok: Bool) {
         self.id = id
@@ -170,6 +179,8 @@ package struct WorkerReady: Codable, Sendable, Equatable {
     /// How many copies of SQLite its storage runs on (0: plain files; nil: an older
     /// target, taken as the system's).
     package var sqliteLibraries: Int?
+    /// Why the libc seam is not loaded in the worker; nil when it is.
+    package var libcSeamMissing: String?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
@@ -189,6 +200,7 @@ package struct WorkerReady: Codable, Sendable, Equatable {
                   modes: Target.modes.map(\.rawValue), workload: Target.workload,
                   variants: Target.variants.isEmpty ? nil : Target.variants, pid: pid)
         sqliteLibraries = Target.sqlite.count
+        libcSeamMissing = LibcSeam.whyNotLoaded
         let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
         parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
     }
@@ -200,5 +212,20 @@ package struct WorkerReady: Codable, Sendable, Equatable {
     @MainActor
     package static func probes<Target: ChaosTarget>(of target: Target.Type) -> [String] {
         ([healthProbe, surfacedProbe] + Target.probes.map(\.name)).sorted()
+    }
+}
+
+/// Which seam saw the app's files while storage faults were armed: SQLite files the
+/// fault VFS opened (every copy it is installed into), and calls the libc seam saw on
+/// files under the data folder.
+package struct StorageReach: Codable, Sendable, Equatable {
+    package var vfsOpens: Int
+    package var libcOpens: Int
+    package var libcCalls: Int
+
+    package init(vfsOpens: Int, libcOpens: Int, libcCalls: Int) {
+        self.vfsOpens = vfsOpens
+        self.libcOpens = libcOpens
+        self.libcCalls = libcCalls
     }
 }

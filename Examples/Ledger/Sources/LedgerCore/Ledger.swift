@@ -14,7 +14,7 @@ public struct LedgerProblem: Error {
 
 /// The ledger's store on sqlite-nio (as a Vapor or Hummingbird app keeps its data),
 /// which compiles its own copy of SQLite under other names. Two start-ups: the one
-/// Xcode's templates write, and the careful one `chaos check` pushed it to.
+/// Xcode's templates write, and the fixed one `chaos check` pushed it to.
 public protocol Ledger: Sendable {
     /// What the user was told at launch, if anything.
     var notice: String? { get }

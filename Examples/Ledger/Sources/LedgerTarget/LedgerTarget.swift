@@ -5,12 +5,12 @@ import VaporCSQLite
 
 /// The ledger example's Chaos target: a store on sqlite-nio, whose own copy of SQLite
 /// (every symbol renamed `sqlite_nio_sqlite3_*`) is named here so the fault VFS is
-/// installed into it. `--variant template` starts the app as Xcode's templates do;
-/// `careful` as `chaos check` taught it to.
+/// installed into it. `--variant fragile` starts the app as Xcode's templates do;
+/// `fixed` as `chaos check` taught it to.
 @main
 final class LedgerTarget: ChaosTarget {
     static let files = ["store": "ledger.sqlite"]
-    static let variants = ["careful", "template"]
+    static let variants = ["fixed", "fragile"]
     static let sqlite = [SQLiteLibrary(
         vfsFind: { OpaquePointer(sqlite_nio_sqlite3_vfs_find($0)) },
         vfsRegister: { sqlite_nio_sqlite3_vfs_register(UnsafeMutablePointer($0), $1) },
@@ -34,10 +34,10 @@ final class LedgerTarget: ChaosTarget {
 
     func launch() async -> Health {
         try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
-        if context.variant == "template" {
-            ledger = await TemplateLedger.open(at: path)
+        if context.variant == "fragile" {
+            ledger = await FragileLedger.open(at: path)
         } else {
-            do { ledger = try await CarefulLedger.open(at: path) } catch { problem = error.message }
+            do { ledger = try await FixedLedger.open(at: path) } catch { problem = error.message }
         }
         return health
     }

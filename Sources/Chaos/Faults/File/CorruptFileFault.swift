@@ -25,7 +25,9 @@ import ChaosTarget
 ///   the first page (past the 100-byte header for a file of one page or less) so that
 ///   the damage is in the b-tree pages, found by an integrity check rather than at open.
 /// - `zero-pages`: zero 1 to 3 whole 4096-byte pages, never the first (which holds
-///   the header and the schema root); a file of a single page is left alone.
+///   the header and the schema root); a database of a single page is left alone. The
+///   plain file of a target without SQLite may lose any page, and one of a page or
+///   less is zeroed whole, its length kept: the file of NUL bytes a crash leaves.
 /// - `truncate`: cut to a length between 10% and 60% of the size, rounded down to a
 ///   whole page, but at least one page, as a lost tail of pages looks. A file under two
 ///   pages is cut at a byte in that range instead.
@@ -95,6 +97,14 @@ package struct CorruptFileFault: FileFault {
     }
 
     package var preparation: FileDamagePreparation { scope == .database ? .checkpointWAL : .none }
+
+    package func plan(fileSize: Int, format: FileFormat, rng: inout SplitMix64) -> FileDamagePlan {
+        guard format == .plain, how == .zeroPages, fileSize > 0 else { return plan(fileSize: fileSize, rng: &rng) }
+        let page = FileDamagePlan.pageSize
+        let pages = (fileSize + page - 1) / page
+        let chosen = pages == 1 ? [0] : Self.distinct(rng.nextInt(in: 1...min(3, pages)), from: 0..<pages, rng: &rng)
+        return .edits(chosen.map { ByteEdit(offset: $0 * page, bytes: [UInt8](repeating: 0, count: min(page, fileSize - $0 * page))) })
+    }
 
     package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan {
         let size = max(0, fileSize)

@@ -14,12 +14,29 @@ package protocol FileFault: Fault {
     /// What to do to a file of `fileSize` bytes, with choices drawn from `rng`.
     func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan
 
+    /// The same for a file of a known kind: a SQLite database, or a plain file of a
+    /// target that keeps its data without SQLite (whose first bytes hold no header to
+    /// spare). Default: the kind does not matter.
+    func plan(fileSize: Int, format: FileFormat, rng: inout SplitMix64) -> FileDamagePlan
+
     /// What the seam does before the plan is made: nothing, or fold the WAL into the
     /// store so that the damage reaches pages SQLite reads (`scope: database`).
     var preparation: FileDamagePreparation { get }
 }
 
+/// What a damaged file is to the app.
+package enum FileFormat: Sendable, Equatable {
+    /// A SQLite database (or one of its companions): pages, a header, b-trees.
+    case sqlite
+    /// Anything else: a JSON list, a property list, a log.
+    case plain
+}
+
 extension FileFault {
+    package func plan(fileSize: Int, format: FileFormat, rng: inout SplitMix64) -> FileDamagePlan {
+        plan(fileSize: fileSize, rng: &rng)
+    }
+
     package static var family: FaultFamily { .file }
     package static var acceptsTrigger: Bool { false }
     package var preparation: FileDamagePreparation { .none }

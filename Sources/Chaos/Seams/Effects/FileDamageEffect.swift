@@ -46,6 +46,27 @@ struct FileDamageEffect: Equatable {
         }
     }
 
+    /// A plain file's bytes, to tell whether a damage changed any: a digest, nil when
+    /// there is no such file.
+    static func digest(of url: URL) -> [UInt8]? {
+        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
+        return SHA256.digest(of: [UInt8](data))
+    }
+
+    /// What a damage did to a plain file, by its bytes (`before` from ``digest(of:)``).
+    static func bytes(before: [UInt8]?, url: URL) -> FileDamageEffect {
+        let after = digest(of: url)
+        let name = url.lastPathComponent
+        switch (before, after) {
+        case (nil, nil): return FileDamageEffect(hadEffect: false, summary: "no effect: there is no \(name)")
+        case (_?, nil): return FileDamageEffect(hadEffect: true, summary: "\(name) is gone")
+        case (nil, _?): return FileDamageEffect(hadEffect: true, summary: "\(name) was put in place")
+        case let (old?, new?):
+            return old == new ? FileDamageEffect(hadEffect: false, summary: "no effect: no byte of \(name) changed")
+                : FileDamageEffect(hadEffect: true, summary: "the bytes of \(name) changed")
+        }
+    }
+
     /// Why damage to the files changed nothing SQLite reads.
     private static func whyNothing(_ before: DatabaseImage?, _ after: DatabaseImage?, name: String) -> String {
         let damaged = DatabaseImage.changedMainPages(before, after)

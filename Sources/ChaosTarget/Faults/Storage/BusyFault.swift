@@ -31,6 +31,8 @@ package struct BusyFault: StorageFault {
 
     package var label: String { Self.kind }
 
+    package var operations: Set<StorageCall.Operation> { [.lock, .shmLock] }
+
     package func isHit(_ call: StorageCall, on: StorageFile, memory: inout NoMemory) -> Bool {
         switch call.operation {
         case .lock:

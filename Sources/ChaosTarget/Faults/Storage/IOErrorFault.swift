@@ -1,11 +1,17 @@
-/// An I/O operation fails with SQLite's extended I/O error code for it.
+/// An I/O operation fails: with SQLite's extended I/O error code for it (the fault VFS),
+/// or with an errno (the libc seam: EIO unless `errno:` says otherwise).
 ///
 /// ```yaml
 /// - fault: io-error
-///   op: sync               # read | write | sync | truncate | open | lock | delete | any
+///   op: sync               # read | write | sync | truncate | open | lock | delete | rename | any
 ///   on: store              # store | journal | wal | any (default any)
+///   errno: EIO             # EIO (default) | ENOSPC | EROFS | EDQUOT
 ///   times: 1
 /// ```
+///
+/// `op: rename` is a libc operation (SQLite renames nothing); `op: lock` a SQLite one
+/// (the libc seam sees no locks). In the VFS an `errno:` of ENOSPC or EDQUOT on a write
+/// is `SQLITE_FULL`, as SQLite's unix VFS reads it.
 ///
 /// `op: any` counts every read, write, sync and truncate, each failing with its own
 /// code: "the Nth I/O operation" of `chaos explore --sweep io`. `op: lock` counts every
@@ -19,23 +25,33 @@ package struct IOErrorFault: StorageFault {
           op: read
           on: store
         """
-    package static let parameterKeys = ["op"]
+    package static let parameterKeys = ["op", "errno"]
 
     package static let anyOperation = "any"
-    package static let operations = ["read", "write", "sync", "truncate", "open", "lock", "delete", anyOperation]
+    package static let operations = ["read", "write", "sync", "truncate", "open", "lock", "delete", "rename", anyOperation]
 
     /// One of ``operations``.
     package var operation: String
+    /// The errno of a failed libc call (nil: EIO).
+    package var errno: StorageErrno?
 
-    package init(operation: String) {
+    package init(operation: String, errno: StorageErrno? = nil) {
         self.operation = operation
+        self.errno = errno
     }
 
     package init(parameters: ScenarioParameters) throws(ScenarioError) {
         operation = try parameters.requiredOneOf("op", Self.operations)
+        errno = try StorageErrno.parse(parameters)
     }
 
-    package var label: String { "\(Self.kind) \(operation)" }
+    package var label: String { "\(Self.kind) \(operation)" + (errno.map { " (\($0.rawValue))" } ?? "") }
+
+    package var operations: Set<StorageCall.Operation> {
+        if operation == Self.anyOperation { return [.read, .write, .sync, .truncate] }
+        if operation == StorageCall.Operation.lock.rawValue { return [.lock, .shmLock] }
+        return StorageCall.Operation(rawValue: operation).map { [$0] } ?? []
+    }
 
     package func isHit(_ call: StorageCall, on: StorageFile, memory: inout NoMemory) -> Bool {
         guard call.isOn(on) else { return false }
@@ -44,7 +60,8 @@ package struct IOErrorFault: StorageFault {
     }
 
     package func effect(of call: StorageCall, memory: inout NoMemory, rng: inout SplitMix64) -> StorageEffect {
-        .fail(Self.code(for: call.operation))
+        if let errno, errno.meansFull, call.operation == .write || call.grows { return .fail(StorageEffect.Code.full, errno: errno) }
+        return .fail(Self.code(for: call.operation), errno: errno)
     }
 
     /// The extended result code of a failed `operation`.
@@ -59,6 +76,7 @@ package struct IOErrorFault: StorageFault {
         case .lock: return Code.ioErrorLock
         case .shmLock: return Code.ioErrorShmLock
         case .open: return Code.cantOpen
+        case .rename: return Code.ioErrorWrite
         }
     }
 }

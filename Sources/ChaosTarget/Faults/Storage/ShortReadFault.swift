@@ -25,6 +25,8 @@ package struct ShortReadFault: StorageFault {
 
     package var label: String { Self.kind }
 
+    package var operations: Set<StorageCall.Operation> { [.read] }
+
     package func isHit(_ call: StorageCall, on: StorageFile, memory: inout NoMemory) -> Bool {
         call.operation == .read && call.isOn(on)
     }

@@ -41,6 +41,8 @@ package struct SlowIOFault: StorageFault {
             : "\(Self.kind) \(ScenarioDuration.format(latency)) ± \(ScenarioDuration.format(jitter))"
     }
 
+    package var operations: Set<StorageCall.Operation> { [.read, .write, .sync] }
+
     package func isHit(_ call: StorageCall, on: StorageFile, memory: inout NoMemory) -> Bool {
         call.isOn(on) && [.read, .write, .sync].contains(call.operation)
     }

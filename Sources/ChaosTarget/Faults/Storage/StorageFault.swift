@@ -1,8 +1,9 @@
-/// A fault carried out in the fault VFS, inside the app's own process: for every call
-/// SQLite makes on the app's files, the fault says whether the call is one of its
-/// operations (a *hit*, counted by the step's ``Trigger``) and, when the trigger fires
-/// on a hit, what the call does instead (``StorageEffect``). The VFS only carries that
-/// out; `Seams/VFS/StorageFaultPolicy` asks the armed faults in order.
+/// A fault carried out inside the app's own process, on the calls its storage makes on
+/// its files: SQLite's calls through the fault VFS, or libc's calls (open, write, fsync,
+/// rename...) through the libc seam. For every call the fault says whether it is one of
+/// its operations (a *hit*, counted by the step's ``Trigger``) and, when the trigger
+/// fires on a hit, what the call does instead (``StorageEffect``). The seams only carry
+/// that out; `Seams/VFS/StorageFaultPolicy` asks the armed faults in order.
 ///
 /// Adding a storage fault kind is one file: a struct conforming to this protocol, and
 /// its line in ``FaultCatalog/all``.
@@ -13,8 +14,12 @@ package protocol StorageFault: InProcessFault {
     /// A fresh memory, when the fault is armed.
     var initialMemory: Memory { get }
 
-    /// The seam that carries the fault out: the VFS (the default), or a real device.
+    /// The seam that carries the fault out: in the app's process (``StorageSeam/inProcess``:
+    /// the VFS or the libc seam, per the step's `seam:` and the target), or a real device.
     var seam: StorageSeam { get }
+
+    /// The operations it can hit: what a seam must carry for the fault to ever fire.
+    var operations: Set<StorageCall.Operation> { get }
 
     /// Whether `call` is one of the fault's operations: a hit. `on` is the step's
     /// `on:` (default `any`); ``StorageCall/isOn(_:)`` is the usual reading of it.
@@ -32,7 +37,7 @@ extension StorageFault {
     package static var family: FaultFamily { .storage }
     package static var acceptsTrigger: Bool { true }
     package static var acceptsStorageFile: Bool { true }
-    package var seam: StorageSeam { .vfs }
+    package var seam: StorageSeam { .inProcess }
     package func passed(_ call: StorageCall, memory: inout Memory) {}
 }
 
@@ -46,11 +51,37 @@ package struct NoMemory: Sendable, Codable, Equatable {
 }
 
 /// Which seam carries a storage fault out.
-package enum StorageSeam: String, Sendable, Codable {
-    /// The fault VFS, in the app's process.
+package enum StorageSeam: String, Sendable, Codable, CaseIterable {
+    /// The fault VFS, in the app's process, installed into each copy of SQLite the
+    /// target declares: SQLite's own calls, with SQLite's result codes.
     case vfs
+    /// The libc seam, preloaded into the app's process: any file, with errnos.
+    case libc
     /// A real small tmpfs under the app's data folder, filled by the controller.
     case tmpfs
+
+    /// The operations the seam sees: SQLite's calls through the VFS (its locks, no
+    /// renames), libc's calls (renames, no locks); none for a tmpfs, filled from outside.
+    package var operations: Set<StorageCall.Operation> {
+        switch self {
+        case .vfs: [.open, .read, .write, .sync, .truncate, .lock, .shmLock, .delete]
+        case .libc: [.open, .read, .write, .sync, .truncate, .rename, .delete]
+        case .tmpfs: []
+        }
+    }
+
+    /// In the app's process, on whichever of ``vfs`` and ``libc`` reaches the target
+    /// (``resolved(_:sqliteLibraries:)``).
+    package static let inProcess = StorageSeam.vfs
+
+    /// The values `seam:` takes in a scenario.
+    package static let choices = ["vfs", "libc"]
+
+    /// The in-process seam a fault goes through: the one a step names, else the VFS when
+    /// the target's storage runs on a copy of SQLite it declares, else libc.
+    package static func resolved(_ choice: StorageSeam?, sqliteLibraries: Int) -> StorageSeam {
+        choice ?? (sqliteLibraries > 0 ? .vfs : .libc)
+    }
 }
 
 /// One call SQLite made on one of the app's files, as the fault VFS reports it.
@@ -59,6 +90,8 @@ package struct StorageCall: Sendable, Equatable {
         case open, read, write, sync, truncate, lock, delete
         /// A lock on the WAL index (`-shm`); ``StorageCall/slot`` says which.
         case shmLock = "shm-lock"
+        /// A file renamed (the libc seam only: SQLite renames nothing).
+        case rename
     }
 
     package var operation: Operation
@@ -98,18 +131,34 @@ package struct StorageCall: Sendable, Equatable {
 
 /// What a storage fault does to the call it fired on.
 package struct StorageEffect: Sendable, Equatable {
-    /// The SQLite result code returned instead of the call; 0 lets the call through.
+    /// The SQLite result code returned instead of the call (the VFS); 0 lets the call through.
     package var resultCode: Int32
+    /// The errno the call fails with in the libc seam; nil: the one `resultCode` stands for.
+    package var errno: StorageErrno?
     /// How long the call waits first.
     package var delay: Duration
 
-    package init(resultCode: Int32 = 0, delay: Duration = .zero) {
+    package init(resultCode: Int32 = 0, errno: StorageErrno? = nil, delay: Duration = .zero) {
         self.resultCode = resultCode
+        self.errno = errno
         self.delay = delay
     }
 
-    /// The call fails with `code`.
-    package static func fail(_ code: Int32) -> StorageEffect { StorageEffect(resultCode: code) }
+    /// The call fails with `code` (the VFS), or `errno` (libc; default: the code's own).
+    package static func fail(_ code: Int32, errno: StorageErrno? = nil) -> StorageEffect {
+        StorageEffect(resultCode: code, errno: errno)
+    }
+
+    /// What the libc seam does instead of the call: 0 (through), a positive errno, or
+    /// `CHAOS_LIBC_SHORT` (-1) for a short read.
+    package var libcAnswer: Int32 {
+        switch resultCode {
+        case 0: 0
+        case Code.ioErrorShortRead: -1
+        case Code.full: (errno ?? .enospc).value
+        default: (errno ?? .eio).value
+        }
+    }
 
     /// The call waits, then goes through.
     package static func wait(_ delay: Duration) -> StorageEffect { StorageEffect(delay: delay) }

@@ -1,10 +1,12 @@
 import Foundation
 
-/// A storage fault armed in the VFS, with its running state: the seam's view of it.
-/// The policy keeps a list of these; each asks its own fault.
+/// A storage fault armed in a seam (the VFS or libc), with its running state: the
+/// seam's view of it. The policy keeps a list of these; each asks its own fault.
 package protocol ArmedStorageFault: Sendable {
     var id: String { get }
     var kind: String { get }
+    /// The seam whose calls it sees.
+    var seam: StorageSeam { get }
     /// NUL-terminated directory prefix ending in "/": only files under it count.
     var directory: [CChar] { get }
     /// Asks the fault about `call`: nil when the call is not one of its operations,
@@ -22,11 +24,13 @@ package struct ArmedStorage<F: StorageFault>: ArmedStorageFault {
     package let trigger: Trigger
     package let seed: UInt64
     package let directory: [CChar]
+    package let seam: StorageSeam
     package var counter: TriggerCounter
     package var memory: F.Memory
 
-    package init(_ armed: ArmedFault, fault: F, directory: String) throws {
+    package init(_ armed: ArmedFault, fault: F, directory: String, seam: StorageSeam = .vfs) throws {
         id = armed.id
+        self.seam = seam
         self.fault = fault
         trigger = armed.trigger
         seed = armed.seed
@@ -42,6 +46,7 @@ package struct ArmedStorage<F: StorageFault>: ArmedStorageFault {
     package var kind: String { F.kind }
 
     package mutating func decide(_ call: StorageCall) -> (effect: StorageEffect?, hit: Int, fired: Int)? {
+        if let pattern = trigger.path, !Self.matches(pattern, call.path, under: directory) { return nil }
         guard fault.isHit(call, on: trigger.on ?? .any, memory: &memory) else { return nil }
         guard counter.hit(trigger, seed: seed) else {
             fault.passed(call, memory: &memory)
@@ -50,6 +55,13 @@ package struct ArmedStorage<F: StorageFault>: ArmedStorageFault {
         // Each firing draws from a stream of its own hit, so no state beyond the counter is kept.
         var rng = SplitMix64(seed: SplitMix64.subseed(seed, "\(F.kind)/effect/\(counter.hits)"))
         return (fault.effect(of: call, memory: &memory, rng: &rng), counter.hits, counter.fired)
+    }
+
+    /// Whether `path` (full) is, under `directory` (a "/"-ended prefix), a file `pattern` matches.
+    static func matches(_ pattern: String, _ path: String, under directory: [CChar]) -> Bool {
+        let prefix = String(cString: directory)
+        guard path.hasPrefix(prefix) else { return false }
+        return fnmatch(pattern, String(path.dropFirst(prefix.count)), FNM_PATHNAME) == 0
     }
 
     package var progress: FaultProgress {

@@ -2,8 +2,10 @@ import CChaosVFS
 import CSQLite
 import Synchronization
 
-/// Simulated power loss, in the "chaos" SQLite VFS: the process dies and every
-/// write that was not yet synced is lost, kept, or torn, sector by sector.
+/// Simulated power loss: the process dies and every write that was not yet synced is
+/// lost, kept, or torn, sector by sector. In one of two seams: the "chaos" SQLite VFS
+/// (a target's SQLite files; the default), or the libc seam (any file under the data
+/// folder, directory entries included: `Sources/CLibcSeam/chaos_libc_powerloss.c`).
 ///
 /// ```swift
 /// PowerLoss.enable(torn: true, under: dataDir)            // before opening the databases
@@ -47,14 +49,36 @@ package enum PowerLoss {
     private struct State {
         var enabled = false
         var torn = false
+        var seam = StorageSeam.vfs
     }
 
     private static let state = Mutex(State())
 
-    /// Starts undo logging of the databases under `directory` (nil: every
-    /// database of the process), and registers the VFS as the default if it is not.
-    /// Call it before opening the databases: with `torn`, SQLite must learn from
-    /// the first open that sectors are `sectorSize` bytes and can tear.
+    /// The libc seam is not loaded, so power cannot be cut at the file level here.
+    package struct Unavailable: Error, CustomStringConvertible {
+        package let reason: String
+        package var description: String { "power loss at the file level needs the libc seam: \(reason)" }
+    }
+
+    /// Starts undo logging of the files under `directory` (nil: every database of the
+    /// process; the libc seam needs a folder) in `seam`, and registers the VFS as the
+    /// default if it is not. Call it before opening the databases: with `torn`, SQLite
+    /// must learn from the first open that sectors are `sectorSize` bytes and can tear.
+    package static func enable(torn: Bool, sectorSize: Int = 512, under directory: String? = nil,
+                               seam: StorageSeam) throws(Unavailable) {
+        if seam == .libc {
+            guard let directory, LibcSeam.isLoaded else {
+                throw Unavailable(reason: LibcSeam.whyNotLoaded ?? "no data folder to watch")
+            }
+            LibcSeam.watch(directory)
+            _ = LibcSeam.enablePowerLoss(true, torn: torn, sectorSize: sectorSize)
+            state.withLock { $0 = State(enabled: true, torn: torn, seam: .libc) }
+            return
+        }
+        enable(torn: torn, sectorSize: sectorSize, under: directory)
+    }
+
+    /// ``enable(torn:sectorSize:under:seam:)`` in the fault VFS, which is always there.
     package static func enable(torn: Bool, sectorSize: Int = 512, under directory: String? = nil) {
         do {
             try SQLiteFaultVFS.register()
@@ -71,11 +95,18 @@ package enum PowerLoss {
     /// Stops undo logging, drops the logs and the armed triggers.
     package static func disable() {
         state.withLock { state in
-            chaos_vfs_powerloss_enable(0, 0, 0)
-            chaos_vfs_powerloss_set_scope(nil)
+            if state.seam == .libc {
+                _ = LibcSeam.enablePowerLoss(false, torn: false, sectorSize: 0)
+            } else {
+                chaos_vfs_powerloss_enable(0, 0, 0)
+                chaos_vfs_powerloss_set_scope(nil)
+            }
             state = State()
         }
     }
+
+    /// The seam power is cut in.
+    package static var seam: StorageSeam { state.withLock { $0.seam } }
 
     /// Whether undo logging is on.
     package static var isEnabled: Bool { state.withLock { $0.enabled } }
@@ -88,22 +119,32 @@ package enum PowerLoss {
         precondition(atSync.map { $0 > 0 } ?? true && afterWrites.map { $0 > 0 } ?? true, "crash counts are 1-based")
         if !isEnabled { enable(torn: false) }
         precondition(mode != .torn || state.withLock { $0.torn }, "a torn crash needs PowerLoss.enable(torn: true) before the databases open")
-        chaos_vfs_powerloss_arm(Int32(clamping: atSync ?? 0), Int32(clamping: afterWrites ?? 0), mode.cValue, seed)
+        if seam == .libc {
+            LibcSeam.armPowerLoss(atSync: atSync ?? 0, afterWrites: afterWrites ?? 0, mode: mode.cValue, seed: seed)
+        } else {
+            chaos_vfs_powerloss_arm(Int32(clamping: atSync ?? 0), Int32(clamping: afterWrites ?? 0), mode.cValue, seed)
+        }
     }
 
     /// Disarms the crash triggers; logging goes on.
     package static func disarm() {
-        chaos_vfs_powerloss_arm(0, 0, CHAOS_POWERLOSS_DROP, 0)
+        if seam == .libc {
+            LibcSeam.armPowerLoss(atSync: 0, afterWrites: 0, mode: CHAOS_POWERLOSS_DROP, seed: 0)
+        } else {
+            chaos_vfs_powerloss_arm(0, 0, CHAOS_POWERLOSS_DROP, 0)
+        }
     }
 
     /// Crashes now: undoes per `mode`, then `_exit(exitCode)`. Never returns.
     package static func crashNow(mode: Mode, seed: UInt64) -> Never {
         precondition(mode != .torn || state.withLock { $0.torn }, "a torn crash needs PowerLoss.enable(torn: true) before the databases open")
+        if seam == .libc { LibcSeam.crash(mode: mode.cValue, seed: seed) }
         chaos_vfs_powerloss_crash(mode.cValue, seed)
     }
 
     /// Since enabling: tracked writes and syncs, and undo entries pending now.
     package static func stats() -> (writes: Int, syncs: Int, pending: Int) {
+        if seam == .libc { return LibcSeam.powerLossStats() }
         var writes: sqlite3_int64 = 0, syncs: sqlite3_int64 = 0, pending: sqlite3_int64 = 0
         chaos_vfs_powerloss_stats(&writes, &syncs, &pending)
         return (Int(writes), Int(syncs), Int(pending))

@@ -2,20 +2,42 @@ import CChaosVFS
 import CSQLite
 import Foundation
 
-/// The seam's side of storage faults, one VFS call at a time: which armed faults the
-/// call reaches, in the order armed, and what their decisions add up to. Pure state,
-/// no locking and no SQLite calls, so it can be tested by feeding it calls.
+/// The seams' side of storage faults, one call at a time (a VFS call or a libc call):
+/// which armed faults the call reaches, in the order armed, and what their decisions add
+/// up to. Pure state, no locking and no I/O, so it can be tested by feeding it calls.
 ///
-/// The first fault that fails a call decides its result code; faults after it do not
-/// see the call (it never reached them). Delays add up.
+/// A fault sees the calls of the seam it was armed in only. The first fault that fails
+/// a call decides its result; faults after it do not see the call (it never reached
+/// them). Delays add up.
 package struct StorageFaultPolicy {
-    /// One VFS call, as the C hook reports it.
+    /// One call, as a C hook reports it.
     package struct Call {
-        var op: Int32
-        var fileKind: Int32
+        var seam: StorageSeam
+        var operation: StorageCall.Operation?
+        var file: StorageFile?
         var path: UnsafePointer<CChar>?
         var offset: Int64
         var amount: Int32
+
+        /// A call of the fault VFS, by its C codes.
+        init(op: Int32, fileKind: Int32, path: UnsafePointer<CChar>?, offset: Int64, amount: Int32) {
+            seam = .vfs
+            operation = StorageFaultPolicy.operation(of: op)
+            file = StorageFaultPolicy.file(fileKind)
+            self.path = path
+            self.offset = offset
+            self.amount = amount
+        }
+
+        /// A call of the libc seam: the operation, and the file told by its name.
+        init(libc operation: StorageCall.Operation, path: UnsafePointer<CChar>, offset: Int64, amount: Int64) {
+            seam = .libc
+            self.operation = operation
+            file = StorageFaultPolicy.file(named: path)
+            self.path = path
+            self.offset = offset
+            self.amount = Int32(clamping: amount)
+        }
     }
 
     private(set) var armed: [any ArmedStorageFault] = []
@@ -50,14 +72,14 @@ package struct StorageFaultPolicy {
         var firings: [(firing: StorageFiring, fired: Int)] = []
     }
 
-    /// Asks every armed fault whose directory holds the file, in the order armed.
+    /// Asks every armed fault of the call's seam whose directory holds the file, in the order armed.
     package mutating func decide(_ raw: Call) -> Outcome {
         var outcome = Outcome()
-        guard let path = raw.path, let operation = Self.operation(of: raw.op), let file = Self.file(raw.fileKind) else {
+        guard let path = raw.path, let operation = raw.operation, let file = raw.file else {
             return outcome
         }
         var call: StorageCall?
-        for index in armed.indices {
+        for index in armed.indices where armed[index].seam == raw.seam {
             let reaches = armed[index].directory.withUnsafeBufferPointer { prefix in
                 strncmp(path, prefix.baseAddress!, prefix.count - 1) == 0
             }
@@ -67,12 +89,14 @@ package struct StorageFaultPolicy {
             call = current
             guard let (effect, hit, fired) = armed[index].decide(current), let effect else { continue }
             let firing = StorageFiring(id: armed[index].id, kind: armed[index].kind, operation: operation.rawValue,
-                                       file: file.rawValue, path: current.path, count: hit, resultCode: effect.resultCode)
+                                       file: file.rawValue, path: current.path, count: hit, resultCode: effect.resultCode,
+                                       seam: raw.seam, errno: raw.seam == .libc ? Self.errnoName(effect) : nil)
             record(firing)
             outcome.firings.append((firing, fired))
             outcome.effect.delay += effect.delay
             if effect.resultCode != 0 {
                 outcome.effect.resultCode = effect.resultCode
+                outcome.effect.errno = effect.errno
                 break
             }
         }
@@ -84,6 +108,14 @@ package struct StorageFaultPolicy {
 
     private mutating func record(_ firing: StorageFiring) {
         if firings.count < Self.maxFirings { firings.append(firing) } else { droppedFirings += 1 }
+    }
+
+    /// The errno (or short read) a libc call got, by name.
+    static func errnoName(_ effect: StorageEffect) -> String? {
+        let answer = effect.libcAnswer
+        if answer == 0 { return nil }
+        if answer < 0 { return "short read" }
+        return StorageErrno.allCases.first { $0.value == answer }?.rawValue ?? "errno \(answer)"
     }
 
     package static func operation(of op: Int32) -> StorageCall.Operation? {
@@ -98,6 +130,16 @@ package struct StorageFaultPolicy {
         case CHAOS_OP_DELETE: .delete
         default: nil
         }
+    }
+
+    /// The logical file of a path the libc seam reports: a rollback journal or a WAL by
+    /// SQLite's names, nil for a WAL index (`-shm`, shared memory), else the store.
+    package static func file(named path: UnsafePointer<CChar>) -> StorageFile? {
+        let name = String(cString: path)
+        if name.hasSuffix("-shm") { return nil }
+        if name.hasSuffix("-wal") { return .wal }
+        if name.hasSuffix("-journal") { return .journal }
+        return .store
     }
 
     /// The logical file of a C file kind; nil for temp files, sub-journals and the
@@ -142,8 +184,13 @@ package struct StorageFiring: Codable, Sendable, Equatable {
     package var count: Int
     /// The SQLite result code returned instead of the call (0 for a delay).
     package var resultCode: Int32
+    /// The seam that carried it out (nil: the VFS, from an older worker).
+    package var seam: StorageSeam?
+    /// The errno a libc call failed with (EIO...), or `short read`; nil in the VFS.
+    package var errno: String?
 
-    package init(id: String, kind: String, operation: String, file: String, path: String, count: Int, resultCode: Int32) {
+    package init(id: String, kind: String, operation: String, file: String, path: String, count: Int, resultCode: Int32,
+                 seam: StorageSeam? = nil, errno: String? = nil) {
         self.id = id
         self.kind = kind
         self.operation = operation
@@ -151,5 +198,14 @@ package struct StorageFiring: Codable, Sendable, Equatable {
         self.path = path
         self.count = count
         self.resultCode = resultCode
+        self.seam = seam
+        self.errno = errno
+    }
+
+    /// What the call got instead: `result code 13`, `ENOSPC`, `short read`, `delayed`.
+    package var outcome: String {
+        if resultCode == 0 { return "delayed" }
+        if let errno { return errno }
+        return "result code \(resultCode)"
     }
 }

@@ -1,11 +1,14 @@
 import CChaosVFS
+import CLibcSeamAPI
 import CSQLite
 import Foundation
 import Synchronization
 
-/// Storage faults, carried out in the "chaos" SQLite VFS for every connection of the
-/// process (GRDB's included). The faults decide (``StorageFault``); this seam only
-/// asks the armed ones about each call and carries their answers out.
+/// Storage faults, carried out in the app's process by one of two seams: the "chaos"
+/// SQLite VFS for every connection of each copy of SQLite the target declares (GRDB's
+/// included), or the libc seam for any file (``LibcSeam``). The faults decide
+/// (``StorageFault``); the seams only ask the armed ones about each call and carry
+/// their answers out.
 ///
 /// ```swift
 /// try StorageFaults.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(on: .wal), seed: 1),
@@ -43,34 +46,44 @@ package enum StorageFaults {
         set { observer.withLock { $0 = newValue } }
     }
 
-    /// Arms `armed` (a storage fault) for the files under `directory`, next to those
-    /// already armed; arming an id again replaces it. Registers the VFS as the default
-    /// first, if needed.
-    package static func arm(_ armed: ArmedFault, under directory: String) throws {
+    /// Arms `armed` (a storage fault) in `seam` for the files under `directory`, next to
+    /// those already armed; arming an id again replaces it. Registers the VFS as the
+    /// default first, if needed. A libc fault in a process without the libc seam is
+    /// armed all the same: it never fires, and the worker's ready line says why.
+    package static func arm(_ armed: ArmedFault, under directory: String, seam: StorageSeam = .vfs) throws {
         guard let fault = armed.fault.base as? any StorageFault else {
             throw ArmError(message: "'\(armed.fault.kind)' is not a storage fault")
         }
-        let seamed = try make(armed, fault, directory: StoragePathPrefix.of(directory: directory))
-        try SQLiteFaultVFS.register()
+        let seamed = try make(armed, fault, directory: StoragePathPrefix.of(directory: directory), seam: seam)
+        if seam == .vfs { try SQLiteFaultVFS.register() }
+        LibcSeam.watch(directory)
         policy.withLock { policy in
             policy.arm(seamed)
-            chaos_vfs_set_hook(storageFaultHook, nil)
+            installHooks(policy)
         }
     }
 
-    private static func make<F: StorageFault>(_ armed: ArmedFault, _ fault: F, directory: String) throws -> any ArmedStorageFault {
+    private static func make<F: StorageFault>(_ armed: ArmedFault, _ fault: F, directory: String, seam: StorageSeam) throws -> any ArmedStorageFault {
         do {
-            return try ArmedStorage(armed, fault: fault, directory: directory)
+            return try ArmedStorage(armed, fault: fault, directory: directory, seam: seam)
         } catch {
             throw ArmError(message: "the saved state of '\(armed.id)' does not decode: \(error)")
         }
+    }
+
+    /// Each seam's hook is set while a fault of that seam is armed, so an idle seam
+    /// costs one atomic load per call.
+    private static func installHooks(_ policy: StorageFaultPolicy) {
+        let seams = Set(policy.armed.map(\.seam))
+        chaos_vfs_set_hook(seams.contains(.vfs) ? storageFaultHook : nil, nil)
+        LibcSeam.setHook(seams.contains(.libc) ? libcFaultHook : nil)
     }
 
     /// Disarms the fault armed under `id`.
     package static func disarm(id: String) {
         policy.withLock { policy in
             policy.disarm(id: id)
-            if policy.isEmpty { chaos_vfs_set_hook(nil, nil) }
+            installHooks(policy)
         }
     }
 
@@ -78,7 +91,7 @@ package enum StorageFaults {
     package static func disarmAll() {
         policy.withLock { policy in
             policy.disarmAll()
-            chaos_vfs_set_hook(nil, nil)
+            installHooks(policy)
         }
     }
 
@@ -101,19 +114,25 @@ package enum StorageFaults {
         policy.withLock { $0.resetFirings() }
     }
 
-    /// The hook's body: decide under the lock, sleep outside it.
-    fileprivate static func decide(_ call: StorageFaultPolicy.Call) -> Int32 {
+    /// The hooks' body: decide under the lock, sleep outside it.
+    fileprivate static func decide(_ call: StorageFaultPolicy.Call) -> StorageEffect {
         let outcome = policy.withLock { $0.decide(call) }
         if !outcome.firings.isEmpty, let observer = onFiring {
             for (firing, fired) in outcome.firings { observer(firing, fired) }
         }
         if outcome.effect.delay > .zero { outcome.effect.delay.sleepThread() }
-        return outcome.effect.resultCode
+        return outcome.effect
     }
 }
 
-/// The one C hook. It captures nothing: its state is the global policy.
+/// The VFS's C hook. It captures nothing: its state is the global policy.
 private let storageFaultHook: chaos_vfs_hook = { _, op, kind, path, offset, amount in
     guard StorageFaultPolicy.isInteresting(op: op), kind != CHAOS_FILE_OTHER else { return 0 }
-    return StorageFaults.decide(StorageFaultPolicy.Call(op: op, fileKind: kind, path: path, offset: offset, amount: amount))
+    return StorageFaults.decide(StorageFaultPolicy.Call(op: op, fileKind: kind, path: path, offset: offset, amount: amount)).resultCode
+}
+
+/// The libc seam's C hook: an errno, `CHAOS_LIBC_SHORT`, or 0.
+private let libcFaultHook: chaos_libc_hook = { op, path, offset, amount in
+    guard let path, let operation = LibcSeam.operation(of: op) else { return 0 }
+    return StorageFaults.decide(StorageFaultPolicy.Call(libc: operation, path: path, offset: offset, amount: amount)).libcAnswer
 }

@@ -11,7 +11,7 @@ import SQLiteNIO
 ///   ledger is unavailable for now and says so, the next launch tries again;
 /// - every connection is closed on every path (sqlite-nio asserts on one dropped open);
 /// - a failed save is reported, never swallowed.
-public final class CarefulLedger: Ledger {
+public final class FixedLedger: Ledger {
     private let connection: SQLiteConnection
     private let path: String
     public let notice: String?
@@ -22,13 +22,13 @@ public final class CarefulLedger: Ledger {
         self.notice = notice
     }
 
-    public static func open(at path: String) async throws(LedgerProblem) -> CarefulLedger {
+    public static func open(at path: String) async throws(LedgerProblem) -> FixedLedger {
         let copy = path + ".last-good"
         do {
             let connection = try await openChecked(path)
             let empty = try await LedgerSchema.entries(on: connection).isEmpty
             let lost = empty ? await entries(in: copy) > 0 : false
-            guard lost else { return CarefulLedger(connection, path: path, notice: nil) }
+            guard lost else { return FixedLedger(connection, path: path, notice: nil) }
             try? await connection.close()
             return try await restore(path, from: copy)
         } catch let error as LedgerProblem {
@@ -56,14 +56,14 @@ public final class CarefulLedger: Ledger {
         }
     }
 
-    private static func restore(_ path: String, from copy: String) async throws(LedgerProblem) -> CarefulLedger {
+    private static func restore(_ path: String, from copy: String) async throws(LedgerProblem) -> FixedLedger {
         let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
         let restored = (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil
         guard let connection = try? await openChecked(path) else {
             throw LedgerProblem(message: "Your ledger can't be opened right now. Please try again later.")
         }
-        return CarefulLedger(connection, path: path, notice: restored
+        return FixedLedger(connection, path: path, notice: restored
             ? "Your ledger was damaged, so it was set aside and your entries were restored from the last good copy."
             : "Your ledger could not be opened, so it was set aside and a new one was started.")
     }

@@ -4,7 +4,7 @@ import SQLiteNIO
 /// The ledger started as Xcode's templates start an app: any error opening the store ends
 /// it, and a save's error is swallowed. (This is what NOT to do; it lives only in this
 /// example.)
-public final class TemplateLedger: Ledger {
+public final class FragileLedger: Ledger {
     private let connection: SQLiteConnection
     public let notice: String? = nil
 
@@ -12,11 +12,11 @@ public final class TemplateLedger: Ledger {
         self.connection = connection
     }
 
-    public static func open(at path: String) async -> TemplateLedger {
+    public static func open(at path: String) async -> FragileLedger {
         do {
             let connection = try await SQLiteConnection.open(storage: .file(path: path))
             _ = try await connection.query(LedgerSchema.create)
-            return TemplateLedger(connection)
+            return FragileLedger(connection)
         } catch {
             // Replace this implementation with code to handle the error appropriately.
             fatalError("Unresolved error \(error)")

@@ -1,0 +1,711 @@
+/*
+** CLibcSeam: power loss at the file level, for any file under the seam's scope.
+**
+** Method (LazyFS's model, kept as an undo log as the fault VFS keeps its own):
+**
+**   A power cut loses what the OS had not put on the disk. Below a file system that
+**   is two things: the contents of a file since its last fsync, and the directory
+**   entries (a create, a rename, an unlink) since the last fsync of their folder.
+**   Every call goes through to the real file at once, so the app reads what it
+**   would read without the simulator; what the cut would lose is logged:
+**
+**   - Contents, per inode: before each write or truncate (and an open with O_TRUNC)
+**     the bytes it overwrites and the old size (CPowerCut's entry). fsync or
+**     fdatasync of the file clears the inode's log; a write through an O_SYNC or
+**     O_DSYNC descriptor is durable at once. Closing is not durable.
+**   - Directory entries, in order: each create (open with O_CREAT of a new file,
+**     mkstemp, link), rename and unlink of a regular file, with what undoing it needs
+**     (the replaced or unlinked file's bytes, kept in memory). fsync of a folder
+**     makes the entries in it durable (a rename: both folders).
+**   - A failed fsync (an injected one) behaves as Linux does (ext4, XFS; the
+**     PostgreSQL "fsyncgate"): the dirty pages are marked clean, so what was pending
+**     is lost for good ("doomed": reverted at a cut whatever its mode) while the app
+**     still reads it, and a retried fsync succeeds without writing it. Only bytes a
+**     later write made durable again survive.
+**   - sync() and syncfs() make everything durable. Syncs are modelled, not paid: the
+**     cut is simulated on a machine that keeps its page cache.
+**
+**   The cut (a trigger, or chaos_lpl_crash): the calling thread takes the lock for
+**   good, so no other thread changes a tracked file again. Directory entries first:
+**   file systems journal metadata in order, so a prefix of the pending entries
+**   survives (DROP: none, KEEP: all, TORN: a seeded length) and the rest are undone
+**   newest first — a create removed, a rename moved back (and the file it replaced
+**   restored), an unlink restored. Then each inode that still has a name has its
+**   pending changes undone newest first, per mode (CPowerCut: DROP, KEEP, or TORN
+**   sector by sector), and its doomed changes reverted. Then _exit(86).
+**
+**   Not modelled: folders themselves (mkdir, rmdir are durable), symlinks and
+**   special files (their changes are durable), renames that exchange two names,
+**   writes through mmap. Kept bytes are bounded (1 GiB); past that a change fails
+**   with ENOMEM rather than go unrecorded.
+*/
+#define _GNU_SOURCE
+#undef _FORTIFY_SOURCE
+#include "chaos_libc_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define LPL_MAX_BYTES ((int64_t)1 << 30)
+
+/* A change a failed fsync doomed, and the ranges later durable writes covered. */
+typedef struct lpl_doom {
+    chaos_cut_entry entry;
+    int64_t *covered; /* pairs: [covered[2i], covered[2i+1]) */
+    int covered_count, covered_capacity;
+} lpl_doom;
+
+/* One inode the app changed, and where its contents live now. */
+typedef struct lpl_node {
+    dev_t dev;
+    ino_t ino;
+    char *path; /* NULL: no name (unlinked, replaced, never created) */
+    chaos_cut_entry *entries;
+    int count, capacity;
+    lpl_doom *doomed;
+    int doomed_count, doomed_capacity;
+    struct lpl_node *next;
+} lpl_node;
+
+enum { DIR_CREATE = 1, DIR_RENAME, DIR_UNLINK, DIR_LINK };
+
+/* One directory entry changed and not yet durable. */
+typedef struct lpl_dirop {
+    int kind;
+    char *path;          /* the name created, unlinked, or renamed to */
+    char *old_path;      /* a rename: the name it had */
+    char *folder, *old_folder;
+    int folder_synced, old_folder_synced;
+    lpl_node *node;      /* the inode the name is about */
+    lpl_node *replaced;  /* a rename over an existing file: that file */
+    unsigned char *copy; /* an unlink: the file's bytes; a rename: the replaced file's */
+    int64_t copy_len;
+    mode_t mode;
+    struct lpl_dirop *next;
+} lpl_dirop;
+
+atomic_int chaos_lpl_active;
+
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER;
+static int g_sector = 512;
+static lpl_node *g_nodes;
+static lpl_dirop *g_ops, **g_ops_tail = &g_ops;
+static int64_t g_bytes;                       /* kept bytes: pre-images and copies */
+static int64_t g_writes, g_syncs;             /* since enabling */
+static int64_t g_crash_at_sync, g_crash_after_write; /* absolute counts; 0 = none */
+static int g_crash_mode;
+static unsigned long long g_crash_seed;
+
+static void crash_locked(int mode, unsigned long long seed) __attribute__((noreturn));
+
+/* ---- nodes ------------------------------------------------------------- */
+
+static void set_path(lpl_node *n, const char *path) {
+    if (!n) return;
+    char *copy = path ? strdup(path) : NULL;
+    free(n->path);
+    n->path = copy;
+}
+
+static lpl_node *node_get(dev_t dev, ino_t ino, const char *path) {
+    for (lpl_node *n = g_nodes; n; n = n->next)
+        if (n->dev == dev && n->ino == ino) return n;
+    lpl_node *n = calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->dev = dev;
+    n->ino = ino;
+    set_path(n, path);
+    n->next = g_nodes;
+    g_nodes = n;
+    return n;
+}
+
+static lpl_node *node_of_fd(int fd, const struct stat *st) {
+    char path[PATH_MAX];
+    return node_get(st->st_dev, st->st_ino, chaos_libc_fd_path(fd, path) == 0 ? path : NULL);
+}
+
+static void free_entries(lpl_node *n) {
+    for (int i = 0; i < n->count; i++) {
+        g_bytes -= n->entries[i].pre_len;
+        free(n->entries[i].pre);
+    }
+    n->count = 0;
+}
+
+static int append_entry(lpl_node *n, const chaos_cut_entry *e) {
+    if (n->count == n->capacity) {
+        int capacity = n->capacity ? n->capacity * 2 : 16;
+        chaos_cut_entry *grown = realloc(n->entries, (size_t)capacity * sizeof *grown);
+        if (!grown) return ENOMEM;
+        n->entries = grown;
+        n->capacity = capacity;
+    }
+    n->entries[n->count++] = *e;
+    g_bytes += e->pre_len;
+    return 0;
+}
+
+/* A descriptor that can read fd's file (fd itself unless it is write-only). */
+static int readable(int fd, int *opened) {
+    int flags = fcntl(fd, F_GETFL);
+    *opened = 0;
+    if (flags >= 0 && (flags & O_ACCMODE) != O_WRONLY) return fd;
+    char link[64];
+    snprintf(link, sizeof link, "/proc/self/fd/%d", fd);
+    *opened = 1;
+    return REAL(openat)(AT_FDCWD, link, O_RDONLY | O_CLOEXEC);
+}
+
+/* Logs the change of [off, off + len) of a file of old_size (to new_size; -1:
+** whatever the write makes it), reading the bytes it overwrites through fd. */
+static int log_change(int fd, lpl_node *n, int64_t off, int64_t len, int64_t old_size, int64_t new_size, int is_truncate) {
+    if (!n) return ENOMEM;
+    chaos_cut_entry e = {off, len, old_size, new_size >= 0 ? new_size : (off + len > old_size ? off + len : old_size),
+                         is_truncate, 0, NULL};
+    int64_t pre_end = off + len < old_size ? off + len : old_size;
+    if (pre_end > off) {
+        int64_t count = pre_end - off;
+        if (g_bytes + count > LPL_MAX_BYTES) return ENOMEM;
+        if (!(e.pre = malloc((size_t)count))) return ENOMEM;
+        int opened;
+        int rfd = readable(fd, &opened);
+        int64_t got = 0;
+        while (rfd >= 0 && got < count) {
+            ssize_t r = REAL(pread)(rfd, e.pre + got, (size_t)(count - got), (off_t)(off + got));
+            if (r < 0 && errno == EINTR) continue;
+            if (r <= 0) break;
+            got += r;
+        }
+        if (opened && rfd >= 0) REAL(close)(rfd);
+        if (got < count) memset(e.pre + got, 0, (size_t)(count - got));
+        e.pre_len = count;
+    }
+    int rc = append_entry(n, &e);
+    if (rc) free(e.pre);
+    return rc;
+}
+
+/* The file's whole contents, kept to restore it (an unlink, a replacing rename). */
+static int keep_copy(const char *path, const struct stat *st, unsigned char **out, int64_t *len) {
+    *out = NULL;
+    *len = 0;
+    if (st->st_size <= 0) return 0;
+    if (g_bytes + st->st_size > LPL_MAX_BYTES) return ENOMEM;
+    unsigned char *bytes = malloc((size_t)st->st_size);
+    if (!bytes) return ENOMEM;
+    int fd = REAL(openat)(AT_FDCWD, path, O_RDONLY | O_CLOEXEC);
+    int64_t got = 0;
+    while (fd >= 0 && got < st->st_size) {
+        ssize_t r = REAL(pread)(fd, bytes + got, (size_t)(st->st_size - got), (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += r;
+    }
+    if (fd >= 0) REAL(close)(fd);
+    *out = bytes;
+    *len = got;
+    g_bytes += got;
+    return 0;
+}
+
+/* ---- directory entries ------------------------------------------------- */
+
+static char *folder_of(const char *path) {
+    const char *slash = strrchr(path, '/');
+    size_t n = slash && slash != path ? (size_t)(slash - path) : 1;
+    char *folder = malloc(n + 1);
+    if (folder) {
+        memcpy(folder, slash && slash != path ? path : "/", n);
+        folder[n] = '\0';
+    }
+    return folder;
+}
+
+static void free_op(lpl_dirop *op) {
+    g_bytes -= op->copy_len;
+    free(op->copy);
+    free(op->path);
+    free(op->old_path);
+    free(op->folder);
+    free(op->old_folder);
+    free(op);
+}
+
+static lpl_dirop *append_op(int kind, const char *path, const char *old_path, lpl_node *node) {
+    lpl_dirop *op = calloc(1, sizeof *op);
+    if (!op) return NULL;
+    op->kind = kind;
+    op->path = strdup(path);
+    op->folder = folder_of(path);
+    if (old_path) {
+        op->old_path = strdup(old_path);
+        op->old_folder = folder_of(old_path);
+    }
+    op->old_folder_synced = old_path == NULL;
+    op->node = node;
+    *g_ops_tail = op;
+    g_ops_tail = &op->next;
+    return op;
+}
+
+/* The folder `folder` was synced: its entries are durable. */
+static void folder_synced(const char *folder) {
+    lpl_dirop **link = &g_ops;
+    g_ops_tail = &g_ops;
+    while (*link) {
+        lpl_dirop *op = *link;
+        if (op->folder && strcmp(op->folder, folder) == 0) op->folder_synced = 1;
+        if (op->old_folder && strcmp(op->old_folder, folder) == 0) op->old_folder_synced = 1;
+        if (op->folder_synced && op->old_folder_synced) {
+            *link = op->next;
+            free_op(op);
+        } else {
+            link = &op->next;
+            g_ops_tail = link;
+        }
+    }
+    g_ops_tail = link;
+}
+
+/* ---- durability -------------------------------------------------------- */
+
+static void cover(lpl_doom *d, int64_t from, int64_t to) {
+    if (d->covered_count == d->covered_capacity) {
+        int capacity = d->covered_capacity ? d->covered_capacity * 2 : 8;
+        int64_t *grown = realloc(d->covered, (size_t)capacity * 2 * sizeof *grown);
+        if (!grown) return;
+        d->covered = grown;
+        d->covered_capacity = capacity;
+    }
+    d->covered[2 * d->covered_count] = from;
+    d->covered[2 * d->covered_count + 1] = to;
+    d->covered_count++;
+}
+
+/* The inode's pending changes reached the disk; doomed bytes they overwrote are safe again. */
+static void make_durable(lpl_node *n) {
+    for (int i = 0; i < n->count; i++) {
+        const chaos_cut_entry *e = &n->entries[i];
+        if (e->is_truncate) continue;
+        for (int k = 0; k < n->doomed_count; k++) cover(&n->doomed[k], e->off, e->off + e->len);
+    }
+    free_entries(n);
+}
+
+static void count_change(void) {
+    g_writes++;
+    if (g_crash_after_write && g_writes >= g_crash_after_write) crash_locked(g_crash_mode, g_crash_seed);
+}
+
+static void count_sync(void) {
+    g_syncs++;
+    if (g_crash_at_sync && g_syncs >= g_crash_at_sync) crash_locked(g_crash_mode, g_crash_seed);
+}
+
+static void created_locked(const char *canon, int fd) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return;
+    lpl_node *n = node_get(st.st_dev, st.st_ino, canon);
+    set_path(n, canon);
+    append_op(DIR_CREATE, canon, NULL, n);
+    count_change();
+}
+
+/* ---- the calls --------------------------------------------------------- */
+
+int chaos_lpl_open(int dirfd, const char *path, const char *canon, int flags, mode_t mode) {
+    pthread_mutex_lock(&g_lock);
+    struct stat st;
+    int existed = stat(canon, &st) == 0;
+    int truncates = existed && S_ISREG(st.st_mode) && (flags & O_TRUNC) && (flags & O_ACCMODE) != O_RDONLY &&
+                    st.st_size > 0;
+    if (truncates) {
+        int rfd = REAL(openat)(AT_FDCWD, canon, O_RDONLY | O_CLOEXEC);
+        int rc = rfd >= 0 ? log_change(rfd, node_get(st.st_dev, st.st_ino, canon), 0, st.st_size, st.st_size, 0, 1) : 0;
+        if (rfd >= 0) REAL(close)(rfd);
+        if (rc) {
+            pthread_mutex_unlock(&g_lock);
+            errno = rc;
+            return -1;
+        }
+    }
+    int fd = REAL(openat)(dirfd, path, flags, mode);
+    int e = errno;
+    if (fd >= 0) {
+        if (!existed && (flags & O_CREAT)) created_locked(canon, fd);
+        if (truncates) count_change();
+    }
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return fd;
+}
+
+void chaos_lpl_created(const char *canon, int fd) {
+    pthread_mutex_lock(&g_lock);
+    created_locked(canon, fd);
+    pthread_mutex_unlock(&g_lock);
+}
+
+ssize_t chaos_lpl_write(int fd, const void *buf, size_t n, int64_t off, const struct iovec *iov, int iovcnt) {
+    pthread_mutex_lock(&g_lock);
+    struct stat st;
+    int flags = fcntl(fd, F_GETFL);
+    ssize_t r;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0) {
+        r = iov ? REAL(writev)(fd, iov, iovcnt) : off < 0 ? REAL(write)(fd, buf, n) : REAL(pwrite)(fd, buf, n, (off_t)off);
+    } else {
+        int64_t at = off >= 0 ? off : (flags & O_APPEND) ? (int64_t)st.st_size : (int64_t)lseek(fd, 0, SEEK_CUR);
+        size_t total = n;
+        if (iov) {
+            total = 0;
+            for (int i = 0; i < iovcnt; i++) total += iov[i].iov_len;
+        }
+        lpl_node *node = node_of_fd(fd, &st);
+        int rc = at >= 0 ? log_change(fd, node, at, (int64_t)total, st.st_size, -1, 0) : EINVAL;
+        if (rc) {
+            pthread_mutex_unlock(&g_lock);
+            errno = rc;
+            return -1;
+        }
+        r = iov ? REAL(writev)(fd, iov, iovcnt) : off < 0 ? REAL(write)(fd, buf, n) : REAL(pwrite)(fd, buf, n, (off_t)off);
+        int e = errno;
+        if (r > 0) {
+            /* O_SYNC and O_DSYNC: the write is durable when it returns. */
+            if ((flags & O_DSYNC) == O_DSYNC && node && node->count > 0) {
+                node->count--;
+                g_bytes -= node->entries[node->count].pre_len;
+                free(node->entries[node->count].pre);
+            }
+            count_change();
+        }
+        errno = e;
+    }
+    int e = errno;
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
+int chaos_lpl_truncate(int fd, off_t size) {
+    pthread_mutex_lock(&g_lock);
+    struct stat st;
+    int rc = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && size != st.st_size) {
+        lpl_node *node = node_of_fd(fd, &st);
+        rc = size < st.st_size ? log_change(fd, node, size, st.st_size - size, st.st_size, size, 1)
+                               : log_change(fd, node, st.st_size, size - st.st_size, st.st_size, size, 1);
+    }
+    int r = -1;
+    if (rc) errno = rc;
+    else r = REAL(ftruncate)(fd, size);
+    int e = errno;
+    if (r == 0 && !rc) count_change();
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
+int chaos_lpl_sync(int fd) {
+    pthread_mutex_lock(&g_lock);
+    count_sync(); /* a cut at this sync comes before it reaches the disk */
+    struct stat st;
+    if (fstat(fd, &st) == 0) {
+        if (S_ISDIR(st.st_mode)) {
+            char folder[PATH_MAX];
+            if (chaos_libc_fd_path(fd, folder) == 0) folder_synced(folder);
+        } else {
+            for (lpl_node *n = g_nodes; n; n = n->next)
+                if (n->dev == st.st_dev && n->ino == st.st_ino) make_durable(n);
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+    return 0;
+}
+
+void chaos_lpl_sync_failed(int fd) {
+    pthread_mutex_lock(&g_lock);
+    struct stat st;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        for (lpl_node *n = g_nodes; n; n = n->next) {
+            if (n->dev != st.st_dev || n->ino != st.st_ino) continue;
+            for (int i = 0; i < n->count; i++) {
+                if (n->doomed_count == n->doomed_capacity) {
+                    int capacity = n->doomed_capacity ? n->doomed_capacity * 2 : 8;
+                    lpl_doom *grown = realloc(n->doomed, (size_t)capacity * sizeof *grown);
+                    if (!grown) break;
+                    n->doomed = grown;
+                    n->doomed_capacity = capacity;
+                }
+                n->doomed[n->doomed_count++] = (lpl_doom){n->entries[i], NULL, 0, 0};
+            }
+            n->count = 0; /* the pre-images now belong to the doomed entries */
+        }
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+void chaos_lpl_sync_all(void) {
+    pthread_mutex_lock(&g_lock);
+    count_sync();
+    for (lpl_node *n = g_nodes; n; n = n->next) make_durable(n);
+    while (g_ops) {
+        lpl_dirop *op = g_ops;
+        g_ops = op->next;
+        free_op(op);
+    }
+    g_ops_tail = &g_ops;
+    pthread_mutex_unlock(&g_lock);
+}
+
+int chaos_lpl_rename(int olddirfd, const char *oldpath, const char *oldcanon, int newdirfd, const char *newpath,
+                     const char *newcanon, unsigned int flags) {
+    pthread_mutex_lock(&g_lock);
+    struct stat from, to;
+    int tracked = lstat(oldcanon, &from) == 0 && S_ISREG(from.st_mode);
+    int replaces = tracked && lstat(newcanon, &to) == 0;
+    if (replaces && (!S_ISREG(to.st_mode) || (to.st_dev == from.st_dev && to.st_ino == from.st_ino))) tracked = replaces = 0;
+    unsigned char *copy = NULL;
+    int64_t copy_len = 0;
+    if (replaces) {
+        int rc = keep_copy(newcanon, &to, &copy, &copy_len);
+        if (rc) {
+            pthread_mutex_unlock(&g_lock);
+            errno = rc;
+            return -1;
+        }
+    }
+    int r = flags ? REAL(renameat2)(olddirfd, oldpath, newdirfd, newpath, flags)
+                  : REAL(renameat)(olddirfd, oldpath, newdirfd, newpath);
+    int e = errno;
+    if (r == 0 && tracked) {
+        lpl_node *node = node_get(from.st_dev, from.st_ino, oldcanon);
+        lpl_node *replaced = replaces ? node_get(to.st_dev, to.st_ino, newcanon) : NULL;
+        set_path(node, newcanon);
+        set_path(replaced, NULL);
+        lpl_dirop *op = append_op(DIR_RENAME, newcanon, oldcanon, node);
+        if (op) {
+            op->replaced = replaced;
+            op->copy = copy;
+            op->copy_len = copy_len;
+            op->mode = replaces ? to.st_mode & 07777 : 0;
+            copy = NULL;
+        }
+        count_change();
+    }
+    if (copy) {
+        g_bytes -= copy_len;
+        free(copy);
+    }
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
+int chaos_lpl_unlink(int dirfd, const char *path, const char *canon, int flags) {
+    pthread_mutex_lock(&g_lock);
+    struct stat st;
+    int tracked = lstat(canon, &st) == 0 && S_ISREG(st.st_mode);
+    unsigned char *copy = NULL;
+    int64_t copy_len = 0;
+    if (tracked) {
+        int rc = keep_copy(canon, &st, &copy, &copy_len);
+        if (rc) {
+            pthread_mutex_unlock(&g_lock);
+            errno = rc;
+            return -1;
+        }
+    }
+    int r = REAL(unlinkat)(dirfd, path, flags);
+    int e = errno;
+    if (r == 0 && tracked) {
+        lpl_node *node = node_get(st.st_dev, st.st_ino, canon);
+        if (node && node->path && strcmp(node->path, canon) == 0) set_path(node, NULL);
+        lpl_dirop *op = append_op(DIR_UNLINK, canon, NULL, node);
+        if (op) {
+            op->copy = copy;
+            op->copy_len = copy_len;
+            op->mode = st.st_mode & 07777;
+            copy = NULL;
+        }
+        count_change();
+    }
+    if (copy) {
+        g_bytes -= copy_len;
+        free(copy);
+    }
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
+int chaos_lpl_link(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, const char *newcanon, int flags) {
+    pthread_mutex_lock(&g_lock);
+    int r = REAL(linkat)(olddirfd, oldpath, newdirfd, newpath, flags);
+    int e = errno;
+    struct stat st;
+    if (r == 0 && lstat(newcanon, &st) == 0 && S_ISREG(st.st_mode)) {
+        append_op(DIR_LINK, newcanon, NULL, node_get(st.st_dev, st.st_ino, newcanon));
+        count_change();
+    }
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
+/* ---- the cut ----------------------------------------------------------- */
+
+static void restore_copy(const char *path, const unsigned char *bytes, int64_t len, mode_t mode) {
+    int fd = REAL(openat)(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, mode ? mode : 0644);
+    if (fd < 0) return;
+    if (bytes && len > 0) chaos_cut_pwrite_all(fd, bytes, len, 0);
+    REAL(close)(fd);
+}
+
+static int names(const lpl_node *n, const char *path) { return n && n->path && strcmp(n->path, path) == 0; }
+
+static void undo_op(lpl_dirop *op) {
+    switch (op->kind) {
+    case DIR_CREATE:
+    case DIR_LINK:
+        REAL(unlinkat)(AT_FDCWD, op->path, 0);
+        if (names(op->node, op->path)) set_path(op->node, NULL);
+        break;
+    case DIR_RENAME:
+        REAL(renameat)(AT_FDCWD, op->path, AT_FDCWD, op->old_path);
+        if (names(op->node, op->path)) set_path(op->node, op->old_path);
+        if (op->replaced || op->copy) {
+            restore_copy(op->path, op->copy, op->copy_len, op->mode);
+            set_path(op->replaced, op->path);
+        }
+        break;
+    case DIR_UNLINK:
+        restore_copy(op->path, op->copy, op->copy_len, op->mode);
+        set_path(op->node, op->path);
+        break;
+    }
+}
+
+/* Puts back what a failed fsync lost, except bytes a later durable write covered. */
+static void revert_doomed(int fd, const lpl_doom *d, int64_t *size) {
+    const chaos_cut_entry *e = &d->entry;
+    uint64_t unused = 0;
+    if (d->covered_count == 0 || e->is_truncate) {
+        chaos_cut_undo(fd, e, CHAOS_CUT_DROP, g_sector, &unused, size);
+        return;
+    }
+    for (int64_t at = e->off; at < e->off + e->pre_len;) {
+        int64_t next = e->off + e->pre_len;
+        int covered = 0;
+        for (int k = 0; k < d->covered_count; k++) {
+            int64_t a = d->covered[2 * k], b = d->covered[2 * k + 1];
+            if (a <= at && at < b) {
+                covered = 1;
+                if (b < next) next = b;
+            } else if (a > at && a < next) {
+                next = a;
+            }
+        }
+        if (!covered && e->pre) chaos_cut_pwrite_all(fd, e->pre + (at - e->off), next - at, at);
+        at = next;
+    }
+}
+
+static void crash_locked(int mode, unsigned long long seed) {
+    uint64_t rng = seed;
+    /* Directory entries: a prefix survives, the rest is undone newest first. */
+    int count = 0;
+    for (lpl_dirop *op = g_ops; op; op = op->next) count++;
+    int kept = mode == CHAOS_CUT_DROP ? 0 : mode == CHAOS_CUT_KEEP ? count : (int)chaos_cut_below(&rng, (uint64_t)count + 1);
+    for (int i = count - 1; i >= kept; i--) {
+        lpl_dirop *op = g_ops;
+        for (int k = 0; k < i; k++) op = op->next;
+        undo_op(op);
+    }
+    /* Contents of every inode that still has a name. */
+    for (lpl_node *n = g_nodes; n; n = n->next) {
+        if (!n->path || (n->count == 0 && n->doomed_count == 0)) continue;
+        int fd = REAL(openat)(AT_FDCWD, n->path, O_RDWR | O_CLOEXEC);
+        if (fd < 0) continue;
+        struct stat st;
+        int64_t size = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
+        for (int i = n->count - 1; i >= 0; i--) chaos_cut_undo(fd, &n->entries[i], mode, g_sector, &rng, &size);
+        for (int i = n->doomed_count - 1; i >= 0; i--) revert_doomed(fd, &n->doomed[i], &size);
+        REAL(close)(fd); /* no fsync: the machine does not really lose its page cache */
+    }
+    _exit(CHAOS_LIBC_POWER_LOSS_EXIT);
+}
+
+/* ---- the table's power-loss entries ------------------------------------ */
+
+static void forget_everything(void) {
+    while (g_nodes) {
+        lpl_node *n = g_nodes;
+        g_nodes = n->next;
+        free_entries(n);
+        for (int i = 0; i < n->doomed_count; i++) {
+            g_bytes -= n->doomed[i].entry.pre_len;
+            free(n->doomed[i].entry.pre);
+            free(n->doomed[i].covered);
+        }
+        free(n->doomed);
+        free(n->entries);
+        free(n->path);
+        free(n);
+    }
+    while (g_ops) {
+        lpl_dirop *op = g_ops;
+        g_ops = op->next;
+        free_op(op);
+    }
+    g_ops_tail = &g_ops;
+    g_bytes = 0;
+}
+
+void chaos_lpl_enable(int enabled, int sector_size, int torn) {
+    pthread_mutex_lock(&g_lock);
+    if (enabled) {
+        g_sector = sector_size >= 512 && sector_size <= 65536 && (sector_size & (sector_size - 1)) == 0 ? sector_size : 512;
+        (void)torn; /* nothing to advertise: a plain file has no sector size to report */
+        if (!atomic_load(&chaos_lpl_active)) {
+            g_writes = g_syncs = 0;
+            g_crash_at_sync = g_crash_after_write = 0;
+        }
+        atomic_store(&chaos_lpl_active, 1);
+    } else {
+        atomic_store(&chaos_lpl_active, 0);
+        g_crash_at_sync = g_crash_after_write = 0;
+        forget_everything();
+    }
+    pthread_mutex_unlock(&g_lock);
+}
+
+void chaos_lpl_arm(int at_sync, int after_writes, int mode, unsigned long long seed) {
+    pthread_mutex_lock(&g_lock);
+    g_crash_at_sync = at_sync > 0 ? g_syncs + at_sync : 0;
+    g_crash_after_write = after_writes > 0 ? g_writes + after_writes : 0;
+    g_crash_mode = mode;
+    g_crash_seed = seed;
+    pthread_mutex_unlock(&g_lock);
+}
+
+void chaos_lpl_crash(int mode, unsigned long long seed) {
+    pthread_mutex_lock(&g_lock); /* never released */
+    crash_locked(mode, seed);
+}
+
+void chaos_lpl_stats(long long *writes, long long *syncs, long long *pending) {
+    pthread_mutex_lock(&g_lock);
+    long long count = 0;
+    for (lpl_node *n = g_nodes; n; n = n->next) count += n->count + n->doomed_count;
+    for (lpl_dirop *op = g_ops; op; op = op->next) count++;
+    if (writes) *writes = g_writes;
+    if (syncs) *syncs = g_syncs;
+    if (pending) *pending = count;
+    pthread_mutex_unlock(&g_lock);
+}

@@ -1,0 +1,55 @@
+#ifndef CHAOS_POWER_CUT_H
+#define CHAOS_POWER_CUT_H
+/*
+** CPowerCut: what a power cut leaves of writes that were not synced. Shared by the
+** two crash simulators: the fault VFS's (SQLite files, chaos_powerloss.c) and the
+** libc seam's (any file, CLibcSeam). Each keeps an undo log of its own; this is the
+** part they share: one logged change, and undoing it as a cut of a given mode would.
+** Plain C, no SQLite, no Swift: the libc seam is a preloaded library.
+*/
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* What a cut does with each pending change (the values of CHAOS_POWERLOSS_*). */
+enum : int {
+    CHAOS_CUT_DROP = 0, /* revert every change: a clean cut losing everything unsynced */
+    CHAOS_CUT_KEEP = 1, /* keep every change: the OS had flushed it all */
+    CHAOS_CUT_TORN = 2  /* per sector, a seeded keep / revert / garble */
+};
+
+/* One logged change to a file, with what it overwrote. */
+typedef struct chaos_cut_entry {
+    int64_t off;          /* the changed range: [off, off + len) */
+    int64_t len;
+    int64_t old_size;     /* the file's size before the change */
+    int64_t new_size;     /* and after it */
+    int is_truncate;
+    int64_t pre_len;      /* min(off + len, old_size) - off, or 0 */
+    unsigned char *pre;   /* the old bytes of [off, off + pre_len); NULL if none */
+} chaos_cut_entry;
+
+/* One draw of SplitMix64 (advances *state): the generator of Chaos's SplitMix64.swift. */
+uint64_t chaos_cut_splitmix64_next(uint64_t *state);
+
+/* Uniform in [0, bound): Lemire's multiply-and-reject, as SplitMix64.nextInt(below:). */
+uint64_t chaos_cut_below(uint64_t *state, uint64_t bound);
+
+/*
+** Undoes (or not, per `mode`) one entry on the open file `fd`, whose simulated size
+** is *size (updated). `sector` is the torn-write unit. Undo a file's entries newest
+** to oldest: each sector then holds one of the values it had since the last sync, or
+** garbage, which is what a disk may hold after a cut.
+*/
+void chaos_cut_undo(int fd, const chaos_cut_entry *entry, int mode, int sector, uint64_t *rng, int64_t *size);
+
+/* Writes all of [buf, buf + n) at `off`, retrying short writes; gives up silently
+** (nothing better to do while the power goes). */
+void chaos_cut_pwrite_all(int fd, const void *buf, int64_t n, int64_t off);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* CHAOS_POWER_CUT_H */

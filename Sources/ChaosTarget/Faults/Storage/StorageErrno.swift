@@ -1,0 +1,30 @@
+import Foundation
+
+/// The errnos a storage fault may make a libc call fail with (`errno:` in a scenario):
+/// what a real disk answers when it is full, over quota, read-only, or failing.
+///
+/// In the fault VFS, SQLite's own mapping applies: `ENOSPC` and `EDQUOT` on a write
+/// are `SQLITE_FULL`, anything else the operation's `SQLITE_IOERR_*`.
+package enum StorageErrno: String, Sendable, Codable, CaseIterable {
+    case eio = "EIO"
+    case enospc = "ENOSPC"
+    case erofs = "EROFS"
+    case edquot = "EDQUOT"
+
+    package var value: Int32 {
+        switch self {
+        case .eio: EIO
+        case .enospc: ENOSPC
+        case .erofs: EROFS
+        case .edquot: EDQUOT
+        }
+    }
+
+    /// A full disk, as SQLite's unix VFS reads these errnos on a write.
+    package var meansFull: Bool { self == .enospc || self == .edquot }
+
+    /// Reads `errno:` of a fault step, limited to `allowed`.
+    package static func parse(_ parameters: ScenarioParameters, allowed: [StorageErrno] = allCases) throws(ScenarioError) -> StorageErrno? {
+        try parameters.oneOf("errno", allowed.map(\.rawValue)).flatMap(StorageErrno.init(rawValue:))
+    }
+}

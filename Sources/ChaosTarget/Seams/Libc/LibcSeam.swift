@@ -1,0 +1,111 @@
+import CLibcSeamAPI
+import Foundation
+import Synchronization
+
+/// The libc seam, as the worker drives it: the library `libChaosLibcSeam.so` that the
+/// controller preloads into every worker (`LD_PRELOAD`, as the clock seam preloads
+/// libfaketime) stands in front of libc's open, read, write, fsync, rename, ftruncate
+/// and unlink. The worker never links it; it finds it here, at run time, and gives it
+/// a scope (the app's data folder), the storage faults' hook, and the power cut.
+///
+/// What reaches it: every call the app makes through the dynamic libc — Foundation,
+/// a JSON encoder, a copy of SQLite compiled into the app (sqlite-nio's, SQLCipher's).
+/// What does not: a statically linked executable, a wrapper that clears `LD_PRELOAD`,
+/// raw syscalls, stdio streams (fwrite writes through glibc's own write). When the
+/// seam is not loaded, ``isLoaded`` is false and the worker says so in its ready line.
+///
+/// Related: `Sources/CLibcSeam/chaos_libc.c` (the interposers),
+/// `chaos_libc_powerloss.c` (the power cut at the file level).
+package enum LibcSeam {
+    /// The seam's table, or nil when this process has none loaded.
+    nonisolated(unsafe) private static let table: UnsafePointer<chaos_libc_seam>? = chaos_libc_seam_find()
+
+    /// Whether the seam is loaded in this process.
+    package static var isLoaded: Bool { table != nil }
+
+    /// The environment variable the controller sets to say where it looked, so a worker
+    /// without the seam can tell why (see ``whyNotLoaded``).
+    package static let expectedVariable = "CHAOS_LIBC_SEAM_EXPECTED"
+
+    /// Why the seam is not loaded here, in words; nil when it is.
+    package static var whyNotLoaded: String? {
+        guard !isLoaded else { return nil }
+        let preload = ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? ""
+        if let expected = ProcessInfo.processInfo.environment[expectedVariable], !expected.isEmpty {
+            return preload.contains(expected)
+                ? "the target's process did not load \(expected) though LD_PRELOAD named it (a statically linked executable?)"
+                : "LD_PRELOAD did not reach the target's process (a wrapper that clears it?); it should name \(expected)"
+        }
+        return "the controller found no libChaosLibcSeam.so to preload: build it with 'swift build --product ChaosLibcSeam'"
+    }
+
+    private static let scope = Mutex<String?>(nil)
+
+    /// Looks at calls on files under `directory` from now on (the worker's data folder).
+    /// Setting the same folder again keeps the counts.
+    package static func watch(_ directory: String) {
+        guard let table else { return }
+        let prefix = StoragePathPrefix.of(directory: directory)
+        scope.withLock { current in
+            guard current != prefix else { return }
+            current = prefix
+            table.pointee.set_scope(prefix)
+        }
+    }
+
+    /// Sets (nil: clears) the hook storage faults decide through.
+    static func setHook(_ hook: chaos_libc_hook?) {
+        table?.pointee.set_hook(hook)
+    }
+
+    /// Calls on files under the scope so far, by operation.
+    package static func calls() -> [StorageCall.Operation: Int] {
+        guard let table else { return [:] }
+        var counts = [Int64](repeating: 0, count: Int(CHAOS_LIBC_OP_COUNT))
+        counts.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CLongLong.self, capacity: buffer.count) { table.pointee.counters($0) }
+        }
+        var result: [StorageCall.Operation: Int] = [:]
+        for (index, count) in counts.enumerated() where count > 0 {
+            if let operation = operation(of: Int32(index)) { result[operation] = Int(count) }
+        }
+        return result
+    }
+
+    /// The operation of a `CHAOS_LIBC_OP_*` code.
+    static func operation(of op: Int32) -> StorageCall.Operation? {
+        switch op {
+        case CHAOS_LIBC_OP_OPEN: .open
+        case CHAOS_LIBC_OP_READ: .read
+        case CHAOS_LIBC_OP_WRITE: .write
+        case CHAOS_LIBC_OP_SYNC: .sync
+        case CHAOS_LIBC_OP_TRUNCATE: .truncate
+        case CHAOS_LIBC_OP_RENAME: .rename
+        case CHAOS_LIBC_OP_DELETE: .delete
+        default: nil
+        }
+    }
+
+    // MARK: - Power loss at the file level
+
+    /// Starts (or stops) keeping what a power cut would lose under the scope.
+    static func enablePowerLoss(_ enabled: Bool, torn: Bool, sectorSize: Int) -> Bool {
+        guard let table else { return false }
+        table.pointee.powerloss_enable(enabled ? 1 : 0, Int32(clamping: sectorSize), torn ? 1 : 0)
+        return true
+    }
+
+    static func armPowerLoss(atSync: Int, afterWrites: Int, mode: Int32, seed: UInt64) {
+        table?.pointee.powerloss_arm(Int32(clamping: atSync), Int32(clamping: afterWrites), mode, seed)
+    }
+
+    static func crash(mode: Int32, seed: UInt64) {
+        table?.pointee.powerloss_crash(mode, seed)
+    }
+
+    static func powerLossStats() -> (writes: Int, syncs: Int, pending: Int) {
+        var writes: CLongLong = 0, syncs: CLongLong = 0, pending: CLongLong = 0
+        table?.pointee.powerloss_stats(&writes, &syncs, &pending)
+        return (Int(writes), Int(syncs), Int(pending))
+    }
+}
