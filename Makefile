@@ -2,9 +2,10 @@
 #   make demo   installs what is missing, builds, runs the main job
 #   make test   installs what is missing, builds, runs every test
 SWIFT        ?= swift
-# What the tool needs, and what its tests need besides (reports checked with a real
+# What the tool needs (gcc builds the preloaded C libraries: PreloadLibrary.swift),
+# and what its tests need besides (reports checked with a real
 # browser, xmllint and jsonschema).
-APT_PACKAGES      := libsqlite3-dev libfaketime pkg-config util-linux
+APT_PACKAGES      := libsqlite3-dev libfaketime pkg-config util-linux gcc
 TEST_APT_PACKAGES := libxml2-utils chromium
 # make bench counts instructions with callgrind (valgrind) on a copy stripped by binutils,
 # and measures libfiu's fiu_fail beside our fault points.
@@ -52,7 +53,6 @@ test: test-deps
 # Foundation linked in statically, so each worker process starts in a few ms.
 release: deps
 	$(SWIFT) build -c release --static-swift-stdlib --product chaos
-	$(SWIFT) build -c release --static-swift-stdlib --product ChaosTimerfdShim
 	@echo "Built .build/release/chaos"
 
 # Figures, not tests: release build as `make release` makes it, in build folders of
@@ -62,7 +62,6 @@ BENCH_BUILD := $(SWIFT) build -c release --static-swift-stdlib --scratch-path
 bench: deps
 	@$(MAKE) --no-print-directory apt PACKAGES="$(BENCH_APT_PACKAGES)"
 	$(BENCH_BUILD) .build-bench --product chaos
-	$(BENCH_BUILD) .build-bench --product ChaosTimerfdShim
 	$(BENCH_BUILD) .build-bench --product chaos-bench-points
 	$(BENCH_BUILD) .build-bench --product chaos-bench
 	$(BENCH_BUILD) .build-bench-notraits --disable-default-traits --product chaos-bench-points

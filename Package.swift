@@ -16,9 +16,7 @@ let package = Package(
         // (Swift Testing, an XCTest entry too), scoped fault points for unit tests.
         .library(name: "ChaosTesting", targets: ["ChaosTesting"]),
         // Clock faults: preloaded into workers before libfaketime (docs/ARCHITECTURE.md).
-        .library(name: "ChaosTimerfdShim", type: .dynamic, targets: ["CTimerfdShim"]),
         // Storage faults and power loss for any file: preloaded into workers (docs/ARCHITECTURE.md).
-        .library(name: "ChaosLibcSeam", type: .dynamic, targets: ["CLibcSeam"]),
         .executable(name: "chaos", targets: ["chaos"]),
     ],
     traits: [
@@ -45,13 +43,14 @@ let package = Package(
         .target(name: "CPowerCut"),
         // The fault VFS: mechanism in C, policy in Swift.
         .target(name: "CChaosVFS", dependencies: ["CSQLite", "CPowerCut"]),
-        // The libc seam: interposers for any file, a preload, never linked; and the
+        // The libc seam: interposers for any file, a preload, never linked (the
+        // controller builds it with the C compiler: PreloadLibrary.swift); and the
         // table through which a worker finds and drives it.
         .target(name: "CLibcSeamAPI"),
         .target(name: "CLibcSeam", dependencies: ["CLibcSeamAPI", "CPowerCut"]),
         // The workers' fork server: a started worker forks the next ones (mechanism in C).
         .target(name: "CForkServer"),
-        // Timers stay real under libfaketime: a preload, never linked.
+        // Timers stay real under libfaketime: a preload, never linked (built likewise).
         .target(name: "CTimerfdShim"),
         .target(
             name: "SystemUnderTest",
@@ -121,6 +120,9 @@ let package = Package(
             dependencies: ["ChaosTarget", "CSQLite"],
             path: "Tests/TargetApps/NeverCheckpoints"
         ),
+        // A test app for the libc seam alone: a script of file operations, run with the
+        // seam preloaded, so its faults and its power cut are tested on real files.
+        .executableTarget(name: "chaos-test-file-ops", dependencies: ["CLibcSeamAPI"], path: "Tests/TargetApps/FileOps"),
         // A test app that traps on an index out of range: built in release, statically
         // linked, by the test that names such a trap's site in every build.
         .executableTarget(name: "chaos-test-index-trap", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/IndexTrap"),

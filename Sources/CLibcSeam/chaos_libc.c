@@ -63,9 +63,12 @@ __attribute__((constructor)) static void chaos_libc_init(void) { chaos_libc_reso
 enum { SLOT_UNKNOWN = 0, SLOT_OUT = 1, SLOT_IN = 2 };
 
 static atomic_int g_active;                 /* a scope is set */
-static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* scope, slot paths */
-static char *g_scope;                       /* canonical, ending "/" */
-static size_t g_scope_len;
+static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* slot paths, scope changes */
+/* Canonical, ending "/". Read without a lock: a call on a file outside the scope
+ * must never wait, for it may come from a crash handler on a signal stack while
+ * another thread, stopped, holds a lock. A replaced scope is kept, never freed
+ * (a worker sets one or two in its life). */
+static _Atomic(const char *) g_scope;
 static _Atomic(chaos_libc_hook) g_hook;
 static atomic_llong g_counts[CHAOS_LIBC_OP_COUNT];
 static _Atomic uint32_t g_slot[FD_SLOTS];   /* (generation << 2) | SLOT_* */
@@ -87,12 +90,11 @@ static inline int looks_at(int fd) {
 }
 
 static int scope_holds(const char *canon) {
-    pthread_mutex_lock(&g_lock);
+    const char *scope = atomic_load(&g_scope);
+    if (!scope) return 0;
+    size_t len = strlen(scope);
     /* The folder itself ("/data") or anything under it ("/data/x"). */
-    int in = g_scope && strncmp(canon, g_scope, g_scope_len - 1) == 0 &&
-             (canon[g_scope_len - 1] == '/' || canon[g_scope_len - 1] == '\0');
-    pthread_mutex_unlock(&g_lock);
-    return in;
+    return strncmp(canon, scope, len - 1) == 0 && (canon[len - 1] == '/' || canon[len - 1] == '\0');
 }
 
 int chaos_libc_fd_path(int fd, char out[PATH_MAX]) {
@@ -107,46 +109,60 @@ int chaos_libc_fd_path(int fd, char out[PATH_MAX]) {
     return 0;
 }
 
-/* `path` (relative to dirfd) as an absolute path whose folder is canonical. */
+/* Kernel file systems: never under a scope, and opened by code that must not
+ * be slowed or disturbed (the Swift runtime's crash handler opens
+ * /proc/self/task on its signal stack, where a path walk overflows). Not
+ * /dev/shm, a tmpfs where trials keep their data. */
+static int kernel_path(const char *path) {
+    return strncmp(path, "/proc/", 6) == 0 || strncmp(path, "/sys/", 5) == 0 ||
+           (strncmp(path, "/dev/", 5) == 0 && strncmp(path, "/dev/shm/", 9) != 0);
+}
+
+/* `path` (relative to dirfd) as an absolute path whose folder is canonical.
+ * Keeps its stack small (two path buffers, `out` doubling as scratch): it
+ * runs inside any open in the process, signal handlers' included. */
 static int resolve_at(int dirfd, const char *path, char out[PATH_MAX]) {
+    if (kernel_path(path)) return -1;
     char joined[PATH_MAX];
     if (path[0] == '/') {
         if (strlen(path) >= PATH_MAX) return -1;
         strcpy(joined, path);
     } else {
-        char base[PATH_MAX];
         if (dirfd == AT_FDCWD) {
-            if (!getcwd(base, sizeof base)) return -1;
-        } else if (chaos_libc_fd_path(dirfd, base) != 0) {
+            if (!getcwd(out, PATH_MAX)) return -1;
+        } else if (chaos_libc_fd_path(dirfd, out) != 0) {
             return -1;
         }
-        if (snprintf(joined, sizeof joined, "%s/%s", base, path) >= PATH_MAX) return -1;
+        if (snprintf(joined, sizeof joined, "%s/%s", out, path) >= PATH_MAX) return -1;
     }
     size_t len = strlen(joined);
     while (len > 1 && joined[len - 1] == '/') joined[--len] = '\0';
     char *slash = strrchr(joined, '/');
     const char *name = slash + 1;
-    char folder[PATH_MAX], real[PATH_MAX];
-    size_t folder_len = (size_t)(slash - joined);
-    if (folder_len == 0) strcpy(folder, "/");
-    else {
-        memcpy(folder, joined, folder_len);
-        folder[folder_len] = '\0';
-    }
-    if (!realpath(folder, real)) {
+    int root = slash == joined;
+    *slash = '\0';
+    if (!realpath(root ? "/" : joined, out)) {
+        *slash = '/';
         strcpy(out, joined); /* the folder does not exist (yet): as given */
         return 0;
     }
-    if (*name == '\0' || strcmp(name, ".") == 0) {
-        strcpy(out, real);
-        return 0;
-    }
-    return snprintf(out, PATH_MAX, "%s/%s", strcmp(real, "/") == 0 ? "" : real, name) >= PATH_MAX ? -1 : 0;
+    if (*name == '\0' || strcmp(name, ".") == 0) return 0;
+    size_t at = strcmp(out, "/") == 0 ? 0 : strlen(out);
+    if (at + 1 + strlen(name) >= PATH_MAX) return -1;
+    out[at] = '/';
+    strcpy(out + at + 1, name);
+    return 0;
 }
 
-/* Remembers what fd is: under the scope (canon) or not (NULL). */
+/* Remembers what fd is: under the scope (canon) or not (NULL). An fd outside
+ * the scope whose slot held no path is noted without a lock or an allocation. */
 static void note_slot(int fd, const char *canon) {
     if (fd < 0 || fd >= FD_SLOTS) return;
+    if (!canon) {
+        uint32_t old = atomic_load(&g_slot[fd]);
+        if ((old & 3) != SLOT_IN &&
+            atomic_compare_exchange_strong(&g_slot[fd], &old, (generation() << 2) | (uint32_t)SLOT_OUT)) return;
+    }
     char *copy = canon ? strdup(canon) : NULL;
     pthread_mutex_lock(&g_lock);
     free(g_slot_path[fd]);
@@ -174,6 +190,8 @@ static void forget_slot(int fd) {
 /* Whether fd's file is under the scope; its canonical path in `path` if so. */
 static int fd_in_scope(int fd, char path[PATH_MAX]) {
     if (fd < FD_SLOTS) {
+        uint32_t seen = atomic_load(&g_slot[fd]);
+        if ((seen >> 2) == generation() && (seen & 3) == SLOT_OUT) return 0;
         pthread_mutex_lock(&g_lock);
         uint32_t v = atomic_load(&g_slot[fd]);
         int known = (v >> 2) == generation() && (v & 3) != SLOT_UNKNOWN;
@@ -354,8 +372,12 @@ static ssize_t seam_read(int fd, void *buf, size_t n, off_t off) {
             errno = verdict;
             r = -1;
         } else {
-            size_t m = verdict == CHAOS_LIBC_SHORT && n > 1 ? n / 2 : n;
-            r = off < 0 ? REAL(read)(fd, buf, m) : REAL(pread)(fd, buf, m, off);
+            r = off < 0 ? REAL(read)(fd, buf, n) : REAL(pread)(fd, buf, n, off);
+            if (verdict == CHAOS_LIBC_SHORT && r > 1) { /* half of what was there; the rest is read next */
+                ssize_t kept = r / 2;
+                if (off < 0) lseek(fd, (off_t)(kept - r), SEEK_CUR);
+                r = kept;
+            }
         }
     }
     int e = errno;
@@ -622,9 +644,7 @@ static void api_set_scope(const char *directory) {
         }
     }
     pthread_mutex_lock(&g_lock);
-    free(g_scope);
-    g_scope = copy;
-    g_scope_len = copy ? strlen(copy) : 0;
+    atomic_store(&g_scope, copy);
     atomic_fetch_add(&g_generation, 1);
     for (int fd = 0; fd < FD_SLOTS; fd++) {
         free(g_slot_path[fd]);

@@ -18,8 +18,18 @@ extern "C" {
 /* The version of the table below; a worker refuses a seam of another version. */
 #define CHAOS_LIBC_SEAM_VERSION 1
 
+/* `enum : int` (C23, clang) makes Swift import the constants as Int32; gcc before
+** 13 lacks it, and builds the preloads (PreloadLibrary.swift) with a plain enum. */
+#ifndef CHAOS_INT_ENUM
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 13)
+#define CHAOS_INT_ENUM enum : int
+#else
+#define CHAOS_INT_ENUM enum
+#endif
+#endif
+
 /* What a hook call is about; `amount` says more. */
-enum : int {
+CHAOS_INT_ENUM {
     CHAOS_LIBC_OP_OPEN = 1,   /* open, openat, creat, mkstemp...: amount = open flags */
     CHAOS_LIBC_OP_READ,       /* read, pread: offset (-1: the current one), amount = bytes */
     CHAOS_LIBC_OP_WRITE,      /* write, pwrite, writev: offset (-1: current), amount = bytes */
@@ -42,7 +52,7 @@ enum : int {
 typedef int (*chaos_libc_hook)(int op, const char *path, long long offset, long long amount);
 
 /* What a power cut does with unsynced changes (the values of CHAOS_POWERLOSS_*). */
-enum : int { CHAOS_LIBC_CUT_DROP = 0, CHAOS_LIBC_CUT_KEEP = 1, CHAOS_LIBC_CUT_TORN = 2 };
+CHAOS_INT_ENUM { CHAOS_LIBC_CUT_DROP = 0, CHAOS_LIBC_CUT_KEEP = 1, CHAOS_LIBC_CUT_TORN = 2 };
 
 /* The exit status of a simulated power loss, as the fault VFS's. */
 #define CHAOS_LIBC_POWER_LOSS_EXIT 86

@@ -13,8 +13,18 @@
 extern "C" {
 #endif
 
+/* `enum : int` (C23, clang) makes Swift import the constants as Int32; gcc before
+** 13 lacks it, and builds the preloads (PreloadLibrary.swift) with a plain enum. */
+#ifndef CHAOS_INT_ENUM
+#if defined(__clang__) || (defined(__GNUC__) && __GNUC__ >= 13)
+#define CHAOS_INT_ENUM enum : int
+#else
+#define CHAOS_INT_ENUM enum
+#endif
+#endif
+
 /* What a cut does with each pending change (the values of CHAOS_POWERLOSS_*). */
-enum : int {
+CHAOS_INT_ENUM {
     CHAOS_CUT_DROP = 0, /* revert every change: a clean cut losing everything unsynced */
     CHAOS_CUT_KEEP = 1, /* keep every change: the OS had flushed it all */
     CHAOS_CUT_TORN = 2  /* per sector, a seeded keep / revert / garble */

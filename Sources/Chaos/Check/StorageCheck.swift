@@ -63,14 +63,16 @@ package struct StorageCheck {
             expected: "no trial fails", observed: "\(outcome.trials) trials, \(covered) covered"
                 + (failures.isEmpty ? ", no failure" : "; \(outcome.failedTrials) failed: \(failures)"),
             detail: first.map { "first failure: \($0.reproduce)" })
-        let verdict: Verdict = outcome.failures.isEmpty ? .passed
-            : outcome.failedTrials == outcome.failures["errored"] ? .errored : .deviated
+        let verdict: Verdict = !outcome.failures.isEmpty
+            ? (outcome.failedTrials == outcome.failures["errored"] ? .errored : .deviated)
+            : outcome.nothingToSweep == nil ? .passed : .inconclusive
         var report = CaseReport(
             scenario: name, summary: "\(scenario.summary) (\(kind.rawValue) sweep, at most \(limit) trials)", system: scenario.system,
             scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
             seed: scenario.seed, variant: options.variant, verdict: verdict, durationMs: outcome.durationMs,
             expectations: [result], trap: first?.trap,
-            reproduce: first?.reproduce ?? sweeper.reproduceCommand(nil), error: verdict == .errored ? first?.error : nil)
+            reproduce: first?.reproduce ?? sweeper.reproduceCommand(nil),
+            error: verdict == .errored ? first?.error : verdict == .inconclusive ? outcome.nothingToSweep : nil)
         report.injections = first?.injections ?? []
         report.steps = first?.steps ?? []
         report.faults = first?.faults

@@ -65,7 +65,7 @@ struct StorageFacts {
     /// whose files the fault VFS never saw.
     func whyUnreached(_ step: FaultStep) -> String? {
         if let fault = step.fault.base as? any StorageFault, let missing = missingOperations(fault, step: step) {
-            return missing + " (add if-absent: skip to a case that may run on such a target)"
+            return missing + (step.ifAbsent == .skip ? "" : " (add if-absent: skip to a case that may run on such a target)")
         }
         switch seam(of: step) {
         case .libc:

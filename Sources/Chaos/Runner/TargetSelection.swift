@@ -43,7 +43,7 @@ package struct TargetSelection: Sendable {
     package static func userTarget(at executable: String, variant: String?) throws -> TargetSelection {
         let path = URL(fileURLWithPath: executable).standardizedFileURL.path
         guard FileManager.default.isExecutableFile(atPath: path) else { throw Failure.usage("--target-exec: no executable at \(path)") }
-        let worker = WorkerCommand(executable: path, arguments: [], environment: WorkerCommand.workerEnvironment(targetExecutable: path), targetName: path)
+        let worker = WorkerCommand(executable: path, arguments: [], environment: WorkerCommand.workerEnvironment(), targetName: path)
         let ready: WorkerReady
         do { ready = try TargetDescription.read(worker, variant: variant ?? "") } catch {
             throw Failure.harness(String(describing: error))

@@ -144,10 +144,9 @@ package struct WorkerCommand: Sendable {
     /// The environment a worker runs with: the controller's, plus the backtracer's
     /// setting (``Backtracer``): it never waits for a debugger on a terminal, and it
     /// names a trap's site in a statically linked worker too; and the libc seam
-    /// preloaded (``LibcSeamLibrary``), looked for beside `targetExecutable` too.
-    package static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment,
-                                          targetExecutable: String? = nil) -> [String: String] {
-        var environment = LibcSeamLibrary.preloading(base, targetExecutable: targetExecutable)
+    /// preloaded (``LibcSeamLibrary``).
+    package static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
+        var environment = LibcSeamLibrary.preloading(base)
         environment["SWIFT_BACKTRACE"] = Backtracer.setting(environment: base)
         return environment
     }

@@ -93,6 +93,7 @@ struct ExploreCommand: ParsableCommand {
         if RunInterruption.requested { throw ExitCode(.interrupted) }
         if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(.harnessError) }
         if !outcome.failures.isEmpty { throw ExitCode(.failed) }
+        if outcome.nothingToSweep != nil { throw ExitCode(.failed) }
     }
 
     private func printHeader(_ scenario: Scenario, kind: Sweeper.Kind, options: RunOptions) {
@@ -129,7 +130,9 @@ struct ExploreCommand: ParsableCommand {
         if outcome.idleTrials > 0 {
             print("\(outcome.idleTrials) trial\(outcome.idleTrials == 1 ? "" : "s") whose fault never fired (they cover nothing)")
         }
-        if outcome.failures.isEmpty {
+        if let nothing = outcome.nothingToSweep {
+            print("inconclusive — \(nothing)")
+        } else if outcome.failures.isEmpty {
             print("failures: none — 0 traps, 0 integrity failures, 0 lost acknowledged writes")
         } else {
             print("failures: " + outcome.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", "))
@@ -144,6 +147,8 @@ struct ExploreCommand: ParsableCommand {
             }
             if let error = first.report.error { print("  \(error)") }
             print("  reproduce: \(first.report.reproduce)")
+        } else if let error = outcome.failedReports.first?.error {
+            print("  \(error)")
         }
     }
 

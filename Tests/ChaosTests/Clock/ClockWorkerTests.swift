@@ -74,7 +74,7 @@ import Testing
     @Test func withoutTheShimASleepUnderAJumpedClockNeverEnds() throws {
         let worker = try ClockWorker(environment: { environment in
             environment["LD_PRELOAD"] = environment["LD_PRELOAD"]?.split(separator: ":")
-                .filter { !$0.hasSuffix(FaketimeLibraries.shimFileName) }.joined(separator: ":")
+                .filter { !$0.contains("libChaosTimerfdShim") }.joined(separator: ":")
         }, before: { _ = try $0.apply(ClockJumpFault(by: .seconds(-3600))) })
         #expect(throws: ClockWorkerError.self, "a 200 ms sleep answered within 3 s without the shim") {
             _ = try worker.sleep(ms: 200, within: .seconds(3))

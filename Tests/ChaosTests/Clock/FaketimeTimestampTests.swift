@@ -62,7 +62,7 @@ struct FaketimeTimestampTests {
         #expect(reason.contains("/nonexistent/libfaketime.so.1"))
         let noShim = FaketimeLibraries.locate(environment: ["CHAOS_LIBFAKETIME": shim.path, "CHAOS_TIMERFD_SHIM": "/nonexistent.so"])
         guard case let .failure(.harness(why)) = noShim else { Issue.record("\(noShim)"); return }
-        #expect(why.contains("swift build"))
+        #expect(why.contains("CHAOS_TIMERFD_SHIM"))
         let found = try FaketimeLibraries.locate(environment: [:]).get()
         #expect(found.faketime.hasSuffix("/faketime/libfaketime.so.1"), "installed by `make test` (apt: libfaketime)")
         #expect(found.preload == found.shim + ":" + found.faketime, "the shim comes first")

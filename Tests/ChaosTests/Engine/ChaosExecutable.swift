@@ -11,22 +11,25 @@ struct ChaosExecutable {
         var stderr: String
     }
 
-    static var path: String {
+    static var path: String { built("chaos") }
+
+    /// A product of this package, beside the test bundle: an example, a test app, a library.
+    static func built(_ name: String) -> String {
         let exe = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent("chaos").path
+        return URL(fileURLWithPath: exe).deletingLastPathComponent().appendingPathComponent(name).path
     }
 
-    /// Runs `chaos ARGUMENTS` with TMPDIR set to `temporaryDirectory` (so scratch
-    /// directories land where a test can look), bounded by `timeout`.
-    static func run(_ arguments: [String], temporaryDirectory: URL? = nil, environment extra: [String: String] = [:],
-                    timeout: Duration = .seconds(120)) throws -> Result {
+    /// Runs `chaos ARGUMENTS` (or another `executable`) with TMPDIR set to
+    /// `temporaryDirectory` (so scratch directories land where a test can look), bounded by `timeout`.
+    static func run(_ arguments: [String], executable: String = path, temporaryDirectory: URL? = nil,
+                    environment extra: [String: String] = [:], timeout: Duration = .seconds(120)) throws -> Result {
         let work = try TemporaryFolder()
         var environment = ProcessInfo.processInfo.environment
         environment["NO_COLOR"] = "1"
         if let temporaryDirectory { environment["TMPDIR"] = temporaryDirectory.path }
         environment.merge(extra) { _, new in new }
         let stderrFile = work.url.appendingPathComponent("stderr")
-        let child = try ChildProcess(executable: path, arguments: arguments, environment: environment, stderrFile: stderrFile)
+        let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, stderrFile: stderrFile)
         child.closeInput()
         var lines: [String] = []
         let deadline = ContinuousClock.now + timeout

@@ -22,7 +22,7 @@ import Testing
     @Test(arguments: [("notes", "fragile", "fixed", "FragileNotesRepository.swift:", "vfs"),
                       ("journal", "template", "careful", "TemplateStartup.swift:13", "vfs"),
                       ("ledger", "fragile", "fixed", "FragileLedger.swift:", "vfs"),
-                      ("todos", "fragile", "fixed", "FragileTodoStore.swift:13", "libc")])
+                      ("todos", "fragile", "fixed", "FragileTodoStore.swift:", "libc")])
     func theFragileVariantTrapsAtItsOwnLineAndTheFixedOnePassesTheCatalog(
         example: String, fragile: String, fixed: String, site: String, seam: String
     ) throws {
@@ -52,7 +52,8 @@ import Testing
         #expect(seam == "vfs" || skipped.contains("check-io-error-on-save-lock"), "a target without SQLite takes no locks")
         // Every storage fault reached the target's own files, through the seam that reaches
         // them: its own SQLite (sqlite-nio's copy, for the ledger), or libc (a JSON file).
-        let storage = passed.report.cases.flatMap { $0.faults ?? [] }.filter { ["disk-full", "io-error"].contains($0.kind) }
+        let storage = passed.report.cases.filter { $0.verdict != .skipped }.flatMap { $0.faults ?? [] }
+            .filter { ["disk-full", "io-error"].contains($0.kind) }
         #expect(!storage.isEmpty && storage.allSatisfy { $0.fired > 0 && $0.seam == seam },
                 "\(storage.map { "\($0.label) through \($0.seam ?? "?"): \($0.effect ?? "")" })")
     }

@@ -11,7 +11,8 @@ import Testing
     static let schema = repository.appendingPathComponent("docs/schema/chaos-report.schema.json")
     static let junitSchema = repository.appendingPathComponent("docs/schema/junit.xsd")
 
-    /// A hardened and a legacy run, so passed, deviated and trapped cases are all there.
+    /// A hardened and a legacy run, so passed, deviated and trapped cases are all there;
+    /// and a run on a target without SQLite (faults through the libc seam).
     static let reports: [URL] = {
         var written: [URL] = []
         for variant in ["hardened", "legacy"] {
@@ -19,6 +20,13 @@ import Testing
             _ = try? ChaosExecutable.run(["run", "corrupted-db", "fetch-throws", "save-throws", "busy-store",
                                           "--variant", variant, "--report-dir", folder.url.path])
             // Keep the folder alive for the whole suite.
+            Self.keep.append(folder)
+            written.append(folder.url)
+        }
+        // And a target without SQLite, whose storage faults go through the libc seam.
+        if let folder = try? TemporaryFolder(forTheWholeRun: true) {
+            _ = try? ChaosExecutable.run(["run", repository.appendingPathComponent("Examples/Todos/scenarios/todos-fsync-fails.yaml").path,
+                                          "--target-exec", CheckTests.example("todos"), "--report-dir", folder.url.path])
             Self.keep.append(folder)
             written.append(folder.url)
         }
@@ -60,7 +68,7 @@ import Testing
     }
 
     @Test func theJSONReportMatchesItsSchema() throws {
-        #expect(Self.reports.count == 2)
+        #expect(Self.reports.count == 3)
         for folder in Self.reports {
             let result = try Self.validateJSON(folder.appendingPathComponent("chaos-report.json"))
             #expect(result.exitCode == 0 && result.stdout == "valid", "\(result.stdout)\n\(result.stderr)")
@@ -68,7 +76,7 @@ import Testing
     }
 
     @Test func aReportThatBreaksTheSchemaIsCaught() throws {
-        let folder = try #require(Self.reports.last)
+        let folder = try #require(Self.reports.dropLast().last, "the legacy run, with deviated cases")
         var json = try String(contentsOf: folder.appendingPathComponent("chaos-report.json"), encoding: .utf8)
         json = json.replacingOccurrences(of: "\"verdict\" : \"deviated\"", with: "\"verdict\" : \"sort-of\"")
         let broken = try TemporaryFolder()

@@ -55,7 +55,7 @@ public class FixedTodoStore: TodoList, TodoStore {
             }
             return true
         }
-        guard written, fsync(fd) == 0 else {
+        guard written, sync(fd) else {
             unlink(temp)
             throw TodoProblem("write")
         }
@@ -65,6 +65,9 @@ public class FixedTodoStore: TodoList, TodoStore {
         defer { Glibc.close(folder) }
         guard fsync(folder) == 0 else { throw TodoProblem("fsync folder") }
     }
+
+    /// The temporary file's fsync: once, and a failure is a failed save.
+    func sync(_ fd: Int32) -> Bool { fsync(fd) == 0 }
 
     private func load() throws(TodoProblem) {
         try? FileManager.default.removeItem(atPath: url.path + ".tmp")  // a save a power cut left unfinished

@@ -4,11 +4,11 @@ import TodosCore
 
 /// The to-do example's Chaos target: a Codable JSON-file store, no SQLite at all, so
 /// every storage fault and the power cut go through Chaos's libc seam.
-/// `--variant fragile|atomic-write|fixed` picks how the list is written.
+/// `--variant fragile|atomic-write|retries-fsync|fixed` picks how the list is written.
 @main
 final class TodosTarget: ChaosTarget {
     static let files = ["store": "todos.json"]
-    static let variants = ["fixed", "fragile", "atomic-write"]
+    static let variants = ["fixed", "fragile", "atomic-write", "retries-fsync"]
     static let modes: [Health.Mode] = Health.Mode.standard + ["set-aside"]
     // No SQLite: storage faults reach the files through libc.
     static let sqlite: [SQLiteLibrary] = []
@@ -34,6 +34,7 @@ final class TodosTarget: ChaosTarget {
             switch context.variant {
             case "fragile": store = FragileTodoStore(url: url)
             case "atomic-write": store = try AtomicWriteTodoStore(url: url)
+            case "retries-fsync": store = try RetryingFsyncTodoStore(url: url)
             default: store = try FixedTodoStore(url: url)
             }
         } catch {

@@ -10,7 +10,7 @@ import ChaosTarget
 ///   launch, in each mode (drop, keep, torn), with K seeds.
 ///
 /// Every trial is a case of its own, in child processes, judged on `no-trap`,
-/// `integrity: ok` and `preserved: acknowledged` (the scenario's own expectations and
+/// `integrity: ok-if-used` and `preserved: acknowledged` (the scenario's own expectations and
 /// `expect-error` steps describe one fault, not every one). Trials are judged in
 /// order, whatever `jobs` says, so the first failure is already the minimal reproduction.
 package struct Sweeper {
@@ -64,6 +64,9 @@ package struct Sweeper {
         package var failedReports: [CaseReport] = []
         /// Trials whose fault never fired: they cover no point.
         package var idleTrials = 0
+        /// Why the sweep had nothing to try (its counting run saw no operation of the
+        /// target's storage through any seam): a sweep of nothing is inconclusive, never a pass.
+        package var nothingToSweep: String?
         /// Every trial's verdict, in trial order.
         package var verdicts: [Verdict] = []
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
@@ -105,11 +108,14 @@ package struct Sweeper {
     /// any (`no-silent-loss`, `integrity`, `preserved: acknowledged`: the storage
     /// catalog's), else the store's integrity and every acknowledged write kept. The
     /// scenario's other expectations describe its one fault, not every one.
+    /// Integrity is `ok-if-used`: a store the app set aside is no longer its data (what
+    /// it shows is, and `preserved` judges that), and a target that keeps plain files
+    /// has no SQLite store to check (`integrity: ok` would fail it for want of one).
     var oracle: [Expectation] {
         let own = scenario.expectations.map(\.kind).filter { kind in
             [.noSilentLoss, .integrity, .integrityIfUsed, .preserved(Expectation.acknowledged)].contains(kind)
         }
-        return own.isEmpty ? [.integrity, .preserved(Expectation.acknowledged)] : own
+        return own.isEmpty ? [.integrityIfUsed, .preserved(Expectation.acknowledged)] : own
     }
 
     /// Runs the sweep; `progress` hears after each trial (trials so far, planned total if known, failures).
@@ -179,11 +185,18 @@ package struct Sweeper {
         }
         // Each operation fails once (transient), then for good (persistent); a trial that
         // traps is a finding, and the sweep goes on to the next operation.
+        if total == 0 { outcome.nothingToSweep = Self.nothingSeen("I/O operation") }
         let operations = Array(1...max(1, total)).prefix(total).filter { isMine($0 - 1) }
         outcome.pointsTotal = operations.count
         let trials = Self.spread(operations[...], over: max(1, limit / 2))
             .flatMap { [SweepTrial.ioError(operation: $0, persistent: false), .ioError(operation: $0, persistent: true)] }
         runTrials(trials, perPoint: 2, into: &outcome, progress: progress)
+    }
+
+    /// Why a counting run that saw nothing is no pass.
+    static func nothingSeen(_ what: String) -> String {
+        "nothing to sweep: the counting run saw no \(what) of the target's files under its data folder "
+            + "through any seam, so no trial could fail (docs/TARGETS.md, \"Which seam reaches your files\")"
     }
 
     /// An operation or write count no workload reaches: the trial fault only counts.
@@ -229,6 +242,7 @@ package struct Sweeper {
             return
         }
         let all: [PowerLossStep.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
+        if all.isEmpty { outcome.nothingToSweep = Self.nothingSeen("write or sync") }
         let points = all.enumerated().filter { isMine($0.offset) }.map(\.element)
         outcome.pointsTotal = points.count
         let perPoint = modes.count * max(1, seeds)

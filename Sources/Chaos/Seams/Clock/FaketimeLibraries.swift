@@ -2,7 +2,7 @@ import Foundation
 import ChaosTarget
 
 /// The two libraries a clock case preloads into its workers, in this order: the
-/// timerfd shim (built by this package next to the `chaos` executable), then
+/// timerfd shim (built from this package's C sources on first use: ``PreloadLibrary``), then
 /// libfaketime (the Debian package `libfaketime`). The order matters: the shim's
 /// `timerfd_settime` must be found before libfaketime's, or every `Task.sleep` of a
 /// Swift worker hangs (shared/FIELD-NOTES.md).
@@ -35,9 +35,17 @@ struct FaketimeLibraries: Sendable, Equatable {
         } else {
             return .failure(.noLibfaketime("\(faketimeFileName) is neither listed by 'dpkg -L libfaketime' nor in a faketime/ folder of the library directories"))
         }
-        let shim = environment["CHAOS_TIMERFD_SHIM"] ?? besideExecutable(shimFileName)
-        guard FileManager.default.fileExists(atPath: shim) else {
-            return .failure(.harness("the timerfd shim that keeps timers real under libfaketime, \(shim), is missing: build the whole package ('swift build'), not only the chaos product"))
+        let shim: String
+        if let chosen = environment["CHAOS_TIMERFD_SHIM"] {
+            guard FileManager.default.fileExists(atPath: chosen) else {
+                return .failure(.harness("the timerfd shim that keeps timers real under libfaketime, \(chosen) (CHAOS_TIMERFD_SHIM), is missing"))
+            }
+            shim = chosen
+        } else {
+            switch PreloadLibrary.timerfdShim.path(environment: environment) {
+            case let .success(path): shim = path
+            case let .failure(why): return .failure(.harness("the timerfd shim that keeps timers real under libfaketime: \(why)"))
+            }
         }
         return .success(FaketimeLibraries(shim: shim, faketime: faketime))
     }

@@ -47,10 +47,18 @@ struct FileDamageEffect: Equatable {
     }
 
     /// A plain file's bytes, to tell whether a damage changed any: a digest, nil when
-    /// there is no such file.
+    /// there is no such file. A folder's is its entries' names and bytes, walked in order.
     static func digest(of url: URL) -> [UInt8]? {
-        guard let data = FileManager.default.contents(atPath: url.path) else { return nil }
-        return SHA256.digest(of: [UInt8](data))
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else { return nil }
+        guard isFolder.boolValue else {
+            return SHA256.digest(of: [UInt8](FileManager.default.contents(atPath: url.path) ?? Data()))
+        }
+        var listing: [UInt8] = Array("folder\n".utf8)
+        for name in ((try? FileManager.default.subpathsOfDirectory(atPath: url.path)) ?? []).sorted() {
+            listing += Array((name + "\n").utf8) + (digest(of: url.appendingPathComponent(name)) ?? [])
+        }
+        return SHA256.digest(of: listing)
     }
 
     /// What a damage did to a plain file, by its bytes (`before` from ``digest(of:)``).

@@ -26,17 +26,25 @@ package enum LibcSeam {
     /// The environment variable the controller sets to say where it looked, so a worker
     /// without the seam can tell why (see ``whyNotLoaded``).
     package static let expectedVariable = "CHAOS_LIBC_SEAM_EXPECTED"
+    /// Set instead when the controller had no library to preload: why.
+    package static let unavailableVariable = "CHAOS_LIBC_SEAM_UNAVAILABLE"
 
     /// Why the seam is not loaded here, in words; nil when it is.
     package static var whyNotLoaded: String? {
         guard !isLoaded else { return nil }
-        let preload = ProcessInfo.processInfo.environment["LD_PRELOAD"] ?? ""
-        if let expected = ProcessInfo.processInfo.environment[expectedVariable], !expected.isEmpty {
+        let environment = ProcessInfo.processInfo.environment
+        let preload = environment["LD_PRELOAD"] ?? ""
+        if let chosen = environment["CHAOS_LIBC_SEAM"], !chosen.isEmpty {
+            return chosen == "off" ? "CHAOS_LIBC_SEAM=off turned it off"
+                : "CHAOS_LIBC_SEAM names \(chosen), which does not exist"
+        }
+        if let expected = environment[expectedVariable], !expected.isEmpty {
             return preload.contains(expected)
                 ? "the target's process did not load \(expected) though LD_PRELOAD named it (a statically linked executable?)"
                 : "LD_PRELOAD did not reach the target's process (a wrapper that clears it?); it should name \(expected)"
         }
-        return "the controller found no libChaosLibcSeam.so to preload: build it with 'swift build --product ChaosLibcSeam'"
+        if let why = environment[unavailableVariable], !why.isEmpty { return why }
+        return "the controller preloaded no libChaosLibcSeam.so (a controller older than this target?)"
     }
 
     private static let scope = Mutex<String?>(nil)

@@ -59,7 +59,7 @@ package struct ArmedStorage<F: StorageFault>: ArmedStorageFault {
 
     /// Whether `path` (full) is, under `directory` (a "/"-ended prefix), a file `pattern` matches.
     static func matches(_ pattern: String, _ path: String, under directory: [CChar]) -> Bool {
-        let prefix = String(cString: directory)
+        let prefix = String(decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
         guard path.hasPrefix(prefix) else { return false }
         return fnmatch(pattern, String(path.dropFirst(prefix.count)), FNM_PATHNAME) == 0
     }
