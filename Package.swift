@@ -129,7 +129,7 @@ let package = Package(
         // `make bench`: figures, not tests (release build).
         .executableTarget(
             name: "chaos-bench",
-            dependencies: ["Chaos", "CSQLite", "CChaosVFS"],
+            dependencies: ["Chaos", "ChaosTarget", "CSQLite", "CChaosVFS", "CLibcSeamAPI"],
             path: "Benchmarks/ChaosBench"
         ),
         // The fault-point loops alone, so `make bench` can build them without the trait too.

@@ -7,6 +7,16 @@ import Foundation
 //
 //     chaos-bench [PATH-TO-chaos-bench-points-BUILT-WITHOUT-THE-TRAIT]
 //     chaos-bench --vfs-workload INDEX VFS     (internal: one workload, for callgrind)
+//     chaos-bench --libc-loop MODE FOLDER N    (internal: one libc seam configuration)
+if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--libc-loop", let count = Int(CommandLine.arguments[4]) {
+    do {
+        print(String(format: "%.3f", try LibcSeamBenchmark.loop(mode: CommandLine.arguments[2], folder: CommandLine.arguments[3], iterations: count)))
+    } catch {
+        FileHandle.standardError.write(Data("chaos-bench: \(error)\n".utf8))
+        exit(2)
+    }
+    exit(0)
+}
 if CommandLine.arguments.count == 4, CommandLine.arguments[1] == "--vfs-workload", let index = Int(CommandLine.arguments[2]) {
     // The child side of an instruction count (InstructionCount).
     do { try VFSBenchmark.runOne(index: index, vfs: CommandLine.arguments[3]) } catch {
@@ -27,7 +37,7 @@ guard FileManager.default.isExecutableFile(atPath: chaos) else {
     FileHandle.standardError.write(Data("chaos-bench: \(chaos) is missing: build the chaos product beside this tool (make bench)\n".utf8))
     exit(2)
 }
-// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, worker, sweeps, recovery
+// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, libc, worker, sweeps, recovery
 // (the catalog, recovery against size and peak memory).
 let only = Set((ProcessInfo.processInfo.environment["CHAOS_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func wanted(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
@@ -38,6 +48,10 @@ do {
     }
     if wanted("vfs") {
         try VFSBenchmark.run(rounds: max(rounds, 9))  // the noisiest figure: more rounds
+        print("")
+    }
+    if wanted("libc") {
+        try LibcSeamBenchmark.run(rounds: max(rounds, 7))
         print("")
     }
     if wanted("worker") {

@@ -81,12 +81,42 @@ static inline uint32_t generation(void) {
     return atomic_load_explicit(&g_generation, memory_order_relaxed) & GEN_MASK;
 }
 
+static int first_look(int fd);
+
 /* Whether a call on fd may be on a file under the scope (the fast path). */
 static inline int looks_at(int fd) {
     if (!LOOKING() || fd < 0) return 0;
     if (fd >= FD_SLOTS) return 1;
     uint32_t v = atomic_load_explicit(&g_slot[fd], memory_order_relaxed);
-    return !((v & 3) == SLOT_OUT && (v >> 2) == generation());
+    if ((v >> 2) == generation() && (v & 3) != SLOT_UNKNOWN) return (v & 3) == SLOT_IN;
+    return first_look(fd);
+}
+
+/* An fd not seen before: is its file under the scope? Decided on a small stack,
+ * with no lock, no allocation and no printf: the first calls on a descriptor may
+ * come from a crash handler on its signal stack, or from the Swift runtime's
+ * memory-server thread while the process dies (a few KiB of stack). A path
+ * longer than the buffer only needs its first bytes to be told out of scope;
+ * an fd under the scope goes on to the full look (fd_in_scope). */
+static __attribute__((noinline)) int first_look(int fd) {
+    const char *scope = atomic_load(&g_scope);
+    if (!scope) return 0;
+    size_t len = strlen(scope); /* ends with '/' */
+    char target[384];
+    if (len > sizeof target) return 1;
+    char link[32] = "/proc/self/fd/";
+    char digits[12];
+    int count = 0;
+    for (unsigned value = (unsigned)fd; count == 0 || value > 0; value /= 10) digits[count++] = (char)('0' + value % 10);
+    for (int i = 0; i < count; i++) link[14 + i] = digits[count - 1 - i];
+    link[14 + count] = '\0';
+    ssize_t n = readlink(link, target, sizeof target);
+    if (n <= 0) return 0; /* not open: the call fails as it would */
+    int in = (size_t)n >= len - 1 && memcmp(target, scope, len - 1) == 0 && ((size_t)n == len - 1 || target[len - 1] == '/');
+    if (in) return 1;
+    uint32_t old = atomic_load(&g_slot[fd]);
+    if ((old & 3) != SLOT_IN) atomic_compare_exchange_strong(&g_slot[fd], &old, (generation() << 2) | (uint32_t)SLOT_OUT);
+    return 0;
 }
 
 static int scope_holds(const char *canon) {

@@ -110,7 +110,21 @@ package enum PreloadLibrary: String, Sendable, CaseIterable {
         } catch {
             return .failure(Unavailable(description: "could not put \(rawValue).so in \(folder.path): \(error.localizedDescription)"))
         }
+        pruneOldVersions(in: folder, keeping: name)
         return .success(target.path)
+    }
+
+    /// Other versions of this library, a day old or more: left by an edit or an upgrade
+    /// (a younger one may still be preloaded by another controller).
+    private func pruneOldVersions(in folder: URL, keeping name: String) {
+        let dayAgo = Date().addingTimeInterval(-86_400)
+        for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        where file.hasPrefix(rawValue + "-") && file.hasSuffix(".so") && file != name {
+            let path = folder.appendingPathComponent(file).path
+            if let modified = (try? FileManager.default.attributesOfItem(atPath: path))?[.modificationDate] as? Date, modified < dayAgo {
+                try? FileManager.default.removeItem(atPath: path)
+            }
+        }
     }
 
     /// The environment variable that names a built copy instead.

@@ -62,7 +62,7 @@ package enum LibcSeam {
     }
 
     /// Sets (nil: clears) the hook storage faults decide through.
-    static func setHook(_ hook: chaos_libc_hook?) {
+    package static func setHook(_ hook: chaos_libc_hook?) {
         table?.pointee.set_hook(hook)
     }
 
