@@ -296,7 +296,7 @@ static void crash_locked(int mode, unsigned long long seed) {
             if (fd >= 0) {
                 struct stat st;
                 int64_t size = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
-                for (int i = r->count - 1; i >= 0; i--) chaos_cut_undo(fd, &r->entries[i], mode, g_sector, &rng64, &size);
+                for (int i = r->count - 1; i >= 0; i--) chaos_cut_undo(fd, &r->entries[i], mode, g_sector, 1, &rng64, &size);
                 close(fd);  /* no fsync: the machine does not really lose its page cache */
             }
         }
