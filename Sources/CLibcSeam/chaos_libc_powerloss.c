@@ -463,6 +463,28 @@ void chaos_lpl_sync_all(void) {
     pthread_mutex_unlock(&g_lock);
 }
 
+/* Hands a folder operation the copy of the file it replaced or removed (kept for
+ * the undo); the copy is the operation's from then on. */
+static void give_copy(lpl_dirop *op, unsigned char **copy, int64_t copy_len, mode_t mode) {
+    if (!op) return;
+    op->copy = *copy;
+    op->copy_len = copy_len;
+    op->mode = mode;
+    *copy = NULL;
+}
+
+/* The end of a tracked folder operation: a copy no operation took is freed (and
+ * leaves the budget), the lock is released, and the call returns r with errno e. */
+static int release(unsigned char *copy, int64_t copy_len, int r, int e) {
+    if (copy) {
+        g_bytes -= copy_len;
+        free(copy);
+    }
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
 int chaos_lpl_rename(int olddirfd, const char *oldpath, const char *oldcanon, int newdirfd, const char *newpath,
                      const char *newcanon, unsigned int flags) {
     pthread_mutex_lock(&g_lock);
@@ -489,22 +511,11 @@ int chaos_lpl_rename(int olddirfd, const char *oldpath, const char *oldcanon, in
         set_path(node, newcanon);
         set_path(replaced, NULL);
         lpl_dirop *op = append_op(DIR_RENAME, newcanon, oldcanon, node);
-        if (op) {
-            op->replaced = replaced;
-            op->copy = copy;
-            op->copy_len = copy_len;
-            op->mode = replaces ? to.st_mode & 07777 : 0;
-            copy = NULL;
-        }
+        if (op) op->replaced = replaced;
+        give_copy(op, &copy, copy_len, replaces ? to.st_mode & 07777 : 0);
         count_change();
     }
-    if (copy) {
-        g_bytes -= copy_len;
-        free(copy);
-    }
-    pthread_mutex_unlock(&g_lock);
-    errno = e;
-    return r;
+    return release(copy, copy_len, r, e);
 }
 
 int chaos_lpl_unlink(int dirfd, const char *path, const char *canon, int flags) {
@@ -526,22 +537,10 @@ int chaos_lpl_unlink(int dirfd, const char *path, const char *canon, int flags) 
     if (r == 0 && tracked) {
         lpl_node *node = node_get(st.st_dev, st.st_ino, canon);
         if (node && node->path && strcmp(node->path, canon) == 0) set_path(node, NULL);
-        lpl_dirop *op = append_op(DIR_UNLINK, canon, NULL, node);
-        if (op) {
-            op->copy = copy;
-            op->copy_len = copy_len;
-            op->mode = st.st_mode & 07777;
-            copy = NULL;
-        }
+        give_copy(append_op(DIR_UNLINK, canon, NULL, node), &copy, copy_len, st.st_mode & 07777);
         count_change();
     }
-    if (copy) {
-        g_bytes -= copy_len;
-        free(copy);
-    }
-    pthread_mutex_unlock(&g_lock);
-    errno = e;
-    return r;
+    return release(copy, copy_len, r, e);
 }
 
 int chaos_lpl_link(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, const char *newcanon, int flags) {

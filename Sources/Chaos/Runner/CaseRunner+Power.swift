@@ -46,7 +46,14 @@ extension CaseRunner {
         let when = order.isNow ? "now" : "during '\(what)'"
         log.injections.append(InjectionRecord(kind: StepKeyword.powerLoss.rawValue, target: "store",
                                               detail: "power lost \(when), \(order.mode.rawValue) unsynced writes",
-                                              atMs: clock.elapsedMs, mechanism: InjectionRecord.Mechanism.vfs))
+                                              atMs: clock.elapsedMs, mechanism: powerLossMechanism))
+    }
+
+    /// Where the cut was simulated: below the target's SQLite, or at the file level
+    /// through the libc seam (a target that keeps no SQLite).
+    var powerLossMechanism: String {
+        StorageSeam.resolved(nil, sqliteLibraries: faults.storage.sqliteLibraries ?? 1) == .libc
+            ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
     }
 
     /// A run of the app ended: the power loss armed in it is over, with what it saw.

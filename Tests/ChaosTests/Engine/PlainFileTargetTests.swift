@@ -47,6 +47,8 @@ import Testing
         #expect(fixed.exitCode == 0, "\(fixed.stdout)")
         let fault = fixedReport.cases.first?.faults?.first { $0.kind == "io-error" }
         #expect(fault?.seam == "libc" && fault?.fired == 1, "the failed fsync came from the libc seam")
+        let cut = fixedReport.cases.first?.injections.first { $0.kind == "power-loss" }
+        #expect(cut?.mechanism == "libc", "the cut of a target without SQLite is the libc seam's: \(cut?.mechanism ?? "none")")
     }
 
     func scenario(_ faultLines: String) throws -> (TemporaryFolder, String) {
