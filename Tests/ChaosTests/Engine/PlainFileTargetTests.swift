@@ -94,6 +94,25 @@ import Testing
         _ = (folder, plainFolder)
     }
 
+    @Test func aWrapperThatClearsThePreloadIsNamedAsTheReason() throws {
+        // A start-up script that clears LD_PRELOAD before it starts the app: the seam never
+        // gets in, the fault reaches nothing, and the case says what kept it out.
+        let folder = try TemporaryFolder()
+        let wrapper = try folder.write("start-todos.sh", """
+            #!/bin/sh
+            unset LD_PRELOAD
+            exec \(Self.todos) "$@"
+            """, executable: true)
+        let (scenarioFolder, plain) = try scenario("    errno: ENOSPC")
+        let reports = try TemporaryFolder()
+        let result = try ChaosExecutable.run(["run", plain, "--report-dir", reports.url.path, "--target-exec", wrapper.path])
+        let report = try JSONReportWriter.read(from: reports.url.appendingPathComponent("chaos-report.json"))
+        #expect(result.exitCode == 1, "\(result.stdout)")
+        #expect(report.cases.first?.verdict == .inconclusive)
+        #expect(report.cases.first?.error?.contains("LD_PRELOAD did not reach the target's process") == true, "\(report.cases.first?.error ?? "")")
+        _ = scenarioFolder
+    }
+
     @Test func aSweepThatFindsNothingToTryIsInconclusiveNotPassed() throws {
         // Without the libc seam, nothing sees the JSON file's calls: the counting run
         // counts no operation, and "0 of 0 covered, no failure" is no pass.
