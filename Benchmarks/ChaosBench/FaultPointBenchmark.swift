@@ -25,6 +25,7 @@ enum FaultPointBenchmark {
                 continue
             }
             let perHit = figures.point.median - figures.bare.median
+            BenchFigures.record("fault point loop, \(title)", unit: "ns/iteration", figures.point, peer: ("bare loop", figures.bare))
             line("  \(title): bare loop", figures.bare.formatted("ns/iteration", digits: 2))
             line("", "with a point: " + figures.point.formatted("ns/iteration", digits: 2))
             line("", String(format: "cost of a disarmed hit %.2f ns (goal ≤ 1 ns%@)", perHit,

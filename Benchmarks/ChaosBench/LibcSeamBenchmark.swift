@@ -62,11 +62,12 @@ enum LibcSeamBenchmark {
             let sample = Sample(values: samples[index])
             let ratio = Sample(values: zip(samples[index], samples[0]).map { $0 / $1 })
             let goal = configuration.preload.first == seam && configuration.mode != "watched" ? "; goal ≤ 1.05" : ""
+            BenchFigures.record("pwrite 4 KiB, \(configuration.name)", unit: "ns", sample, goal: goal.isEmpty ? nil : "≤ 1.05 × no preload",
+                                peer: index == 0 ? nil : ("no preload", plain))
             line("  \(configuration.name)", sample.formatted("ns/call", digits: 1)
                 + (index == 0 ? "" : String(format: ", ×%.3f of no preload%@", ratio.median, goal)))
         }
         if !hasFiu { line("", "libfiu: skipped — /usr/lib/fiu/fiu_posix_preload.so not found (apt-get install libfiu0)") }
-        _ = plain
     }
 
     /// One configuration, one round: the child's ns per call.

@@ -15,15 +15,18 @@ enum SweepBenchmark {
         for jobs in Array(Set([1, cores])).sorted() {
             let idle = try rates(crash, options: options, kind: .crash, limit: 10_000, jobs: jobs, rounds: rounds)
             line("  crash trials per second, -j \(jobs), idle", idle.formatted("/s") + (jobs == cores ? " (goal ≥ 80)" : ""))
+            BenchFigures.record("crash trials per second, -j \(jobs), idle", unit: "/s", idle, goal: jobs == cores ? "≥ 80" : nil)
         }
         let hog = try BusyProcess()
         let loaded = try rates(crash, options: options, kind: .crash, limit: 10_000, jobs: cores, rounds: rounds)
         hog.stop()
         line("  crash trials per second, -j \(cores), loaded", loaded.formatted("/s") + " (goal ≥ 50; one busy process beside)")
+        BenchFigures.record("crash trials per second, -j \(cores), one busy process beside", unit: "/s", loaded, goal: "≥ 50")
         let io = try ScenarioLoader.resolve("disk-full-on-save")
         for jobs in Array(Set([1, cores])).sorted() {
             let sample = try rates(io, options: options, kind: .io, limit: trials, jobs: jobs, rounds: rounds)
             line("  io trials per second, -j \(jobs)", sample.formatted("/s"))
+            BenchFigures.record("io trials per second, -j \(jobs)", unit: "/s", sample)
         }
     }
 

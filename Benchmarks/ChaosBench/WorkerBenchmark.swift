@@ -33,6 +33,8 @@ enum WorkerBenchmark {
         }
         print("The worker (release build, \(rounds) cases)")
         line("  process start to ready", Sample(values: ready).formatted("ms", digits: 0))
+        BenchFigures.record("worker: process start to ready", unit: "ms", Sample(values: ready))
+        BenchFigures.record("worker: one do round trip", unit: "ms", Sample(values: roundTrip))
         line("  one `do` round trip (favorites.list)", Sample(values: roundTrip).formatted("ms", digits: 2)
             + " (mean of \(requests) a case)")
     }

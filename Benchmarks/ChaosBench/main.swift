@@ -38,7 +38,8 @@ guard FileManager.default.isExecutableFile(atPath: chaos) else {
     exit(2)
 }
 // CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, libc, worker, sweeps, recovery
-// (the catalog, recovery against size and peak memory).
+// (the catalog, recovery against size and damage, and peak memory), launch (healthy,
+// hardened against legacy). Every figure also goes to reports/bench.json.
 let only = Set((ProcessInfo.processInfo.environment["CHAOS_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
 func wanted(_ section: String) -> Bool { only.isEmpty || only.contains(section) }
 do {
@@ -62,8 +63,12 @@ do {
         try SweepBenchmark.run(chaos: chaos, rounds: 3, trials: 60)
         print("")
     }
+    if wanted("launch") {
+        try LaunchBenchmark.run(chaos: chaos, sizes: [1_000, 100_000, 1_000_000])
+        print("")
+    }
     if wanted("recovery") {
-        try RecoveryBenchmark.run(chaos: chaos, sizes: [10_000, 100_000, 1_000_000], rounds: 3)
+        try RecoveryBenchmark.run(chaos: chaos, sizes: [10_000, 100_000, 1_000_000], rounds: min(3, rounds))
         print("")
         // The controller runs in this process (SuiteRunner, CaseRunner), so its peak is
         // this process's high-water mark; workers are children.
@@ -74,6 +79,7 @@ do {
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         line("Peak memory: largest worker (ru_maxrss)", "\(usage.ru_maxrss / 1024) MiB (the 1,000,000-favourite case)")
     }
+    BenchFigures.write(sections: ["points", "vfs", "libc", "worker", "sweeps", "launch", "recovery"].filter(wanted))
 } catch {
     FileHandle.standardError.write(Data("chaos-bench: \(error)\n".utf8))
     exit(2)
