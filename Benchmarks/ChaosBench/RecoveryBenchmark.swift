@@ -18,6 +18,7 @@ enum RecoveryBenchmark {
         }
         print("")
         print("Recovery against size and damage (release build; the app's own recovery, measured to its first read)")
+        if let why = RecoverPeer.unavailable { line("", "sqlite3 .recover beside it: skipped — \(why)") }
         for shape in Shape.allCases {
             for size in sizes {
                 let yaml = """
@@ -53,7 +54,14 @@ enum RecoveryBenchmark {
                 line("  \(shape.rawValue), \(size) favourites", "recovery \(sample.formatted("ms", digits: 0)) → \(mode) "
                     + "(goal ≤ \(Int(goal)) ms\(recovery.isEmpty ? ": never recovered" : sample.median <= goal ? ": met" : ": NOT met"))")
                 if shape == .restore { line("", "healthy launch \(Sample(values: healthy).formatted("ms", digits: 0))") }
-                BenchFigures.record("recovery, \(shape.rawValue), \(size) favourites", unit: "ms", sample, goal: "≤ \(Int(goal)) ms")
+                var peer: (name: String, sample: Sample)?
+                if shape != .restore, let recovered = try RecoverPeer.measure(chaos: chaos, size: size, damage: shape.steps, rounds: rounds) {
+                    line("", "sqlite3 .recover on the same damage: \(recovered.time.formatted("ms", digits: 0)), "
+                        + "\(recovered.rows) of \(size) favourites back")
+                    peer = ("sqlite3 .recover (\(recovered.rows) rows back)", recovered.time)
+                }
+                BenchFigures.record("recovery, \(shape.rawValue), \(size) favourites", unit: "ms", sample, goal: "≤ \(Int(goal)) ms",
+                                    peer: peer)
             }
         }
     }
