@@ -12,6 +12,8 @@ extension AppStore {
         } catch {
             return try inMemory(reason: "cannot create data folder: \(error)")
         }
+        // Read (and used up) before anything opens the store.
+        let closedSound = CleanClose.consume(configuration)
         let backups = StoreBackups(directory: configuration.backupDirectory, kept: configuration.backupsKept)
         let storePath = configuration.storeURL.path
 
@@ -40,9 +42,10 @@ extension AppStore {
             attempt += 1
             do {
                 let pool = try openPersistent(configuration)
-                switch verify(pool) {
+                // The full check reads every page: not needed for the store last closed sound.
+                switch closedSound ? .sound : verify(pool) {
                 case .sound:
-                    return (pool, StoreHealth(mode: .persistent))
+                    return (pool, .persistent(closedSoundLastTime: closedSound))
                 case let .damaged(problem):
                     try? pool.close()
                     return try recover(configuration, reason: problem)

@@ -4,7 +4,8 @@ import Synchronization
 
 /// The app's SQLite store and the launch sequence that never traps.
 ///
-/// Launch: open → quick integrity check → on failure quarantine the damaged files →
+/// Launch: open → quick integrity check (unless the store is the one the last session
+/// closed sound, untouched since: ``CleanClose``) → on failure quarantine the damaged files →
 /// restore the newest good backup → salvage readable rows the backup lacks → else an
 /// in-memory store with a warning. A store whose file has lost its write permission
 /// opens read-only. Every branch ends with a usable store and a ``StoreHealth``.
@@ -45,8 +46,9 @@ public final class AppStore: Sendable {
         var (writer, health) = try openOrRecover(configuration)
         health.launchDuration = clock.now - start
         let store = AppStore(writer: writer, health: health, configuration: configuration)
-        if store.isPersistent {
-            // A launch that worked is a good point to keep.
+        if store.isPersistent, !health.closedSoundLastTime {
+            // A launch that worked is a good point to keep (unless the close before it
+            // took a backup of this very state).
             _ = try? store.takeBackup()
         }
         return store
@@ -75,8 +77,10 @@ public final class AppStore: Sendable {
         if let pool = writer as? DatabasePool {
             // Fold the WAL into the main file first: GRDB's last connection to close is a
             // read-only reader, which cannot checkpoint, so the WAL would otherwise stay.
-            _ = try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }
-            try? pool.close()
+            let folded = (try? pool.writeWithoutTransaction { try $0.checkpoint(.truncate) }) != nil
+            let closed = (try? pool.close()) != nil
+            // The next launch may trust this store without reading it all (CleanClose).
+            if folded && closed { CleanClose.record(configuration) }
         }
         if let queue = writer as? DatabaseQueue { try? queue.close() }
     }

@@ -22,6 +22,17 @@ public struct StoreHealth: Sendable, Equatable {
     /// version does not know). It is left exactly as it is and opened read-only; the
     /// app shows its data-error screen (seed 003).
     public var newerSchema = false
+    /// The store is the file the last session closed sound, untouched since
+    /// (``CleanClose``): the launch skipped the full check, and the backup that close
+    /// took already holds this state.
+    public var closedSoundLastTime = false
+
+    /// A store that opened sound.
+    static func persistent(closedSoundLastTime: Bool) -> StoreHealth {
+        var health = StoreHealth(mode: .persistent)
+        health.closedSoundLastTime = closedSoundLastTime
+        return health
+    }
 
     /// True when the store opened without needing any recovery.
     public var isHealthy: Bool { loadError == nil }
