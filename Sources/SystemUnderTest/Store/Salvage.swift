@@ -15,15 +15,16 @@ enum Salvage {
         defer { try? damaged.close() }
         var added = 0
         for table in AppSchema.userTables {
-            let rows = readableRows(of: table, in: damaged)
-            guard !rows.isEmpty else { continue }
+            guard let (columns, rows) = readableRows(of: table, in: damaged), !rows.isEmpty else { continue }
+            // One statement, prepared once, for every row of the table.
+            let names = columns.map { "\"\($0)\"" }.joined(separator: ",")
+            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ",")
+            let sql = "INSERT OR IGNORE INTO \(table) (\(names)) VALUES (\(placeholders))"
             added += (try? target.write { db -> Int in
+                let statement = try db.makeStatement(sql: sql)
                 var count = 0
-                for row in rows {
-                    let columns = Array(row.columnNames)
-                    let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ",")
-                    let sql = "INSERT OR IGNORE INTO \(table) (\(columns.map { "\"\($0)\"" }.joined(separator: ","))) VALUES (\(placeholders))"
-                    try db.execute(sql: sql, arguments: StatementArguments(row.databaseValues))
+                for values in rows {
+                    try statement.execute(arguments: StatementArguments(values))
                     count += db.changesCount
                 }
                 return count
@@ -32,16 +33,38 @@ enum Salvage {
         return added
     }
 
-    private static func readableRows(of table: String, in queue: DatabaseQueue) -> [Row] {
-        var rows: [Int64: Row] = [:]
+    /// Every row a scan by key reaches, in key order: forward until the damage stops
+    /// it, then (only if it did) backward from the end down to the last key read.
+    private static func readableRows(of table: String, in queue: DatabaseQueue) -> (columns: [String], rows: [[DatabaseValue]])? {
+        var columns: [String]?
+        var forward: [[DatabaseValue]] = []
+        var lastForward = Int64.min
+        var backward: [[DatabaseValue]] = []
         for order in ["ASC", "DESC"] {
+            var complete = false
             _ = try? queue.read { db in
                 let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM \(table) ORDER BY id \(order)")
-                while let row = try? cursor.next() {
-                    if let id = row["id"] as Int64? { rows[id] = row.copy() }
+                while true {
+                    let next: Row?
+                    do { next = try cursor.next() } catch { return }  // the damage: stop here
+                    guard let row = next else {
+                        complete = true
+                        return
+                    }
+                    guard let id = row["id"] as Int64? else { continue }
+                    if columns == nil { columns = Array(row.columnNames) }
+                    if order == "ASC" {
+                        forward.append(Array(row.databaseValues))
+                        lastForward = id
+                    } else {
+                        if id <= lastForward { return }
+                        backward.append(Array(row.databaseValues))
+                    }
                 }
             }
+            if complete && order == "ASC" { break }
         }
-        return rows.keys.sorted().compactMap { rows[$0] }
+        guard let columns else { return nil }
+        return (columns, forward + backward.reversed())
     }
 }
