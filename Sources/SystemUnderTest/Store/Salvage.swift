@@ -9,6 +9,17 @@ import GRDB
 enum Salvage {
     /// Returns how many rows were added to `target`.
     static func copyReadableRows(from damagedPath: String, into target: any DatabaseWriter) -> Int {
+        // A store cut short still says in its header how long it was, and SQLite then
+        // refuses all of it ("malformed" before a single row): a copy told its real
+        // length gives up every row on the pages that are left.
+        if let copy = CutStoreCopy(of: damagedPath) {
+            defer { copy.remove() }
+            return copyRows(from: copy.path, into: target)
+        }
+        return copyRows(from: damagedPath, into: target)
+    }
+
+    private static func copyRows(from damagedPath: String, into target: any DatabaseWriter) -> Int {
         var configuration = Configuration()
         configuration.readonly = true
         guard let damaged = try? DatabaseQueue(path: damagedPath, configuration: configuration) else { return 0 }
