@@ -30,19 +30,8 @@ enum LaunchBenchmark {
 
     /// The app's own launch times, relaunch after relaunch of a store of `size` favourites.
     static func launches(chaos: String, variant: String, size: Int) throws -> [Double] {
-        let yaml = """
-        name: launch-\(size)
-        summary: bench
-        system: favorites
-        timeout: 600s
-        steps:
-          - launch
-          - do: favorites.seed
-            with: { count: \(size) }
-          - stop
-        \(String(repeating: "  - launch\n  - stop\n", count: relaunches))
-        """
-        let scenario = try ScenarioLoader.load(yaml: yaml, file: "launch-\(size).yaml", baseDirectory: nil)
+        let scenario = try BenchScenario.seeded("launch-\(size)", size: size,
+                                                then: String(repeating: "  - launch\n  - stop\n", count: relaunches))
         let options = RunOptions(variant: variant, seed: nil, keepScratch: false, worker: .builtIn(chaos: chaos))
         let report = CaseRunner(scenario: scenario, options: options).run()
         return report.steps.filter { $0.label == "launch" }.dropFirst().compactMap(RecoveryBenchmark.appLaunchMs)

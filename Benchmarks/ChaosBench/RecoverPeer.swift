@@ -20,22 +20,7 @@ enum RecoverPeer {
 
     static func measure(chaos: String, size: Int, damage: String, rounds: Int) throws -> (time: Sample, rows: Int)? {
         guard let shell, unavailable == nil else { return nil }
-        let yaml = """
-        name: recover-peer-\(size)
-        summary: bench
-        system: favorites
-        timeout: 600s
-        steps:
-          - launch
-          - do: favorites.seed
-            with: { count: \(size) }
-          - stop
-          - launch
-          - do: favorites.list
-          - stop
-        \(damage)
-        """
-        let scenario = try ScenarioLoader.load(yaml: yaml, file: "recover-peer-\(size).yaml", baseDirectory: nil)
+        let scenario = try BenchScenario.seeded("recover-peer-\(size)", size: size, then: BenchScenario.relaunchOnce + damage)
         // A root of its own, removed whole: the case's folder is kept (--keep) to be read.
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("chaos-bench-recover-\(getpid())")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)

@@ -21,24 +21,8 @@ enum RecoveryBenchmark {
         if let why = RecoverPeer.unavailable { line("", "sqlite3 .recover beside it: skipped — \(why)") }
         for shape in Shape.allCases {
             for size in sizes {
-                let yaml = """
-                name: recovery-\(size)
-                summary: bench
-                system: favorites
-                timeout: 600s
-                steps:
-                  - launch
-                  - do: favorites.seed
-                    with: { count: \(size) }
-                  - stop
-                  - launch
-                  - do: favorites.list
-                  - stop
-                \(shape.steps)
-                  - launch
-                  - do: favorites.list
-                """
-                let scenario = try ScenarioLoader.load(yaml: yaml, file: "recovery-\(size).yaml", baseDirectory: nil)
+                let scenario = try BenchScenario.seeded("recovery-\(size)", size: size,
+                                                        then: BenchScenario.relaunchOnce + shape.steps + "\n  - launch\n  - do: favorites.list")
                 var healthy: [Double] = []
                 var recovery: [Double] = []
                 var mode = "?"
