@@ -13,9 +13,11 @@ struct CutStoreCopy {
     init?(of damagedPath: String) {
         guard let handle = FileHandle(forReadingAtPath: damagedPath) else { return nil }
         defer { try? handle.close() }
-        guard let header = try? handle.read(upToCount: 100), header.count == 100,
-              header.starts(with: Array("SQLite format 3\u{0}".utf8)),
+        // As an array: indexes from 0 whatever the Data's slice (checked length: 100).
+        guard let read = try? handle.read(upToCount: 100), read.count == 100,
               let size = try? handle.seekToEnd() else { return nil }
+        let header = [UInt8](read)
+        guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
         let rawPageSize = Int(header[16]) << 8 | Int(header[17])
         let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
         let declared = UInt32(header[28]) << 24 | UInt32(header[29]) << 16 | UInt32(header[30]) << 8 | UInt32(header[31])
