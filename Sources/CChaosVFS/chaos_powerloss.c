@@ -102,11 +102,7 @@ static char *g_scope;              /* only paths starting with this are tracked;
 static size_t g_scope_len;
 static pl_path *g_paths, **g_paths_tail = &g_paths;
 static sqlite3_int64 g_log_bytes;
-static sqlite3_int64 g_writes, g_syncs;        /* tracked, since enable */
-static sqlite3_int64 g_crash_at_sync;           /* absolute g_syncs value; 0 = none */
-static sqlite3_int64 g_crash_after_write;       /* absolute g_writes value; 0 = none */
-static int g_crash_mode;
-static unsigned long long g_crash_seed;
+static chaos_cut_moment g_moment;               /* tracked counts, since enable; the armed cut */
 
 /* ---- SplitMix64 -------------------------------------------------------- */
 
@@ -212,10 +208,7 @@ int chaos_pl_write(chaos_file *p, const void *buf, int amt, sqlite3_int64 off) {
         pl_path *r;
         rc = log_change(p, off, amt, -1, 0, &r);
         if (rc == SQLITE_OK) rc = p->real->pMethods->xWrite(p->real, buf, amt, off);
-        if (rc == SQLITE_OK) {
-            g_writes++;
-            if (g_crash_after_write && g_writes >= g_crash_after_write) crash_locked(g_crash_mode, g_crash_seed);
-        }
+        if (rc == SQLITE_OK && chaos_cut_moment_write(&g_moment)) crash_locked(g_moment.mode, g_moment.seed);
     }
     pthread_mutex_unlock(&g_lock);
     return rc;
@@ -242,8 +235,7 @@ int chaos_pl_sync(chaos_file *p, int flags) {
     if (!atomic_load(&chaos_pl_active) || !in_scope(p->path)) {
         rc = p->real->pMethods->xSync(p->real, flags);
     } else {
-        g_syncs++;
-        if (g_crash_at_sync && g_syncs >= g_crash_at_sync) crash_locked(g_crash_mode, g_crash_seed);
+        if (chaos_cut_moment_sync(&g_moment)) crash_locked(g_moment.mode, g_moment.seed);
         /* The sync is modelled, not paid: what it makes durable is what the undo log no
            longer holds, and the power cut that follows is simulated on this machine,
            whose page cache the next launch reads. A real fsync here cost a third of a
@@ -319,18 +311,14 @@ static void crash_locked(int mode, unsigned long long seed) {
 void chaos_vfs_powerloss_enable(int enabled, int sector_size, int torn) {
     pthread_mutex_lock(&g_lock);
     if (enabled) {
-        g_sector = sector_size >= 512 && sector_size <= 65536 && (sector_size & (sector_size - 1)) == 0
-                       ? sector_size : 512;
+        g_sector = chaos_cut_sector_size(sector_size);
         g_torn = torn != 0;
-        if (!atomic_load(&chaos_pl_active)) {
-            g_writes = g_syncs = 0;
-            g_crash_at_sync = g_crash_after_write = 0;
-        }
+        if (!atomic_load(&chaos_pl_active)) chaos_cut_moment_start(&g_moment);
         atomic_store(&chaos_pl_active, 1);
     } else {
         atomic_store(&chaos_pl_active, 0);
         g_torn = 0;
-        g_crash_at_sync = g_crash_after_write = 0;
+        chaos_cut_moment_disarm(&g_moment);
         for (pl_path *r = g_paths; r; r = r->next) clear_log(r);
     }
     pthread_mutex_unlock(&g_lock);
@@ -347,10 +335,7 @@ void chaos_vfs_powerloss_set_scope(const char *path_prefix) {
 
 void chaos_vfs_powerloss_arm(int at_sync, int after_writes, int mode, unsigned long long seed) {
     pthread_mutex_lock(&g_lock);
-    g_crash_at_sync = at_sync > 0 ? g_syncs + at_sync : 0;
-    g_crash_after_write = after_writes > 0 ? g_writes + after_writes : 0;
-    g_crash_mode = mode;
-    g_crash_seed = seed;
+    chaos_cut_moment_arm(&g_moment, at_sync, after_writes, mode, seed);
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -363,8 +348,8 @@ void chaos_vfs_powerloss_stats(sqlite3_int64 *writes, sqlite3_int64 *syncs, sqli
     pthread_mutex_lock(&g_lock);
     sqlite3_int64 pending = 0;
     for (pl_path *r = g_paths; r; r = r->next) pending += r->count;
-    if (writes) *writes = g_writes;
-    if (syncs) *syncs = g_syncs;
+    if (writes) *writes = g_moment.writes;
+    if (syncs) *syncs = g_moment.syncs;
     if (pending_entries) *pending_entries = pending;
     pthread_mutex_unlock(&g_lock);
 }

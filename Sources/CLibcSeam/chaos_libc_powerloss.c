@@ -96,10 +96,7 @@ static int g_sector = 512;
 static lpl_node *g_nodes;
 static lpl_dirop *g_ops, **g_ops_tail = &g_ops;
 static int64_t g_bytes;                       /* kept bytes: pre-images and copies */
-static int64_t g_writes, g_syncs;             /* since enabling */
-static int64_t g_crash_at_sync, g_crash_after_write; /* absolute counts; 0 = none */
-static int g_crash_mode;
-static unsigned long long g_crash_seed;
+static chaos_cut_moment g_moment;             /* counts since enabling; the armed cut */
 
 static void crash_locked(int mode, unsigned long long seed) __attribute__((noreturn));
 
@@ -299,13 +296,11 @@ static void make_durable(lpl_node *n) {
 }
 
 static void count_change(void) {
-    g_writes++;
-    if (g_crash_after_write && g_writes >= g_crash_after_write) crash_locked(g_crash_mode, g_crash_seed);
+    if (chaos_cut_moment_write(&g_moment)) crash_locked(g_moment.mode, g_moment.seed);
 }
 
 static void count_sync(void) {
-    g_syncs++;
-    if (g_crash_at_sync && g_syncs >= g_crash_at_sync) crash_locked(g_crash_mode, g_crash_seed);
+    if (chaos_cut_moment_sync(&g_moment)) crash_locked(g_moment.mode, g_moment.seed);
 }
 
 static void created_locked(const char *canon, int fd) {
@@ -669,16 +664,13 @@ static void forget_everything(void) {
 void chaos_lpl_enable(int enabled, int sector_size, int torn) {
     pthread_mutex_lock(&g_lock);
     if (enabled) {
-        g_sector = sector_size >= 512 && sector_size <= 65536 && (sector_size & (sector_size - 1)) == 0 ? sector_size : 512;
+        g_sector = chaos_cut_sector_size(sector_size);
         (void)torn; /* nothing to advertise: a plain file has no sector size to report */
-        if (!atomic_load(&chaos_lpl_active)) {
-            g_writes = g_syncs = 0;
-            g_crash_at_sync = g_crash_after_write = 0;
-        }
+        if (!atomic_load(&chaos_lpl_active)) chaos_cut_moment_start(&g_moment);
         atomic_store(&chaos_lpl_active, 1);
     } else {
         atomic_store(&chaos_lpl_active, 0);
-        g_crash_at_sync = g_crash_after_write = 0;
+        chaos_cut_moment_disarm(&g_moment);
         forget_everything();
     }
     pthread_mutex_unlock(&g_lock);
@@ -686,10 +678,7 @@ void chaos_lpl_enable(int enabled, int sector_size, int torn) {
 
 void chaos_lpl_arm(int at_sync, int after_writes, int mode, unsigned long long seed) {
     pthread_mutex_lock(&g_lock);
-    g_crash_at_sync = at_sync > 0 ? g_syncs + at_sync : 0;
-    g_crash_after_write = after_writes > 0 ? g_writes + after_writes : 0;
-    g_crash_mode = mode;
-    g_crash_seed = seed;
+    chaos_cut_moment_arm(&g_moment, at_sync, after_writes, mode, seed);
     pthread_mutex_unlock(&g_lock);
 }
 
@@ -703,8 +692,8 @@ void chaos_lpl_stats(long long *writes, long long *syncs, long long *pending) {
     long long count = 0;
     for (lpl_node *n = g_nodes; n; n = n->next) count += n->count + n->doomed_count;
     for (lpl_dirop *op = g_ops; op; op = op->next) count++;
-    if (writes) *writes = g_writes;
-    if (syncs) *syncs = g_syncs;
+    if (writes) *writes = g_moment.writes;
+    if (syncs) *syncs = g_moment.syncs;
     if (pending) *pending = count;
     pthread_mutex_unlock(&g_lock);
 }

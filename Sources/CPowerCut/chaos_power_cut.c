@@ -127,3 +127,31 @@ void chaos_cut_undo(int fd, const chaos_cut_entry *e, int mode, int sector_size,
     }
     free(choices);
 }
+
+void chaos_cut_moment_start(chaos_cut_moment *m) {
+    m->writes = m->syncs = 0;
+    chaos_cut_moment_disarm(m);
+}
+
+void chaos_cut_moment_disarm(chaos_cut_moment *m) { m->at_sync = m->after_write = 0; }
+
+void chaos_cut_moment_arm(chaos_cut_moment *m, int at_sync, int after_writes, int mode, unsigned long long seed) {
+    m->at_sync = at_sync > 0 ? m->syncs + at_sync : 0;
+    m->after_write = after_writes > 0 ? m->writes + after_writes : 0;
+    m->mode = mode;
+    m->seed = seed;
+}
+
+int chaos_cut_moment_write(chaos_cut_moment *m) {
+    m->writes++;
+    return m->after_write && m->writes >= m->after_write;
+}
+
+int chaos_cut_moment_sync(chaos_cut_moment *m) {
+    m->syncs++;
+    return m->at_sync && m->syncs >= m->at_sync;
+}
+
+int chaos_cut_sector_size(int requested) {
+    return requested >= 512 && requested <= 65536 && (requested & (requested - 1)) == 0 ? requested : 512;
+}

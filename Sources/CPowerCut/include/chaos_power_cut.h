@@ -61,6 +61,32 @@ uint64_t chaos_cut_below(uint64_t *state, uint64_t bound);
 void chaos_cut_undo(int fd, const chaos_cut_entry *entry, int mode, int sector, int whole_sectors, uint64_t *rng,
                     int64_t *size);
 
+/*
+** When an armed cut comes: the changes and syncs counted since tracking started, and
+** the counts at which the armed cut falls (0: not armed). Both simulators keep one,
+** under their own lock.
+*/
+typedef struct chaos_cut_moment {
+    int64_t writes, syncs;
+    int64_t at_sync, after_write; /* absolute counts; 0 = none */
+    int mode;
+    unsigned long long seed;
+} chaos_cut_moment;
+
+/* Counts from zero, nothing armed (tracking starts). */
+void chaos_cut_moment_start(chaos_cut_moment *m);
+/* Nothing armed; the counts stay. */
+void chaos_cut_moment_disarm(chaos_cut_moment *m);
+/* Arms the cut at the `at_sync`th sync or after the `after_writes`th change from now
+** (0: not on that count). */
+void chaos_cut_moment_arm(chaos_cut_moment *m, int at_sync, int after_writes, int mode, unsigned long long seed);
+/* Counts a change (a sync); true when the armed cut is due now. */
+int chaos_cut_moment_write(chaos_cut_moment *m);
+int chaos_cut_moment_sync(chaos_cut_moment *m);
+
+/* The torn-write unit asked for, if it is a power of two from 512 to 65536; else 512. */
+int chaos_cut_sector_size(int requested);
+
 /* Writes all of [buf, buf + n) at `off`, retrying short writes; gives up silently
 ** (nothing better to do while the power goes). */
 void chaos_cut_pwrite_all(int fd, const void *buf, int64_t n, int64_t off);
