@@ -33,7 +33,7 @@ final class WorkerSession: WorkerLink {
             process = forked
         } else {
             process = try ChildProcess(executable: command.executable, arguments: arguments,
-                                       environment: command.environment, stderrFile: stderrFile)
+                                       environment: command.spawnEnvironment, stderrFile: stderrFile)
         }
         switch process.readLine(deadline: deadline) {
         case let .line(line):
@@ -143,13 +143,18 @@ package struct WorkerCommand: Sendable {
 
     /// The environment a worker runs with: the controller's, plus the backtracer's
     /// setting (``Backtracer``): it never waits for a debugger on a terminal, and it
-    /// names a trap's site in a statically linked worker too; and the libc seam
-    /// preloaded (``LibcSeamLibrary``).
+    /// names a trap's site in a statically linked worker too.
     package static func workerEnvironment(base: [String: String] = ProcessInfo.processInfo.environment) -> [String: String] {
-        var environment = LibcSeamLibrary.preloading(base)
+        var environment = base
         environment["SWIFT_BACKTRACE"] = Backtracer.setting(environment: base)
         return environment
     }
+
+    /// What a worker process is started with: ``environment`` with the libc seam
+    /// preloaded (``LibcSeamLibrary``). Added when a worker starts, not when the command
+    /// is made: a command that never starts one (`chaos validate`, `chaos list`) never
+    /// builds the seam.
+    package var spawnEnvironment: [String: String] { LibcSeamLibrary.preloading(environment) }
 
     /// The same worker, its traps named (`symbolicate`) or only counted.
     package func symbolicating(_ symbolicate: Bool) -> WorkerCommand {

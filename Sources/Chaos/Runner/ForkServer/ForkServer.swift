@@ -61,7 +61,7 @@ package final class ForkServer: @unchecked Sendable {
         defer { posix_spawnattr_destroy(&attributes) }
         ChildProcess.ownGroupDefaultSignals(&attributes)
         var pid: pid_t = 0
-        let result = ChildProcess.spawn(command.executable, command.arguments + [WorkerForkServer.flag], command.environment,
+        let result = ChildProcess.spawn(command.executable, command.arguments + [WorkerForkServer.flag], command.spawnEnvironment,
                                         &actions, &attributes, pid: &pid)
         close(pair[1])
         guard result == 0 else {
