@@ -50,6 +50,8 @@ let package = Package(
         .target(name: "CLibcSeam", dependencies: ["CLibcSeamAPI", "CPowerCut"]),
         // The workers' fork server: a started worker forks the next ones (mechanism in C).
         .target(name: "CForkServer"),
+        // The controller's hold on what its workers start: pidfd waits, a child subreaper.
+        .target(name: "CProcessControl"),
         // Timers stay real under libfaketime: a preload, never linked (built likewise).
         .target(name: "CTimerfdShim"),
         .target(
@@ -64,7 +66,7 @@ let package = Package(
         .target(
             name: "Chaos",
             dependencies: [
-                "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "Scenarios",
+                "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CProcessControl", "Scenarios",
                 .product(name: "Yams", package: "Yams"),
                 // The network lab: a TCP fault proxy and the family registry (HTTP/1.1).
                 .product(name: "NIOCore", package: "swift-nio"),

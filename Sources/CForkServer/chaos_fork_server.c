@@ -93,7 +93,9 @@ static int serve_one(int sock, int signals, const sigset_t *previous, char ***ar
         int err = open(stderr_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
         pid_t pid = err < 0 ? -1 : fork();
         if (pid == 0) {
-            setpgid(0, 0);
+            // A session of its own, as a spawned worker has: what it starts and leaves
+            // behind is found by session as well as by group.
+            setsid();
             close(sock);
             close(signals);
             dup2(fds[0], 0);
@@ -107,7 +109,6 @@ static int serve_one(int sock, int signals, const sigset_t *previous, char ***ar
             *argc_out = argc;
             return 1;
         }
-        if (pid > 0) setpgid(pid, pid);  // no window in which the child is in the server's group
         snprintf(line, sizeof line, pid > 0 ? "spawned %d" : "failed %d", pid > 0 ? (int)pid : errno);
         if (err >= 0) close(err);
     }

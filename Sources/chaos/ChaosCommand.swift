@@ -30,6 +30,10 @@ struct ChaosCommand: AsyncParsableCommand {
         if arguments.first == BuiltInWorker.subcommand {
             Glibc.exit(await BuiltInWorker.run(arguments: Array(arguments.dropFirst())))
         }
+        // What a worker leaves running comes back here to be found and ended
+        // (ProcessLeftovers); what a killed controller left is removed first.
+        ProcessLeftovers.becomeSubreaper()
+        ScratchFolder.removeAbandonedEverywhere()
         do {
             var command = try parseAsRoot(arguments)
             if var command = command as? AsyncParsableCommand {

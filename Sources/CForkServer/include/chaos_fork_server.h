@@ -21,7 +21,7 @@ extern "C" {
 
 /// Serves spawn orders on `sock` until it closes. Returns 0 in each forked child, with
 /// its arguments in `*argv_out` / `*argc_out` (malloc'd; the child's descriptors 0, 1
-/// and 2 are already in place and it leads a process group of its own). Returns -1 in
+/// and 2 are already in place and it leads a session of its own). Returns -1 in
 /// the server when the controller goes away or the socket fails: the server then exits.
 int chaos_fork_server_serve(int sock, char ***argv_out, int *argc_out);
 

@@ -62,6 +62,10 @@ package struct CaseReport: Codable, Sendable, Equatable {
     @ExplicitNull package var error: String?
     /// How many worker processes the case started.
     package var workerLaunches: Int
+    /// Processes the app left running after its workers ended (a helper that outlived
+    /// the app, one that left the worker's session), each killed by Chaos: how each was
+    /// named (`pid 123 (sleep 100)`). Null when it left none.
+    @ExplicitNull package var leftBehind: [String]?
 
     package init(
         scenario: String,

@@ -73,6 +73,8 @@ extension HTMLReportWriter {
         .reproduce { margin: 0 0 6px; }
         .harness-error { border: 1px solid var(--errored); background: var(--errored-bg); border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
         .case.v-skipped .harness-error { border-color: var(--line); background: var(--soft); }
+        .left-behind { border: 1px solid var(--errored); border-radius: 6px; padding: 8px 12px; margin: 10px 0; }
+        .left-behind ul { margin: 4px 0 0; padding-left: 20px; }
         table { border-collapse: collapse; width: 100%; }
         th, td { text-align: left; vertical-align: top; padding: 5px 10px 5px 0; border-bottom: 1px solid var(--line); }
         th { font-size: 12px; color: var(--muted); font-weight: 600; }

@@ -12,6 +12,9 @@ import ChaosTarget
 /// try HTMLReportWriter.html(report).write(to: url, atomically: true, encoding: .utf8)
 /// ```
 package enum HTMLReportWriter {
+    /// What says "Chaos wrote this page" (``ReportSet/wroteByChaos(_:)``).
+    package static let generatorMeta = #"<meta name="generator" content="chaos"#
+
     package static func html(_ report: RunReport) -> String {
         var html = """
             <!DOCTYPE html>
@@ -19,6 +22,7 @@ package enum HTMLReportWriter {
             <head>
             <meta charset="utf-8">
             <meta name="viewport" content="width=device-width, initial-scale=1">
+            \(generatorMeta) \(escape(report.run.chaosVersion))">
             <title>Chaos report · \(escape(report.run.id))</title>
             <style>
             \(stylesheet)
@@ -141,6 +145,7 @@ package enum HTMLReportWriter {
             let title = switch report.verdict {
             case .skipped: "Skipped"
             case .inconclusive: "Inconclusive: a fault had no effect, so the case proves nothing"
+            case .interrupted: "Interrupted"
             default: "Harness error"
             }
             html += "<div class=\"harness-error\"><strong>\(title)</strong><pre>\(escape(error))</pre></div>\n"
@@ -151,6 +156,10 @@ package enum HTMLReportWriter {
             html += trapBox(trap)
         }
         html += expectationsTable(report.expectations)
+        if let left = report.leftBehind, !left.isEmpty {
+            html += "<div class=\"left-behind\"><strong>Left running by the app after its workers ended, killed by Chaos</strong><ul>"
+                + left.map { "<li><code>\(escape($0))</code></li>" }.joined() + "</ul></div>\n"
+        }
         html += """
             <p class="provenance">scenario file <code>\(escape(report.scenarioFile))</code> \
             · sha256 <code title="\(escape(report.scenarioHash))">\(escape(String(report.scenarioHash.prefix(12))))</code> \

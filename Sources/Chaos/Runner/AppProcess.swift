@@ -34,6 +34,8 @@ final class AppProcess {
     private(set) var workload: Workload?
     /// A power loss armed in the running worker, waiting for its moment.
     var pendingPowerLoss: PowerLossOrder?
+    /// Processes a stopped worker left running in its group, killed: how the report names them.
+    private(set) var leftBehind: [String] = []
 
     init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, handlers: Handlers) {
         self.launcher = launcher
@@ -65,11 +67,17 @@ final class AppProcess {
             workload = link.ready.workload
             handlers.ready(link.ready)
         case let .failed(termination, _, detail):
-            let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+            let stderr = OutputTail.read(stderrFile)
             if case let .signaled(signal)? = termination, TrapParser.trapSignals.contains(signal) {
                 throw .trapped(TrapParser.trap(signal: signal, stderr: stderr))
             }
             throw .harness("\(detail)\n\(stderr.suffix(2_000))")
+        case let .refused(why):
+            throw .harness("the target's declaration cannot be used: \(why)")
+        case let .hung(seen):
+            throw .failed("hung: \(seen) before the case timeout; its processes were killed", gap: "not reached: the app hung")
+        case .interrupted:
+            throw .interrupted
         }
     }
 
@@ -94,10 +102,13 @@ final class AppProcess {
             self.worker = nil
             worker.kill()
             throw .interrupted
-        case .hung:
+        case let .hung(seen):
             self.worker = nil
-            throw .failed("hung: no answer to '\(what)' before the case timeout; the worker's process group was killed",
-                          gap: "not reached: the app hung")
+            let why = seen.map { "\($0) during '\(what)' before the case timeout" } ?? "no answer to '\(what)' before the case timeout"
+            throw .failed("hung: \(why); the worker's processes were killed", gap: "not reached: the app hung")
+        case let .brokeProtocol(why):
+            self.worker = nil
+            throw .harness("the target broke the worker protocol during '\(what)': \(why)")
         }
     }
 
@@ -122,7 +133,12 @@ final class AppProcess {
         let (termination, killed) = worker.waitForExit(deadline: min(clock.deadline, clock.now + .seconds(10)))
         self.worker = nil
         defer { pendingPowerLoss = nil }
-        if killed { throw .failed("the worker did not exit after stop; killed", gap: nil) }
+        // The app is stopped: nothing it started may run on into the next launch.
+        leftBehind += worker.endGroup()
+        if killed {
+            if RunInterruption.requested { throw .interrupted }
+            throw .failed("the worker did not exit after stop; killed", gap: nil)
+        }
         if termination != .exited(0) { throw ended(termination, stderr: worker.stderr, during: "stop", orderedCut: nil) }
     }
 

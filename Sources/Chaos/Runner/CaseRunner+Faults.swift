@@ -207,7 +207,7 @@ extension CaseRunner {
         if app.files == nil { files = try describeTarget() }
         let companions = ["wal": "-wal", "shm": "-shm", "journal": "-journal"]
         guard let relative = files[name] ?? companions[name].flatMap({ suffix in files["store"].map { $0 + suffix } }) else {
-            throw .harness("the target has no file named '\(name)'; it has: \(files.keys.sorted().joined(separator: ", "))")
+            throw .harness("the target has no file named '\(name)'; it has: \(NameList.text(files.keys.sorted()))")
         }
         return (asTheAppSeesIt ? dataDirectory : hostDataDirectory).appendingPathComponent(relative)
     }
@@ -216,7 +216,7 @@ extension CaseRunner {
     func describeTarget() throws(CaseEnd) -> [String: String] {
         let launcher: any WorkerLauncher = if let launcher = options.launcher { launcher } else {
             ProcessWorkerLauncher(command: fixtures.wrap(options.worker),
-                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) })
+                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) }, leftovers: leftovers)
         }
         let context = TargetContext(dataDirectory: scratch.appendingPathComponent("describe"), variant: options.variant,
                                     options: targetOptions, seed: seed)

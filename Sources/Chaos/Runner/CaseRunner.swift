@@ -30,6 +30,11 @@ package final class CaseRunner {
     var clockReached: Set<String> = []
     /// Effects known only at the end of the case (a read-only file: did the app still write it?).
     var deferredEffects: [String: () -> FileDamageEffect] = [:]
+    /// What the case's workers start, found and ended when they are done (made with the
+    /// scratch folder, whose name is the case's mark).
+    var leftovers: ProcessLeftovers?
+    /// The processes the app left running, named once the case is over.
+    var leftBehind: [String] = []
 
     /// The app's data folder, as the app sees it.
     var dataDirectory: URL { scratch.appendingPathComponent("data") }
@@ -44,12 +49,18 @@ package final class CaseRunner {
         scratch = options.scratchRoot
     }
 
+    /// The report of a case Ctrl-C kept from starting.
+    package func notStarted() -> CaseReport {
+        report(verdict: .interrupted, error: "not started: the run was interrupted")
+    }
+
     /// Where this case's files are (meaningful with `--keep`).
     package var scratchDirectory: URL { scratch }
 
     package func run() -> CaseReport {
         do {
             scratch = try makeScratch()
+            leftovers = ProcessLeftovers(mark: scratch.lastPathComponent)
             try FileManager.default.createDirectory(at: dataDirectory, withIntermediateDirectories: true)
         } catch {
             return report(verdict: .errored, error: "cannot create a scratch directory: \(error)")
@@ -74,7 +85,7 @@ package final class CaseRunner {
             ProcessWorkerLauncher(command: fixtures.wrap(options.worker),
                                   willStart: { [fixtures] in try fixtures.clock?.workerStarting() },
                                   didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) },
-                                  forkServers: options.forkServers)
+                                  forkServers: options.forkServers, leftovers: leftovers)
         }
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed)
         let handlers = AppProcess.Handlers(
@@ -161,6 +172,7 @@ package final class CaseRunner {
             try? gatherLabEvidence()
         }
         shutDown(abruptly: ending != nil)
+        endLeftovers()
         for (id, measure) in deferredEffects {
             let effect = measure()
             faults.update(id) { $0.hadEffect = effect.hadEffect; $0.effect = effect.summary }
@@ -202,7 +214,15 @@ package final class CaseRunner {
         report.recoveryStartMs = log.evidence.recoveryMs == nil ? nil : log.recoveryStartMs
         report.options = targetOptions
         report.faults = faults.withEffects(clockReached: clockReached)
+        report.leftBehind = leftBehind.isEmpty ? nil : leftBehind
         return report
+    }
+
+    /// Ends what the app left running (no worker of the case runs any more) and keeps
+    /// its names for the report.
+    func endLeftovers() {
+        leftovers?.record(app?.leftBehind ?? [])
+        leftBehind = leftovers?.endAll() ?? app?.leftBehind ?? []
     }
 
     /// The command line that reproduces this case: `chaos run SUBJECT` (or the
@@ -219,6 +239,7 @@ package final class CaseRunner {
 
     func cleanUp() {
         app?.kill()
+        leftovers?.endAll()
         fixtures.tearDown()
         guard !options.keepScratch else { return }
         // Permission bits may have been cleared by a read-only fault.

@@ -42,6 +42,18 @@ package enum ScratchFolder {
         return removed
     }
 
+    /// Removes abandoned scratch folders wherever a run may have made them: the temporary
+    /// folder and a sweep's tmpfs. Every command does this first, so a controller killed
+    /// with SIGKILL leaves nothing behind past the next command of any kind.
+    package static func removeAbandonedEverywhere() {
+        ProcessLeftovers.endAbandoned()
+        // /dev/shm whatever TMPDIR says now: the run that left it may have said otherwise.
+        let roots = [FileManager.default.temporaryDirectory.standardizedFileURL.path, "/dev/shm"]
+        for root in Set(roots) where access(root, W_OK) == 0 {
+            removeAbandonedOnce(in: URL(fileURLWithPath: root, isDirectory: true))
+        }
+    }
+
     /// Where a sweep's trials keep their scratch: `/dev/shm` when it is a tmpfs with room
     /// and the user did not choose (`TMPDIR`), else `current`. A trial's power cut is
     /// simulated; a third of its time on a real disk went to fsync for nothing.

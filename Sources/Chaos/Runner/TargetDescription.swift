@@ -8,30 +8,43 @@ package enum TargetDescription {
     /// Why a target could not say.
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
+        /// True when the executable could not be run at all, or declared what Chaos cannot
+        /// use (the user's to fix: a wrong path, a script with no interpreter line, a
+        /// ready line that is not UTF-8); false when it ran and did not answer.
+        package var cannotRun = false
     }
 
     package static func read(_ worker: WorkerCommand, variant: String, scratchRoot: URL = FileManager.default.temporaryDirectory,
-                             timeout: Duration = .seconds(30)) throws -> WorkerReady {
+                             timeout: Duration = .seconds(30)) throws(Failure) -> WorkerReady {
         guard let folder = try? ScratchFolder.make(in: scratchRoot, for: "describe") else {
             throw Failure(description: "cannot make a scratch folder in \(scratchRoot.path)")
         }
         defer { try? FileManager.default.removeItem(at: folder) }
         let stderrFile = folder.appendingPathComponent("stderr")
         let context = TargetContext(dataDirectory: folder.appendingPathComponent("data"), variant: variant)
+        let leftovers = ProcessLeftovers(mark: folder.lastPathComponent)
+        defer { leftovers.endAll() }
+        let start: WorkerStart
         do {
             try FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
-            switch try WorkerSession.start(command: worker, context: context, stderrFile: stderrFile, deadline: .now + timeout) {
-            case let .ready(link):
-                link.kill()
-                return link.ready
-            case let .failed(_, _, detail):
-                let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
-                throw Failure(description: "\(worker.targetName) did not start: \(detail)\n\(stderr.suffix(1_000))")
-            }
-        } catch let failure as Failure {
-            throw failure
+            start = try WorkerSession.start(command: worker, context: context, stderrFile: stderrFile, deadline: .now + timeout,
+                                            mark: leftovers.environmentEntry, started: leftovers.workerStarted)
         } catch {
-            throw Failure(description: "\(worker.targetName) could not be started: \(error)")
+            throw Failure(description: "\(worker.targetName) cannot be run: \(error)", cannotRun: true)
+        }
+        switch start {
+        case let .ready(link):
+            link.kill()
+            return link.ready
+        case let .failed(_, _, detail):
+            let stderr = OutputTail.read(stderrFile, bytes: 1_000)
+            throw Failure(description: "\(worker.targetName) did not start: \(detail)" + (stderr.isEmpty ? "" : "\n\(stderr)"))
+        case let .refused(why):
+            throw Failure(description: "\(worker.targetName) declares what Chaos cannot use: \(why)", cannotRun: true)
+        case let .hung(seen):
+            throw Failure(description: "\(worker.targetName) did not start: \(seen)")
+        case .interrupted:
+            throw Failure(description: "interrupted while \(worker.targetName) was starting")
         }
     }
 }

@@ -16,6 +16,8 @@ protocol WorkerLink: AnyObject {
     /// Kills it, with everything it started.
     @discardableResult
     func kill() -> ChildProcess.Termination
+    /// After it ended: what is left of its process group, killed, and named.
+    func endGroup() -> [String]
     /// What it wrote to stderr so far: the runtime's trap message and backtrace.
     var stderr: String { get }
     /// The files it has open now (their paths as it sees them); nil when that cannot be known.
@@ -27,8 +29,10 @@ enum WorkerOutcome {
     case reply(WorkerReply)
     /// The worker died before replying.
     case ended(ChildProcess.Termination)
-    /// No reply by the deadline; the worker was killed.
-    case hung
+    /// No reply by the deadline, and what was seen (nil: nothing); the worker was killed.
+    case hung(String?)
+    /// The worker broke the protocol (a line past the limit); it was killed.
+    case brokeProtocol(String)
     /// Ctrl-C while waiting; the worker is still running.
     case interrupted
 }
@@ -43,6 +47,13 @@ protocol WorkerLauncher {
 enum WorkerStart {
     case ready(any WorkerLink)
     case failed(ChildProcess.Termination?, stderrFile: URL, detail: String)
+    /// Its declaration (the ready line) is one Chaos cannot use: too long, not UTF-8, a
+    /// name no report can print. It was killed. The target's author has to fix it.
+    case refused(String)
+    /// It closed its output before it was ready but lived on, until the deadline: killed.
+    case hung(String)
+    /// Ctrl-C while it started; it was killed.
+    case interrupted
 }
 
 /// The real launcher: a worker process from a ``WorkerCommand``, with the case's
@@ -55,11 +66,14 @@ struct ProcessWorkerLauncher: WorkerLauncher {
     var didStart: (pid_t) -> Void = { _ in }
     /// Where a worker of this command may come from a fork server (sweeps).
     var forkServers: ForkServerPool?
+    /// What finds what the case's workers leave running (``ProcessLeftovers``).
+    var leftovers: ProcessLeftovers?
 
     func start(_ context: TargetContext, stderrFile: URL, deadline: ContinuousClock.Instant) throws -> WorkerStart {
         try willStart()
         let start = try WorkerSession.start(command: command, context: context, stderrFile: stderrFile, deadline: deadline,
-                                            forkServer: forkServers?.server(for: command))
+                                            forkServer: forkServers?.server(for: command), mark: leftovers?.environmentEntry,
+                                            started: { pid in leftovers?.workerStarted(pid) })
         if case let .ready(session) = start, let process = session as? WorkerSession { didStart(process.process.pid) }
         return start
     }

@@ -18,38 +18,63 @@ final class WorkerSession: WorkerLink {
         self.stderrFile = stderrFile
     }
 
-    /// Starts a worker and waits for its ready line.
+    /// The longest ready line a target may write: a declaration, not data. Past it the
+    /// worker is refused (a declaration of 10,000 names of a megabyte each would cost
+    /// the controller gigabytes).
+    static let maxDeclarationBytes = 1 << 20
+
+    /// Starts a worker and waits for its ready line. `mark` (``ProcessLeftovers``) goes
+    /// into its environment, so what it starts can be found.
     static func start(command: WorkerCommand, context: TargetContext, stderrFile: URL,
-                      deadline: ContinuousClock.Instant, forkServer: ForkServer? = nil) throws -> WorkerStart {
-        var arguments = command.arguments + [
-            "--data", context.dataDirectory.path, "--variant", context.variant, "--seed", String(context.seed),
-        ]
-        for (key, value) in context.options.sorted(by: { $0.key < $1.key }) {
-            arguments += ["--option", "\(key)=\(value)"]
-        }
+                      deadline: ContinuousClock.Instant, forkServer: ForkServer? = nil,
+                      mark: (name: String, value: String)? = nil, started: (pid_t) -> Void = { _ in }) throws -> WorkerStart {
+        let arguments = context.workerArguments
         let process: ChildProcess
-        if let forkServer, let forked = try? ChildProcess(forkedBy: forkServer, arguments: Array(arguments.dropFirst(command.arguments.count)),
+        let markArguments = mark.map { [WorkerForkServer.environmentFlag, "\($0.name)=\($0.value)"] } ?? []
+        if let forkServer, let forked = try? ChildProcess(forkedBy: forkServer, arguments: markArguments + arguments,
                                                           stderrFile: stderrFile, deadline: deadline) {
             process = forked
         } else {
-            process = try ChildProcess(executable: command.executable, arguments: arguments,
-                                       environment: command.spawnEnvironment, stderrFile: stderrFile)
+            var environment = command.spawnEnvironment
+            if let mark { environment[mark.name] = mark.value }
+            process = try ChildProcess(executable: command.executable, arguments: command.arguments + arguments,
+                                       environment: environment, stderrFile: stderrFile)
+        }
+        started(process.pid)
+        process.maxLineBytes = maxDeclarationBytes
+        defer { process.maxLineBytes = ChildProcess.defaultMaxLineBytes }
+        let refuse = { (detail: String) -> WorkerStart in
+            process.killGroup()
+            _ = process.waitForExit()
+            return .refused(detail)
         }
         switch process.readLine(deadline: deadline) {
         case let .line(line):
-            guard let data = line.data(using: .utf8),
-                  let ready = try? JSONDecoder().decode(WorkerReady.self, from: data), ready.event == "ready" else {
+            do {
+                let ready = try WorkerReady.decodeDeclaration(line)
+                return .ready(WorkerSession(process: process, ready: ready, stderrFile: stderrFile))
+            } catch let problem where problem.notADeclaration {
                 process.killGroup()
                 _ = process.waitForExit()
-                return .failed(nil, stderrFile: stderrFile, detail: "the worker's first line was not a ready event: \(line.prefix(200))")
+                return .failed(nil, stderrFile: stderrFile, detail: problem.description)
+            } catch {
+                return refuse(error.description)
             }
-            return .ready(WorkerSession(process: process, ready: ready, stderrFile: stderrFile))
+        case .invalidUTF8:
+            return refuse("the worker's ready line is not UTF-8: its names would be mangled in every report")
+        case let .tooLong(length):
+            return refuse("the worker's ready line is longer than \(maxDeclarationBytes >> 20) MiB (\(length) bytes and no end): "
+                + "a declaration names files, actions and probes, not data")
         case .endOfFile:
-            let termination = process.waitForExit()
+            // It closed its output: it is ending, or it lives on with nothing more to say.
+            let (termination, killed) = process.waitForExit(deadline: deadline)
+            if killed, RunInterruption.requested { return .interrupted }
+            if killed { return .hung("the worker closed its output before it was ready and did not exit") }
             return .failed(termination, stderrFile: stderrFile, detail: "the worker ended before it was ready (\(termination))")
         case .timedOut:
             process.killGroup()
             let termination = process.waitForExit()
+            if RunInterruption.requested { return .interrupted }
             return .failed(termination, stderrFile: stderrFile, detail: "the worker was not ready before the deadline")
         }
     }
@@ -71,7 +96,7 @@ final class WorkerSession: WorkerLink {
         while true {
             switch process.readLine(deadline: deadline) {
             case let .line(text):
-                guard let data = text.data(using: .utf8) else { continue }
+                let data = Data(text.utf8)
                 // Lines are written with sorted keys: an event starts with its "event" key
                 // (deciding by a failed decode costs more than the decode itself).
                 if text.hasPrefix(#"{"event""#) {
@@ -80,13 +105,25 @@ final class WorkerSession: WorkerLink {
                     return .reply(reply)
                 }
                 // Anything else is not a protocol line: ignored; stderr holds diagnostics.
+            case .invalidUTF8:
+                continue
+            case let .tooLong(length):
+                process.killGroup()
+                _ = process.waitForExit()
+                return .brokeProtocol("the worker wrote a line longer than \(process.maxLineBytes >> 20) MiB (\(length) bytes and no end) "
+                    + "while answering; set CHAOS_MAX_LINE_MB if its snapshots are really that large")
             case .endOfFile:
-                return .ended(process.waitForExit())
+                // A worker that closed its output is ending (a trap's backtrace takes a
+                // moment), or lives on with nothing more to say: waited for until the deadline.
+                let (termination, killed) = process.waitForExit(deadline: deadline)
+                guard killed else { return .ended(termination) }
+                if RunInterruption.requested { return .interrupted }
+                return .hung("the worker closed its output and did not exit")
             case .timedOut:
                 if RunInterruption.requested { return .interrupted }
                 process.killGroup()
                 _ = process.waitForExit()
-                return .hung
+                return .hung(nil)
             }
         }
     }
@@ -99,7 +136,13 @@ final class WorkerSession: WorkerLink {
     @discardableResult
     func kill() -> ChildProcess.Termination {
         process.killGroup()
-        return process.waitForExit()
+        let termination = process.waitForExit()
+        _ = process.endGroup()
+        return termination
+    }
+
+    func endGroup() -> [String] {
+        process.endGroup()
     }
 
     /// The files the worker holds open, from `/proc/PID/fd` (paths as the worker sees
@@ -110,9 +153,9 @@ final class WorkerSession: WorkerLink {
         return Set(descriptors.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + $0) })
     }
 
-    /// The worker's stderr so far.
+    /// The end of the worker's stderr so far (``OutputTail``).
     var stderr: String {
-        (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
+        OutputTail.read(stderrFile)
     }
 }
 

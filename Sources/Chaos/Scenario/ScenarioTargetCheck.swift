@@ -14,7 +14,7 @@ package enum ScenarioTargetCheck {
     package static func problems(_ scenario: Scenario, target: WorkerReady, systems: [String]?) -> [ScenarioError] {
         var problems: [ScenarioError] = []
         if let systems, !systems.contains(scenario.system) {
-            problems.append(ScenarioError("unknown system '\(scenario.system)' for this target; it has: \(systems.joined(separator: ", "))",
+            problems.append(ScenarioError("unknown system '\(scenario.system)' for this target; it has: \(NameList.text(systems))",
                                           at: scenario.systemLocation ?? scenario.location, suggestion: ClosestName.suggestion(for: scenario.system, among: systems)))
         }
         for step in scenario.steps {
@@ -30,7 +30,26 @@ package enum ScenarioTargetCheck {
         for expectation in scenario.expectations {
             if let problem = check(expectation, target: target) { problems.append(problem) }
         }
+        for key in scenario.options.keys.sorted() {
+            let location = scenario.optionLocations[key] ?? scenario.location
+            if let problem = optionProblem(key, scenario.options[key] ?? "", target: target) {
+                problems.append(ScenarioError("option '\(key)': \(problem.text)", at: location, suggestion: problem.suggestion))
+            }
+        }
         return problems
+    }
+
+    /// What is wrong with target option `key=value` on `target`; nil when it declares it
+    /// and takes the value, or declares nothing (a target from before options were declared).
+    package static func optionProblem(_ key: String, _ value: String, target: WorkerReady) -> (text: String, suggestion: String?)? {
+        guard !key.isEmpty else { return ("an option needs a name (KEY=VALUE)", nil) }
+        guard let declared = target.options else { return nil }
+        guard let option = declared.first(where: { $0.name == key }) else {
+            let names = declared.map(\.name)
+            let has = names.isEmpty ? "it reads no options" : "it reads: " + NameList.text(names)
+            return ("the target has no option '\(key)'; \(has)", ClosestName.suggestion(for: key, among: names))
+        }
+        return option.problem(with: value).map { ("\($0) (\(option.summary))", nil) }
     }
 
     static func check(_ action: ActionStep, at location: SourceLocation, target: WorkerReady) -> [ScenarioError] {
@@ -43,13 +62,13 @@ package enum ScenarioTargetCheck {
             name = name == Workload.actionPrefix + "write" ? workload.write : name == Workload.actionPrefix + "read" ? workload.read : name
         }
         guard target.actions.contains(name) else {
-            return [ScenarioError("unknown action '\(name)' for this target; it has: \(target.actions.joined(separator: ", "))",
+            return [ScenarioError("unknown action '\(name)' for this target; it has: \(NameList.text(target.actions))",
                                   at: location, suggestion: ClosestName.suggestion(for: name, among: target.actions))]
         }
         guard let parameters = target.parameters?[name] else { return [] }
         return action.arguments.keys.sorted().compactMap { key in
             guard let parameter = parameters.first(where: { $0.name == key }) else {
-                let takes = parameters.isEmpty ? "it takes no arguments" : "it takes: " + parameters.map(\.name).joined(separator: ", ")
+                let takes = parameters.isEmpty ? "it takes no arguments" : "it takes: " + NameList.text(parameters.map(\.name))
                 return ScenarioError("'\(name)' has no argument '\(key)'; \(takes)", at: location,
                                      suggestion: ClosestName.suggestion(for: key, among: parameters.map(\.name)))
             }
@@ -61,7 +80,7 @@ package enum ScenarioTargetCheck {
         let companions = target.files["store"] == nil ? [] : ["wal", "shm", "journal"]
         let names = Set(target.files.keys).union(companions).sorted()
         guard !names.contains(file) else { return nil }
-        return ScenarioError("the target has no file named '\(file)'; it has: \(names.joined(separator: ", "))",
+        return ScenarioError("the target has no file named '\(file)'; it has: \(NameList.text(names))",
                              at: location, suggestion: ClosestName.suggestion(for: file, among: names))
     }
 
@@ -70,12 +89,12 @@ package enum ScenarioTargetCheck {
         case let .fallback(mode) where mode != Expectation.afterDamage:
             let modes = target.modes ?? Expectation.fallbackModes
             guard !modes.contains(mode) else { return nil }
-            return ScenarioError("the target never reports mode '\(mode)'; its modes: \(modes.joined(separator: ", "))",
+            return ScenarioError("the target never reports mode '\(mode)'; its modes: \(NameList.text(modes))",
                                  at: expectation.location, suggestion: ClosestName.suggestion(for: mode, among: modes))
         case let .state(probe, _):
             let probes = target.probes + NetworkLab.probes
             guard !probes.contains(where: { probe == $0 || probe.hasPrefix($0 + ".") }) else { return nil }
-            return ScenarioError("unknown probe '\(probe)' for this target; it answers: \(probes.joined(separator: ", "))",
+            return ScenarioError("unknown probe '\(probe)' for this target; it answers: \(NameList.text(probes))",
                                  at: expectation.location, suggestion: ClosestName.suggestion(for: probe, among: probes))
         default:
             return nil

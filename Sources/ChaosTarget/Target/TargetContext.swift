@@ -19,6 +19,14 @@ public struct TargetContext: Sendable {
         self.seed = seed
     }
 
+    /// The arguments Chaos starts a worker with, which ``init(workerArguments:)`` reads:
+    /// `--data DIR --variant V --seed N`, then `--option KEY=VALUE` by key.
+    package var workerArguments: [String] {
+        var arguments = ["--data", dataDirectory.path, "--variant", variant, "--seed", String(seed)]
+        for (key, value) in options.sorted(by: { $0.key < $1.key }) { arguments += ["--option", "\(key)=\(value)"] }
+        return arguments
+    }
+
     /// Reads the arguments Chaos starts a worker with:
     /// `--data DIR --variant V --seed N [--option KEY=VALUE ...]`.
     ///

@@ -24,8 +24,18 @@ package enum WorkerForkServer {
         for index in 0..<Int(argc) {
             if let word = argv[index] { arguments.append(String(cString: word)) }
         }
+        // `--env NAME=VALUE` pairs first: what a spawned worker would have in its
+        // environment for this launch (the case's mark: ProcessLeftovers).
+        while arguments.count >= 2, arguments[0] == environmentFlag {
+            let pair = arguments[1].split(separator: "=", maxSplits: 1).map(String.init)
+            if pair.count == 2 { setenv(pair[0], pair[1], 1) }
+            arguments.removeFirst(2)
+        }
         return arguments
     }
+
+    /// Sets one variable of a forked worker's environment: `--env NAME=VALUE`.
+    package static let environmentFlag = "--env"
 
     /// What every worker does first, done once before the forks: the ready line's
     /// encoding (the target's declaration) and a request's decoding.

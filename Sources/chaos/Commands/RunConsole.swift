@@ -83,8 +83,9 @@ final class RunConsole: @unchecked Sendable {
                 let mark = fault.hadEffect == false ? paint("○", 33) : "•"
                 say("    \(mark) \(fault.id) \(fault.label): \(fault.effect ?? "not measured")")
             }
-            if report.verdict != .skipped { say("    reproduce: \(report.reproduce)") }
+            if report.verdict != .skipped, report.verdict != .interrupted { say("    reproduce: \(report.reproduce)") }
         }
+        for process in report.leftBehind ?? [] { say("    \(paint("!", 33)) left running by the app, killed: \(process)") }
         if let scratch { say("    kept: \(scratch.path)") }
     }
 

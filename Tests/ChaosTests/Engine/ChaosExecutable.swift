@@ -9,6 +9,8 @@ struct ChaosExecutable {
         var exitCode: Int32
         var stdout: String
         var stderr: String
+        /// The controller's peak resident memory, in KiB (from wait4).
+        var peakMemoryKB: Int? = nil
     }
 
     static var path: String { built("chaos") }
@@ -36,8 +38,9 @@ struct ChaosExecutable {
         loop: while true {
             switch child.readLine(deadline: deadline) {
             case let .line(line): lines.append(line)
+            case .invalidUTF8: continue
             case .endOfFile: break loop
-            case .timedOut:
+            case .timedOut, .tooLong:
                 child.killGroup()
                 break loop
             }
@@ -48,7 +51,7 @@ struct ChaosExecutable {
         case let .signaled(signal): exitCode = 128 + signal
         }
         let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
-        return Result(exitCode: exitCode, stdout: lines.joined(separator: "\n"), stderr: stderr)
+        return Result(exitCode: exitCode, stdout: lines.joined(separator: "\n"), stderr: stderr, peakMemoryKB: child.peakMemoryKB)
     }
 }
 

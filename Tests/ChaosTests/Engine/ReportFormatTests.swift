@@ -46,7 +46,8 @@ import Testing
             switch child.readLine(deadline: deadline) {
             case let .line(line): lines.append(line)
             case .endOfFile: break loop
-            case .timedOut: child.killGroup(); break loop
+            case .invalidUTF8: continue
+            case .timedOut, .tooLong: child.killGroup(); break loop
             }
         }
         let code: Int32

@@ -88,7 +88,7 @@ final class ScriptedWorker: WorkerLink {
             return .ended(termination)
         case .hangs:
             ended = .signaled(SIGKILL)
-            return .hung
+            return .hung(nil)
         }
     }
 
@@ -100,6 +100,8 @@ final class ScriptedWorker: WorkerLink {
         ended = ended ?? .signaled(SIGKILL)
         return ended ?? .signaled(SIGKILL)
     }
+
+    func endGroup() -> [String] { [] }
 }
 
 extension ScriptedApp {

@@ -42,7 +42,7 @@ package final class ForkServer: @unchecked Sendable {
     private var lock: NSCondition { state.lock }
 
     /// Starts the server and waits until it is ready.
-    package init(command: WorkerCommand, log: URL, timeout: Duration = .seconds(30)) throws {
+    package init(command: WorkerCommand, log: URL, timeout: Duration = .seconds(10)) throws {
         self.command = command
         var pair: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_SEQPACKET.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) == 0 else {
@@ -59,10 +59,15 @@ package final class ForkServer: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        ChildProcess.ownGroupDefaultSignals(&attributes)
+        ChildProcess.ownSessionDefaultSignals(&attributes)
         var pid: pid_t = 0
-        let result = ChildProcess.spawn(command.executable, command.arguments + [WorkerForkServer.flag], command.spawnEnvironment,
-                                        &actions, &attributes, pid: &pid)
+        let environment = command.spawnEnvironment
+        let result = ChildProcess.withSpawnsHeld {
+            let result = ChildProcess.spawn(command.executable, command.arguments + [WorkerForkServer.flag], environment,
+                                            &actions, &attributes, pid: &pid)
+            if result == 0 { ChildProcess.register(pid) }
+            return result
+        }
         close(pair[1])
         guard result == 0 else {
             close(socket)
@@ -147,8 +152,15 @@ package final class ForkServer: @unchecked Sendable {
         while !state.readerDone { lock.wait() }
         lock.unlock()
         close(socket)
+        // It exits on its socket's end; one that does not (a target that never spoke the
+        // protocol) is killed with its group after a bound.
+        if !ChildProcess.awaitEnd(of: serverPID, deadline: .now + .seconds(2)) {
+            _ = kill(-serverPID, SIGKILL)
+            _ = kill(serverPID, SIGKILL)
+        }
         var status: Int32 = 0
         while waitpid(serverPID, &status, 0) < 0 && errno == EINTR {}
+        ChildProcess.unregister(serverPID)
     }
 
     /// The reader thread: replies to spawns in order, and exits as they come.

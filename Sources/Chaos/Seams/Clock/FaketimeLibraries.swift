@@ -70,8 +70,9 @@ struct FaketimeLibraries: Sendable, Equatable {
             case let .line(path):
                 if found == nil, path.hasSuffix("/faketime/" + faketimeFileName),
                    FileManager.default.fileExists(atPath: path) { found = path }
+            case .invalidUTF8: continue
             case .endOfFile: break reading
-            case .timedOut:
+            case .timedOut, .tooLong:
                 dpkg.killGroup()
                 break reading
             }

@@ -1,69 +1,60 @@
+import CProcessControl
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 import ChaosTarget
 #endif
 
-/// A child process in its own process group, with a pipe to its stdin, a pipe from
-/// its stdout, and its stderr written whole to a file.
+/// A child process in a session and process group of its own, with a pipe to its
+/// stdin, a pipe from its stdout, and its stderr written whole to a file.
 ///
 /// Built on `posix_spawn` rather than Foundation's `Process` because the runner needs
-/// what `Process` does not give: a new process group (so a hung worker is killed with
-/// everything it started), the raw wait status (to tell SIGILL from SIGKILL), and reads
-/// with a deadline.
+/// what `Process` does not give: a new session (so a hung worker is killed with
+/// everything it started, and what it started can still be found when it left the
+/// group: ``ProcessLeftovers``), the raw wait status (to tell SIGILL from SIGKILL), and
+/// reads and waits with a deadline. Nothing a child does makes a wait unbounded or the
+/// controller's memory grow without limit: a line is at most ``maxLineBytes``, and
+/// a child that closed its output but lives on is waited for until a deadline, then
+/// killed.
 ///
 /// Unchecked Sendable: every mutable field is read and written under `lock` (a
 /// timeout path may kill the child from another thread); the descriptors are plain ints.
 package final class ChildProcess: @unchecked Sendable {
-    /// How a child ended.
-    package enum Termination: Sendable, Equatable, CustomStringConvertible {
-        case exited(Int32)
-        case signaled(Int32)
-
-        package var description: String {
-            switch self {
-            case let .exited(code): "exit \(code)"
-            case let .signaled(signal): "signal \(signal) (\(ChildProcess.signalName(signal)))"
-            }
-        }
-    }
-
     package let pid: pid_t
     package let stderrFile: URL
     private var stdinFD: Int32
     private var stdoutFD: Int32
-    private var buffer = [UInt8]()
-    /// Bytes of `buffer` already searched for a newline: long lines (a snapshot of
-    /// 100,000 records is megabytes) are scanned once, not once per chunk.
-    private var scanned = 0
+    private var lines = LineBuffer(maxLineBytes: ChildProcess.defaultMaxLineBytes)
     private var termination: Termination?
+    /// Becomes readable when the child ends (a pidfd); -1 where the kernel has none.
+    private var exitFD: Int32 = -1
+    /// The longest line the child may write; past it, ``readLine(deadline:)`` says
+    /// `tooLong` and reads no more (a target printing with no newline would otherwise
+    /// grow the controller without bound).
+    package var maxLineBytes: Int {
+        get { lock.withLock { lines.maxLineBytes } }
+        set { lock.withLock { lines.maxLineBytes = newValue } }
+    }
+    /// The child's peak resident memory in KiB, once this process reaped it (nil for a
+    /// forked child, or before).
+    package private(set) var peakMemoryKB: Int?
     /// The fork server that made this child, which reaps it and says how it ended; nil
     /// for a child this process spawned (and reaps) itself.
     private let forkServer: ForkServer?
     // Guards every mutable field: the runner may kill from a timeout path.
     private let lock = NSLock()
-    private static let spawnLock = NSLock()
 
     /// Starts `executable` with `arguments` and exactly `environment`.
     package init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL) throws {
         self.stderrFile = stderrFile
         forkServer = nil
-        var toChild: [Int32] = [-1, -1]
-        var fromChild: [Int32] = [-1, -1]
         // With cases running in parallel, another thread's child must never inherit
         // these ends, or this worker's end of output would not be seen when it dies:
-        // creating the pipes, marking them close-on-exec and spawning happen under one
-        // lock (Glibc's module does not export pipe2).
+        // making the pipes and spawning happen under one lock.
         Self.spawnLock.lock()
         defer { Self.spawnLock.unlock() }
-        guard pipe(&toChild) == 0 else {
-            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
-        }
-        guard pipe(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
-            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
-        }
-        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        let (toChild, fromChild) = try Self.makePipes()
         var pid: pid_t = 0
 
         var actions = posix_spawn_file_actions_t()
@@ -84,7 +75,7 @@ package final class ChildProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        Self.ownGroupDefaultSignals(&attributes)
+        Self.ownSessionDefaultSignals(&attributes)
 
         let result = Self.spawn(executable, arguments, environment, &actions, &attributes, pid: &pid)
         close(toChild[0])
@@ -97,26 +88,15 @@ package final class ChildProcess: @unchecked Sendable {
         self.pid = pid
         stdinFD = toChild[1]
         stdoutFD = fromChild[0]
+        exitFD = chaos_pidfd_open(pid)
+        Self.register(pid)
     }
 
     /// Forks a worker through `server` with `arguments` (the server's own command's).
     package init(forkedBy server: ForkServer, arguments: [String], stderrFile: URL, deadline: ContinuousClock.Instant) throws {
         self.stderrFile = stderrFile
         forkServer = server
-        var toChild: [Int32] = [-1, -1]
-        var fromChild: [Int32] = [-1, -1]
-        Self.spawnLock.lock()
-        guard pipe(&toChild) == 0 else {
-            Self.spawnLock.unlock()
-            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
-        }
-        guard pipe(&fromChild) == 0 else {
-            close(toChild[0]); close(toChild[1])
-            Self.spawnLock.unlock()
-            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
-        }
-        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
-        Self.spawnLock.unlock()
+        let (toChild, fromChild) = try Self.spawnLock.withLock { try Self.makePipes() }
         defer {
             close(toChild[0])
             close(fromChild[1])
@@ -131,6 +111,7 @@ package final class ChildProcess: @unchecked Sendable {
         }
         stdinFD = toChild[1]
         stdoutFD = fromChild[0]
+        exitFD = chaos_pidfd_open(pid)
     }
 
     deinit {
@@ -138,6 +119,13 @@ package final class ChildProcess: @unchecked Sendable {
         _ = waitForExit()
         closeFDs()
     }
+
+    /// 16 MiB: a snapshot of 100,000 records is a few MiB; `CHAOS_MAX_LINE_MB` raises it
+    /// for a target whose snapshot is larger.
+    package static let defaultMaxLineBytes: Int = {
+        let megabytes = ProcessInfo.processInfo.environment["CHAOS_MAX_LINE_MB"].flatMap(Int.init) ?? 16
+        return max(1, min(megabytes, 4_096)) << 20
+    }()
 
     /// Writes one line to the child's stdin. False when the child is gone.
     @discardableResult
@@ -159,25 +147,15 @@ package final class ChildProcess: @unchecked Sendable {
         return true
     }
 
-    /// What `readLine(deadline:)` found.
-    package enum LineResult: Sendable, Equatable {
-        case line(String)
-        case endOfFile
-        case timedOut
-    }
-
     /// Reads one line from the child's stdout, waiting until `deadline` at most.
     package func readLine(deadline: ContinuousClock.Instant) -> LineResult {
         lock.lock(); defer { lock.unlock() }
         let clock = ContinuousClock()
         while true {
-            if let newline = buffer[scanned...].firstIndex(of: UInt8(ascii: "\n")) {
-                let line = String(decoding: buffer[..<newline], as: UTF8.self)
-                buffer.removeSubrange(...newline)
-                scanned = 0
-                return .line(line)
+            if let next = lines.next() {
+                if case .tooLong = next, stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
+                return next
             }
-            scanned = buffer.count
             guard stdoutFD >= 0 else { return .endOfFile }
             let remaining = deadline - clock.now
             if remaining <= .zero { return .timedOut }
@@ -202,7 +180,7 @@ package final class ChildProcess: @unchecked Sendable {
             } else if count == 0 {
                 close(stdoutFD); stdoutFD = -1
             } else {
-                buffer.append(contentsOf: chunk[..<count])
+                lines.append(chunk[..<count])
             }
         }
     }
@@ -232,15 +210,24 @@ package final class ChildProcess: @unchecked Sendable {
             return result
         }
         var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
+        var usage = rusage()
+        while wait4(pid, &status, 0, &usage) < 0 {
             if errno != EINTR {
                 // Already reaped elsewhere: nothing more can be known.
                 termination = .exited(-1)
+                Self.unregister(pid)
                 return .exited(-1)
             }
         }
+        return reaped(status: status, usage: usage)
+    }
+
+    /// Records how the child ended, once it was reaped. Under `lock`.
+    private func reaped(status: Int32, usage: rusage) -> Termination {
         let result: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
         termination = result
+        peakMemoryKB = Int(usage.ru_maxrss)
+        Self.unregister(pid)
         return result
     }
 
@@ -253,45 +240,52 @@ package final class ChildProcess: @unchecked Sendable {
             return termination
         }
         var status: Int32 = 0
-        let reaped = waitpid(pid, &status, WNOHANG)
-        guard reaped == pid else { return nil }
-        let result: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
-        termination = result
-        return result
+        var usage = rusage()
+        let reapedPID = wait4(pid, &status, WNOHANG, &usage)
+        guard reapedPID == pid else { return nil }
+        return reaped(status: status, usage: usage)
     }
 
-    /// Waits until the child ends or `deadline` passes; kills the group at the deadline.
+    /// Waits until the child ends, `deadline` passes or Ctrl-C; kills the group unless
+    /// it ended. Its output is read and dropped meanwhile (a child blocked on a full pipe
+    /// would never end). The end of the child is the event, not the end of its output: a
+    /// descendant may hold the output open long after the child is gone, and a child may
+    /// close its output and live on.
     package func waitForExit(deadline: ContinuousClock.Instant) -> (Termination, killed: Bool) {
-        // End of its stdout is the event: a child that exits closes it.
-        while case .line = readLine(deadline: deadline) {}
-        if let done = pollExit() { return (done, false) }
-        if ContinuousClock().now < deadline {
-            // Output closed but the process lingers a moment: waitpid blocks only briefly.
-            return (waitForExit(), false)
+        let clock = ContinuousClock()
+        while true {
+            if let done = pollExit() { return (done, false) }
+            let remaining = deadline - clock.now
+            if remaining <= .zero || RunInterruption.requested {
+                killGroup()
+                return (waitForExit(), true)
+            }
+            awaitExitOrOutput(timeoutMs: remaining.pollTimeout(cap: 200))
         }
-        killGroup()
-        return (waitForExit(), true)
+    }
+
+    /// One bounded wait for the child's end (its pidfd) or output to drop.
+    private func awaitExitOrOutput(timeoutMs: Int32) {
+        let (output, exit) = lock.withLock { (stdoutFD, exitFD) }
+        var descriptors: [pollfd] = []
+        if output >= 0 { descriptors.append(pollfd(fd: output, events: Int16(POLLIN), revents: 0)) }
+        if exit >= 0 { descriptors.append(pollfd(fd: exit, events: Int16(POLLIN), revents: 0)) }
+        // Without a pidfd, once the output is closed nothing wakes the wait: poll the exit often.
+        let timeout = exit >= 0 ? timeoutMs : min(timeoutMs, output >= 0 ? 50 : 5)
+        let ready = descriptors.isEmpty ? poll(nil, 0, timeout) : poll(&descriptors, nfds_t(descriptors.count), timeout)
+        guard ready > 0, output >= 0, let first = descriptors.first, first.revents != 0 else { return }
+        lock.withLock {
+            guard stdoutFD >= 0 else { return }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(stdoutFD, $0.baseAddress, $0.count) }
+            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { close(stdoutFD); stdoutFD = -1 }
+            lines.clear()
+        }
     }
 
     private func closeFDs() {
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
         if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }
-    }
-
-    /// The conventional name of a signal number.
-    package static func signalName(_ signal: Int32) -> String {
-        switch signal {
-        case SIGILL: "SIGILL"
-        case SIGTRAP: "SIGTRAP"
-        case SIGABRT: "SIGABRT"
-        case SIGBUS: "SIGBUS"
-        case SIGFPE: "SIGFPE"
-        case SIGKILL: "SIGKILL"
-        case SIGSEGV: "SIGSEGV"
-        case SIGTERM: "SIGTERM"
-        case SIGINT: "SIGINT"
-        case SIGPIPE: "SIGPIPE"
-        default: "signal \(signal)"
-        }
+        if exitFD >= 0 { close(exitFD); exitFD = -1 }
     }
 }

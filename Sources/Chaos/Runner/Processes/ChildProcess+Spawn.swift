@@ -1,12 +1,27 @@
+import CProcessControl
 import Foundation
 #if canImport(Glibc)
 import Glibc
 import ChaosTarget
 #endif
 
-/// How a ``ChildProcess`` is spawned: its own process group, default signals, and
-/// nothing of this process but its three standard descriptors.
+/// How a ``ChildProcess`` is spawned: its own session and process group, default
+/// signals, and nothing of this process but its three standard descriptors.
 extension ChildProcess {
+    /// Two pipes, to the child and from it, every end close-on-exec (Glibc's module
+    /// does not export pipe2: call under ``spawnLock``).
+    static func makePipes() throws -> (toChild: [Int32], fromChild: [Int32]) {
+        var toChild: [Int32] = [-1, -1]
+        var fromChild: [Int32] = [-1, -1]
+        guard pipe(&toChild) == 0 else { throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))") }
+        guard pipe(&fromChild) == 0 else {
+            close(toChild[0]); close(toChild[1])
+            throw ChaosError.spawnFailed("pipe: \(String(cString: strerror(errno)))")
+        }
+        for fd in toChild + fromChild { _ = fcntl(fd, F_SETFD, FD_CLOEXEC) }
+        return (toChild, fromChild)
+    }
+
     /// posix_spawn with C strings made of the arguments and environment; its result code.
     static func spawn(_ executable: String, _ arguments: [String], _ environment: [String: String],
                               _ actions: inout posix_spawn_file_actions_t, _ attributes: inout posix_spawnattr_t,
@@ -27,10 +42,11 @@ extension ChildProcess {
         }
     }
 
-    /// The child leads a process group of its own (a hung worker is killed with all it
-    /// started), with SIGPIPE and SIGINT back to their defaults and no signal blocked.
-    static func ownGroupDefaultSignals(_ attributes: inout posix_spawnattr_t) {
-        posix_spawnattr_setpgroup(&attributes, 0)
+    /// The child leads a session and a process group of its own (a hung worker is killed
+    /// with all it started; a descendant that leaves the group stays in the session, where
+    /// ``ProcessLeftovers`` finds it), with SIGPIPE and SIGINT back to their defaults and
+    /// no signal blocked. With no controlling terminal, a target cannot stop to ask one.
+    static func ownSessionDefaultSignals(_ attributes: inout posix_spawnattr_t) {
         var defaultSignals = sigset_t()
         sigemptyset(&defaultSignals)
         sigaddset(&defaultSignals, SIGPIPE)
@@ -39,7 +55,7 @@ extension ChildProcess {
         var noSignals = sigset_t()
         sigemptyset(&noSignals)
         posix_spawnattr_setsigmask(&attributes, &noSignals)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        posix_spawnattr_setflags(&attributes, chaos_posix_spawn_setsid_flag() | Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
     }
 
     /// glibc 2.34+ closes every descriptor from 3 up in the child, atomically

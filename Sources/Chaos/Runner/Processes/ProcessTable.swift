@@ -1,0 +1,99 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One process as `/proc/PID/stat` shows it: enough to tell whether a worker started it.
+package struct ProcessEntry: Sendable, Equatable {
+    package var pid: pid_t
+    package var parent: pid_t
+    package var group: pid_t
+    package var session: pid_t
+    /// `R`, `S`, `D`, `Z` (a zombie: ended, not yet reaped), …
+    package var state: Character
+    /// When it started, in clock ticks since boot: a process that started before a
+    /// case's first worker cannot be one of its descendants.
+    package var startTicks: UInt64
+    /// The executable's short name (`comm`).
+    package var name: String
+
+    package var isZombie: Bool { state == "Z" || state == "X" }
+}
+
+/// The machine's processes, read from `/proc`: how the controller finds what a worker
+/// left running (``ProcessLeftovers``). Linux only, like the rest of the runner.
+package enum ProcessTable {
+    /// Every process that can be read now (one that ends while the table is read is
+    /// left out).
+    package static func entries() -> [ProcessEntry] {
+        guard let directory = opendir("/proc") else { return [] }
+        defer { closedir(directory) }
+        var entries: [ProcessEntry] = []
+        while let item = readdir(directory) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+            }
+            guard let pid = pid_t(name), let entry = entry(pid) else { continue }
+            entries.append(entry)
+        }
+        return entries
+    }
+
+    /// One process, or nil when it is gone.
+    package static func entry(_ pid: pid_t) -> ProcessEntry? {
+        guard let text = read("/proc/\(pid)/stat", limit: 4_096) else { return nil }
+        return parse(stat: text)
+    }
+
+    /// Parses a `/proc/PID/stat` line. The name sits in parentheses and may itself hold
+    /// spaces and parentheses: the fields start after the last `)`.
+    package static func parse(stat text: String) -> ProcessEntry? {
+        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close,
+              let pid = pid_t(text[..<open].trimmingCharacters(in: .whitespaces)) else { return nil }
+        let name = String(text[text.index(after: open)..<close])
+        let fields = text[text.index(after: close)...].split(separator: " ")
+        // After the name: state(0) ppid(1) pgrp(2) session(3) … starttime(19).
+        guard fields.count > 19, let state = fields[0].first, let parent = pid_t(fields[1]), let group = pid_t(fields[2]),
+              let session = pid_t(fields[3]), let start = UInt64(fields[19]) else { return nil }
+        return ProcessEntry(pid: pid, parent: parent, group: group, session: session, state: state, startTicks: start, name: name)
+    }
+
+    /// The value of variable `name` in the environment `pid` started with; nil when it
+    /// has none, or it cannot be read (another user's process, a zombie).
+    package static func environmentValue(of pid: pid_t, named name: String) -> String? {
+        guard let data = readBytes("/proc/\(pid)/environ", limit: 1 << 20) else { return nil }
+        let prefix = Array((name + "=").utf8)
+        for entry in data.split(separator: 0, omittingEmptySubsequences: true) where entry.starts(with: prefix) {
+            return String(decoding: entry.dropFirst(prefix.count), as: UTF8.self)
+        }
+        return nil
+    }
+
+    /// How a report names a process: its pid and command line, shortened.
+    package static func describe(_ entry: ProcessEntry) -> String {
+        let arguments = readBytes("/proc/\(entry.pid)/cmdline", limit: 4_096)
+            .map { bytes in String(decoding: bytes.map { $0 == 0 ? 0x20 : $0 }, as: UTF8.self).trimmingCharacters(in: .whitespaces) }
+        let command = arguments.flatMap { $0.isEmpty ? nil : $0 } ?? entry.name
+        return "pid \(entry.pid) (\(TerminalText.clean(String(command.prefix(120)))))"
+    }
+
+    private static func read(_ path: String, limit: Int) -> String? {
+        readBytes(path, limit: limit).map { String(decoding: $0, as: UTF8.self) }
+    }
+
+    /// At most `limit` bytes of a `/proc` file (they report size 0: read until the end).
+    private static func readBytes(_ path: String, limit: Int) -> [UInt8]? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4_096)
+        while bytes.count < limit {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return bytes
+    }
+}
