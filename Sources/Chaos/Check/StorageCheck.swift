@@ -38,9 +38,15 @@ package struct StorageCheck {
         let suite = SuiteRunner(options: options, command: command).run(scenarios, jobs: jobs, progress: progress)
         var cases = suite.cases
         if let swept = catalog.first(where: { $0.name == CheckCatalog.sweptScenario }) {
-            for name in sweeps where !RunInterruption.requested {
+            for name in sweeps {
+                let kind: Sweeper.Kind = name.contains("-io-") ? .io : .crash
+                guard !RunInterruption.requested else {
+                    cases.append(sweepReport(name: name, kind: kind, on: swept, verdict: .interrupted,
+                                             expectations: [], error: "not started: the run was interrupted"))
+                    continue
+                }
                 progress(.started(swept))
-                let sweep = sweepCase(name: name, kind: name.contains("-io-") ? .io : .crash, on: swept)
+                let sweep = sweepCase(name: name, kind: kind, on: swept)
                 progress(.finished(sweep, scratch: nil))
                 cases.append(sweep)
             }
@@ -63,19 +69,35 @@ package struct StorageCheck {
             expected: "no trial fails", observed: "\(outcome.trials) trials, \(covered) covered"
                 + (failures.isEmpty ? ", no failure" : "; \(outcome.failedTrials) failed: \(failures)"),
             detail: first.map { "first failure: \($0.reproduce)" })
-        let verdict: Verdict = !outcome.failures.isEmpty
+        // Interrupted: what ran is said, but the sweep proves nothing either way.
+        let verdict: Verdict = outcome.interrupted ? .interrupted : !outcome.failures.isEmpty
             ? (outcome.failedTrials == outcome.failures["errored"] ? .errored : .deviated)
             : outcome.nothingToSweep == nil ? .passed : .inconclusive
-        var report = CaseReport(
-            scenario: name, summary: "\(scenario.summary) (\(kind.rawValue) sweep, at most \(limit) trials)", system: scenario.system,
-            scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
-            seed: scenario.seed, variant: options.variant, verdict: verdict, durationMs: outcome.durationMs,
-            expectations: [result], trap: first?.trap,
-            reproduce: first?.reproduce ?? sweeper.reproduceCommand(nil),
-            error: verdict == .errored ? first?.error : verdict == .inconclusive ? outcome.nothingToSweep : nil)
+        let error: String? = switch verdict {
+        case .interrupted: "interrupted after \(outcome.trials) trials"
+        case .errored: first?.error
+        case .inconclusive: outcome.nothingToSweep
+        default: nil
+        }
+        var report = sweepReport(name: name, kind: kind, on: scenario, verdict: verdict,
+                                 expectations: verdict == .interrupted ? [] : [result], error: error,
+                                 durationMs: outcome.durationMs, reproduce: first?.reproduce ?? sweeper.reproduceCommand(nil))
+        report.trap = first?.trap
         report.injections = first?.injections ?? []
         report.steps = first?.steps ?? []
         report.faults = first?.faults
         return report
+    }
+
+    /// A sweep's case in the report.
+    func sweepReport(name: String, kind: Sweeper.Kind, on scenario: Scenario, verdict: Verdict, expectations: [ExpectationResult],
+                     error: String?, durationMs: Int = 0, reproduce: String? = nil) -> CaseReport {
+        let limit = kind == .io ? CheckCatalog.ioSweepTrials : CheckCatalog.crashSweepTrials
+        let sweeper = Sweeper(scenario: scenario, options: options, kind: kind, limit: limit, seeds: 1)
+        return CaseReport(
+            scenario: name, summary: "\(scenario.summary) (\(kind.rawValue) sweep, at most \(limit) trials)", system: scenario.system,
+            scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
+            seed: scenario.seed, variant: options.variant, verdict: verdict, durationMs: durationMs,
+            expectations: expectations, reproduce: reproduce ?? sweeper.reproduceCommand(nil), error: error)
     }
 }

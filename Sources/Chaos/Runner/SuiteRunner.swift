@@ -34,8 +34,11 @@ package struct SuiteRunner {
         let info = RunInfo(
             id: UUID().uuidString.lowercased(), startedAt: startedAt, chaosVersion: ChaosVersion.current,
             seed: options.seed, variant: options.variant, command: command, target: options.worker.targetName)
-        return RunReport(run: info, cases: shared.reports,
-                         durationMs: elapsed.wholeMilliseconds)
+        // Ctrl-C: the cases that never started are in the report too, interrupted.
+        let cases = scenarios.indices.map { index in
+            shared.report(at: index) ?? CaseRunner(scenario: scenarios[index], options: options).notStarted()
+        }
+        return RunReport(run: info, cases: cases, durationMs: elapsed.wholeMilliseconds)
     }
 
     /// The cases of shard `index` (1-based) of `count`: a stable partition by name (the
@@ -88,10 +91,10 @@ private final class SharedProgress: @unchecked Sendable {
         progress(event)
     }
 
-    /// The finished cases, in the order they were given.
-    var reports: [CaseReport] {
+    /// The finished case at `index`, if it finished.
+    func report(at index: Int) -> CaseReport? {
         lock.lock(); defer { lock.unlock() }
-        return finished.keys.sorted().compactMap { finished[$0] }
+        return finished[index]
     }
 }
 

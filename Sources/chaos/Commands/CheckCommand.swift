@@ -37,6 +37,7 @@ struct CheckCommand: ParsableCommand {
     var list = false
 
     func run() throws {
+        RunInterruption.install()
         let catalog = try CommandFailure.usage { try CheckCatalog.scenarios() }
         let names = catalog.filter { $0.name != CheckCatalog.sweptScenario }.map(\.name) + StorageCheck.sweepNames
         if list {
@@ -47,7 +48,9 @@ struct CheckCommand: ParsableCommand {
             let hint = ClosestName.suggestion(for: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
             throw CommandFailure("chaos check: no case named '\(name)' in the catalog\(hint); see 'chaos check --list'", .usage)
         }
+        try output.prepare()
         let choice = try target.resolve()
+        try choice.check([], options: cases.overrides)
         var options = cases.runOptions(choice)
         guard choice.ready.workload != nil else {
             throw CommandFailure("chaos check: \(options.worker.targetName) declares no workload: add `static let workload: Workload? = "
@@ -63,7 +66,6 @@ struct CheckCommand: ParsableCommand {
         check.shard = suite.shardIndex
         check.only = Set(only)
         let previous = try suite.previousReport()
-        RunInterruption.install()
         let console = RunConsole(toStandardError: output.json)
         console.header(seed: cases.seed, scenarios: [], variant: options.variant, target: options.worker.targetName,
                        jobs: suite.jobs, shard: suite.shard, count: count)

@@ -68,21 +68,23 @@ struct ExploreCommand: ParsableCommand {
     }
 
     func run() throws {
+        RunInterruption.install()
+        try ReportOptions.prepare(reportDir)
         let loaded = try CommandFailure.usage { try ScenarioLoader.resolve(scenario) }
         let choice = try target.resolve()
-        try choice.check([loaded])
+        try choice.check([loaded], options: cases.overrides)
         let options = cases.runOptions(choice)
         let kind = Sweeper.Kind(rawValue: sweep) ?? .io
         var sweeper = Sweeper(scenario: loaded, options: options, kind: kind, limit: limit, seeds: seeds)
         sweeper.jobs = effectiveJobs
         sweeper.shard = shard.flatMap(SuiteOptions.parseShard)
-        RunInterruption.install()
         printHeader(loaded, kind: kind, options: options)
         if let trial, let parsed = SweepTrial(trial) {
             let result = sweeper.runTrial(parsed)
             print("trial \(parsed): \(result.report.verdict.rawValue)\(result.fired ? "" : " (its fault never fired)")")
             RunConsole().event(.finished(result.report, scratch: nil))
             try write([result.report], sweep: nil, options: options)
+            if RunInterruption.requested { throw ExitCode(.interrupted) }
             if result.report.verdict != .passed { throw ExitCode(.failed) }
             return
         }
@@ -90,7 +92,7 @@ struct ExploreCommand: ParsableCommand {
         if isatty(1) == 1 { print("") }
         printOutcome(outcome, kind: kind)
         try write(outcome.failedReports, sweep: outcome.summary(kind: kind, scenario: loaded.name, shard: shard), options: options)
-        if RunInterruption.requested { throw ExitCode(.interrupted) }
+        if outcome.interrupted || RunInterruption.requested { throw ExitCode(.interrupted) }
         if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(.harnessError) }
         if !outcome.failures.isEmpty { throw ExitCode(.failed) }
         if outcome.nothingToSweep != nil { throw ExitCode(.failed) }
@@ -129,6 +131,9 @@ struct ExploreCommand: ParsableCommand {
         print("\(unit) covered: \(covered)")
         if outcome.idleTrials > 0 {
             print("\(outcome.idleTrials) trial\(outcome.idleTrials == 1 ? "" : "s") whose fault never fired (they cover nothing)")
+        }
+        if outcome.interrupted {
+            print("interrupted after \(outcome.trials) trials: the sweep did not finish, and its coverage is partial")
         }
         if let nothing = outcome.nothingToSweep {
             print("inconclusive — \(nothing)")

@@ -52,6 +52,7 @@ struct ReproduceCommand: ParsableCommand {
 
     func run() throws {
         RunInterruption.install()
+        try ReportOptions.prepare(reportDir)
         if let fromCrash {
             return try CrashReproduction(log: fromCrash, scenarios: scenarios, target: target, reportDir: reportDir).run()
         }
@@ -71,6 +72,7 @@ struct ReproduceCommand: ParsableCommand {
         let choice = try TargetOptions.resolve(targetExec: target.targetExec ?? recorded, variant: target.variant ?? original.variant)
         var options = RunOptions(variant: choice.variant, seed: original.seed, keepScratch: keep, worker: choice.worker)
         options.optionOverrides = original.options ?? [:]
+        try choice.check([scenario], options: options.optionOverrides)
         let runner = CaseRunner(scenario: scenario, options: options)
         let again = runner.run()
         print("case \(original.scenario), seed \(original.seed), variant \(original.variant), target \(choice.worker.targetName)")
@@ -81,6 +83,7 @@ struct ReproduceCommand: ParsableCommand {
         if keep { print("  kept: \(runner.scratchDirectory.path)") }
         let written = try ReportSet.write(RunReport(run: RunInfo.now(options: options), cases: [again]), to: URL(fileURLWithPath: reportDir))
         print("report: \(written.html.path)")
+        if RunInterruption.requested { throw ExitCode(.interrupted) }
         if again.verdict != .passed { throw ExitCode(again.verdict == .errored ? .harnessError : .failed) }
     }
 

@@ -35,15 +35,16 @@ struct RunCommand: ParsableCommand {
     }
 
     func run() throws {
+        RunInterruption.install()
+        try output.prepare()
         var chosen = try CommandFailure.usage { all ? try ScenarioLoader.bundled() : try ScenarioLoader.resolve(all: scenarios) }
         let previous = try suite.previousReport()
         if let (index, count) = suite.shardIndex {
             chosen = SuiteRunner.shard(chosen, index: index, of: count)
         }
         let choice = try target.resolve()
-        try choice.check(chosen)
+        try choice.check(chosen, options: cases.overrides)
         let options = cases.runOptions(choice)
-        RunInterruption.install()
 
         let console = RunConsole(toStandardError: output.json)
         console.header(seed: cases.seed, scenarios: chosen, variant: options.variant, target: options.worker.targetName,

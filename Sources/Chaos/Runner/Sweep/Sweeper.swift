@@ -69,6 +69,8 @@ package struct Sweeper {
         package var nothingToSweep: String?
         /// Every trial's verdict, in trial order.
         package var verdicts: [Verdict] = []
+        /// Ctrl-C stopped the sweep: the trial cut short and those after it prove nothing.
+        package var interrupted = false
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
         package var trapSites: [String: Int] {
             failedReports.compactMap(\.trap).reduce(into: [:]) { sites, trap in sites[trap.site ?? trap.signalName, default: 0] += 1 }
@@ -138,6 +140,7 @@ package struct Sweeper {
         case .crash: sweep.runCrash(&outcome, progress: progress)
         }
         sweep.nameTrapSites(&outcome)
+        if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
     }
@@ -177,6 +180,7 @@ package struct Sweeper {
         // A counting run: an I/O error past the end never fires and counts the operations.
         let countingTrial = SweepTrial.ioError(operation: Self.pastTheEnd, persistent: false)
         let counting = runTrial(countingTrial)
+        guard counting.report.verdict != .interrupted else { return outcome.interrupted = true }
         guard let total = counting.report.faults?.first(where: { $0.id == TrialPlan.faultID })?.hits else {
             outcome.failures["errored", default: 0] += 1
             outcome.failed.append(countingTrial)
@@ -235,6 +239,7 @@ package struct Sweeper {
         // A counting run: a crash point past the end never fires and counts the writes and syncs.
         let countingTrial = SweepTrial.powerLoss(.afterWrites(Self.pastTheEnd), mode: .keep, seed: 0)
         let counting = runTrial(countingTrial)
+        guard counting.report.verdict != .interrupted else { return outcome.interrupted = true }
         guard let io = counting.io else {
             outcome.failures["errored", default: 0] += 1
             outcome.failed.append(countingTrial)
@@ -256,6 +261,11 @@ package struct Sweeper {
     }
 
     private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {
+        // A trial Ctrl-C cut short proved nothing: not counted, never a failure.
+        guard report.verdict != .interrupted else {
+            outcome.interrupted = true
+            return
+        }
         outcome.trials += 1
         outcome.verdicts.append(report.verdict)
         // Inconclusive: one of the scenario's own faults found nothing to act on in this
