@@ -33,6 +33,44 @@ import Testing
         #expect(kept.count == ReportSet.keptPreviousRuns)
     }
 
+    @Test func aReportFolderKeepsEverythingChaosDidNotWriteAcrossTwentyRuns() throws {
+        let folder = try TemporaryFolder()
+        let previous = folder.url.appendingPathComponent(ReportSet.previousFolder)
+        let important = previous.appendingPathComponent("0-important-folder")
+        try FileManager.default.createDirectory(at: important, withIntermediateDirectories: true)
+        var theirs = [folder.url.appendingPathComponent("notes.txt"), important.appendingPathComponent("keep.txt")]
+        theirs += (1...3).map { previous.appendingPathComponent("scan-\($0).pdf") }
+        for file in theirs { try Data("theirs".utf8).write(to: file) }
+        // An archive of an older Chaos (no mark) is Chaos's; a folder that looks like one
+        // but holds a file of the user's is not touched beyond Chaos's own reports.
+        let older = previous.appendingPathComponent("0000-older-chaos")
+        try FileManager.default.createDirectory(at: older, withIntermediateDirectories: true)
+        try JSONReportWriter.data(Self.run("older-run")).write(to: older.appendingPathComponent(ReportSet.jsonFileName))
+        for index in 0..<20 { try ReportSet.write(Self.run("run-\(index)-dddddddd"), to: folder.url) }
+        for file in theirs {
+            #expect(FileManager.default.fileExists(atPath: file.path), "\(file.lastPathComponent) was removed")
+        }
+        #expect(!FileManager.default.fileExists(atPath: older.path), "an older Chaos's archive is pruned like any")
+        let archives = try FileManager.default.contentsOfDirectory(atPath: previous.path).filter { ReportSet.isArchive(previous.appendingPathComponent($0)) }
+        #expect(archives.count == ReportSet.keptPreviousRuns, "\(archives)")
+    }
+
+    @Test func aFileUnderAReportNameThatChaosDidNotWriteIsRefusedAndKept() throws {
+        let folder = try TemporaryFolder()
+        let junit = folder.url.appendingPathComponent(ReportSet.junitFileName)
+        let theirs = "<?xml version=\"1.0\"?><testsuites name=\"pytest\"></testsuites>"
+        try Data(theirs.utf8).write(to: junit)
+        #expect(throws: ReportSet.Refusal.self) { try ReportSet.prepare(folder.url) }
+        #expect(throws: ReportSet.Refusal.self) { try ReportSet.write(Self.run("run-x"), to: folder.url) }
+        #expect(try String(contentsOf: junit, encoding: .utf8) == theirs)
+        // Chaos's own reports are recognised by their content, an HTML page of another tool is not.
+        let html = folder.url.appendingPathComponent(ReportSet.htmlFileName)
+        try Data(HTMLReportWriter.html(Self.run("run-y")).utf8).write(to: html)
+        #expect(ReportSet.wroteByChaos(html))
+        try Data("<!DOCTYPE html><title>chaos-report</title>".utf8).write(to: html)
+        #expect(!ReportSet.wroteByChaos(html))
+    }
+
     @Test func aMergeOfTheSameCaseTwiceOrOfMixedRunsIsRefused() {
         let one = Self.run("a")
         #expect(throws: ReportMerge.Refusal.self) { try ReportMerge.merge([one, Self.run("b")]) }
@@ -110,5 +148,28 @@ import Testing
         let next = try ChaosExecutable.run(["run", "corrupted-db", "--report-dir", folder.url.path], temporaryDirectory: scratch.url)
         #expect(next.exitCode == 0, "\(next.stdout)")
         #expect(!scratch.contents.contains(owned.first ?? "-"), "left: \(scratch.contents)")
+    }
+
+    /// Wherever it lives (a sweep's /dev/shm, whatever TMPDIR says now), and whatever
+    /// the next command is: `chaos list` removes a killed controller's scratch and ends
+    /// the processes its cases left, found by their case mark.
+    @Test func anyNextCommandClearsAKilledControllersShmScratchAndProcesses() throws {
+        let work = try TemporaryFolder()
+        let gone = try ChildProcess(executable: "/bin/true", arguments: [], environment: [:], stderrFile: work.url.appendingPathComponent("e"))
+        gone.closeInput()
+        _ = gone.waitForExit()
+        let mark = "chaos-\(gone.pid)-sweep-1234abcd"
+        let shm = URL(fileURLWithPath: "/dev/shm").appendingPathComponent(mark)
+        let hasShm = access("/dev/shm", W_OK) == 0
+        if hasShm { try FileManager.default.createDirectory(at: shm, withIntermediateDirectories: true) }
+        defer { try? FileManager.default.removeItem(at: shm) }
+        let sleep = "987.\(UInt32.random(in: 100_000...999_999))"
+        let orphan = try ChildProcess(executable: "/bin/sleep", arguments: [sleep], environment: [ProcessLeftovers.markVariable: mark],
+                                      stderrFile: work.url.appendingPathComponent("sleep.stderr"))
+        let listed = try ChaosExecutable.run(["list"], temporaryDirectory: work.url)
+        #expect(listed.exitCode == 0)
+        let (ended, killedByTheTest) = orphan.waitForExit(deadline: .now + .seconds(10))
+        #expect(ended == .signaled(SIGKILL) && !killedByTheTest, "the process of a dead controller's case was ended")
+        if hasShm { #expect(!FileManager.default.fileExists(atPath: shm.path), "\(shm.path) is left") }
     }
 }

@@ -18,10 +18,12 @@ package struct TargetSelection: Sendable {
     package enum Failure: Error, CustomStringConvertible {
         case usage(String)
         case harness(String)
+        case interrupted
 
         package var description: String {
             switch self {
             case let .usage(text), let .harness(text): text
+            case .interrupted: "interrupted"
             }
         }
     }
@@ -42,16 +44,17 @@ package struct TargetSelection: Sendable {
     /// the user's mistake, with the closest one.
     package static func userTarget(at executable: String, variant: String?) throws -> TargetSelection {
         let path = URL(fileURLWithPath: executable).standardizedFileURL.path
-        guard FileManager.default.isExecutableFile(atPath: path) else { throw Failure.usage("--target-exec: no executable at \(path)") }
+        if let problem = Self.executableProblem(path) { throw Failure.usage("--target-exec \(path): \(problem)") }
         let worker = WorkerCommand(executable: path, arguments: [], environment: WorkerCommand.workerEnvironment(), targetName: path)
         let ready: WorkerReady
         do { ready = try TargetDescription.read(worker, variant: variant ?? "") } catch {
-            throw Failure.harness(String(describing: error))
+            if RunInterruption.requested { throw Failure.interrupted }
+            throw error.cannotRun ? Failure.usage("--target-exec \(error.description)") : Failure.harness(error.description)
         }
         let declared = ready.variants ?? []
         if let variant, !declared.isEmpty, !declared.contains(variant) {
             let hint = ClosestName.suggestion(for: variant, among: declared).map { " (did you mean '\($0)'?)" } ?? ""
-            throw Failure.usage("--variant '\(variant)' is not a variant of \(path)\(hint); it has: " + declared.joined(separator: ", "))
+            throw Failure.usage("--variant '\(variant)' is not a variant of \(path)\(hint); it has: " + NameList.text(declared))
         }
         return TargetSelection(worker: worker, variant: variant ?? declared.first ?? "default", variants: declared, ready: ready,
                                systems: nil)
@@ -60,5 +63,26 @@ package struct TargetSelection: Sendable {
     /// Every problem of `scenarios` on this target, at its line (``ScenarioTargetCheck``).
     package func problems(_ scenarios: [Scenario]) -> [ScenarioError] {
         scenarios.flatMap { ScenarioTargetCheck.problems($0, target: ready, systems: systems) }
+    }
+
+    /// Every problem of the run's target options (`--option KEY=VALUE`) on this target:
+    /// an option it does not read, an empty name or value, a value it does not take.
+    package func problems(options: [String: String]) -> [String] {
+        options.keys.sorted().compactMap { key in
+            ScenarioTargetCheck.optionProblem(key, options[key] ?? "", target: ready).map { problem in
+                "--option \(key)=\(options[key] ?? ""): \(problem.text)" + (problem.suggestion.map { " (did you mean '\($0)'?)" } ?? "")
+            }
+        }
+    }
+
+    /// Why `path` cannot be started as a target; nil when it can (a file this user may
+    /// execute). A folder, a missing path and a file without the execute bit are all
+    /// the user's to fix, and said as such.
+    static func executableProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "no such file" }
+        if isFolder.boolValue { return "is a folder, not an executable: give the target's executable (.build/debug/NAME)" }
+        guard access(path, X_OK) == 0 else { return "is not executable (chmod +x, or give the built executable)" }
+        return nil
     }
 }

@@ -52,6 +52,8 @@ package struct Scenario: Sendable, Equatable {
     package var location: SourceLocation
     /// Where `system:` is written (nil for a scenario made in code).
     package var systemLocation: SourceLocation?
+    /// Where each of ``options`` is written (empty for a scenario made in code).
+    package var optionLocations: [String: SourceLocation] = [:]
     /// The file's text, for hashing in reports.
     package var sourceText: String
 

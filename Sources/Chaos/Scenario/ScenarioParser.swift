@@ -56,6 +56,7 @@ struct ScenarioParser {
             steps: steps, expectations: draft.expectations, location: root.location, sourceText: text
         )
         scenario.systemLocation = draft.systemLocation
+        scenario.optionLocations = draft.optionLocations
         return scenario
     }
 
@@ -68,6 +69,7 @@ struct ScenarioParser {
         var seed = Scenario.defaultSeed
         var timeout = Scenario.defaultTimeout
         var options: [String: String] = [:]
+        var optionLocations: [String: SourceLocation] = [:]
         var steps: [ScenarioStep]?
         var expectations: [ScenarioExpectation] = []
     }
@@ -95,7 +97,7 @@ struct ScenarioParser {
             }
             draft.timeout = value
         case .options:
-            draft.options = try parseOptions(node)
+            (draft.options, draft.optionLocations) = try parseOptions(node)
         case .steps:
             let items = try node.items("'steps'", expected: "a list of steps (- launch, - do: ACTION, ...)")
             guard !items.isEmpty else {
@@ -140,16 +142,18 @@ struct ScenarioParser {
             && text.allSatisfy { $0.isASCII && ($0.isLowercase || $0.isNumber || $0 == "-") }
     }
 
-    private func parseOptions(_ node: ScenarioNode) throws(ScenarioError) -> [String: String] {
+    private func parseOptions(_ node: ScenarioNode) throws(ScenarioError) -> ([String: String], [String: SourceLocation]) {
         let entries = try node.entries("'options'", expected: "a mapping of target options, like synchronous: full")
         var options: [String: String] = [:]
+        var locations: [String: SourceLocation] = [:]
         for entry in entries {
-            guard case let .scalar(text, quoted) = entry.value.content, !(text.isEmpty && !quoted) else {
-                throw ScenarioError("option '\(entry.key)': expected a single value, found \(entry.value.found)", at: entry.value.location)
+            guard case let .scalar(text, _) = entry.value.content, !text.isEmpty else {
+                throw ScenarioError("option '\(entry.key)': expected a value, found \(entry.value.found)", at: entry.value.location)
             }
             options[entry.key] = text
+            locations[entry.key] = entry.keyLocation
         }
-        return options
+        return (options, locations)
     }
 
     func parameters(_ context: String, _ node: ScenarioNode, _ entries: [ScenarioNode.Entry]) -> ScenarioParameters {

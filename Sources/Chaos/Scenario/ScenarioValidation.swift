@@ -49,6 +49,13 @@ enum ScenarioValidation {
                 }
                 launchedAt = nil
                 endedAt = step.location
+            case let .fault(fault) where fault.fault.base is any FileFault:
+                // Files are damaged while the app is closed, as a user's files are between
+                // two launches (the runner refuses it otherwise, after the run started).
+                if let launchedAt, !pendingPowerLoss {
+                    throw ScenarioError("'fault: \(fault.fault.kind)' damages the app's files while it is closed, but the app is running "
+                        + "here (launched at line \(launchedAt.line)): add '- stop' or '- kill' before it", at: step.location)
+                }
             default:
                 guard step.action.touchesApp, launchedAt == nil else { continue }
                 if let endedAt {

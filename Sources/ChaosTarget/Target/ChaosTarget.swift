@@ -50,6 +50,9 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// the system's by default; a stack on its own copy (sqlite-nio) names it; a stack
     /// on plain files names none, and its storage faults go through the libc seam.
     static var sqlite: [SQLiteLibrary] { get }
+    /// The options it reads from ``TargetContext/options``, and their values: any other
+    /// option a scenario or `--option` names is refused before anything runs.
+    static var options: [TargetOption] { get }
 
     init(context: TargetContext)
 
@@ -76,6 +79,7 @@ extension ChaosTarget {
     public static var modes: [Health.Mode] { Health.Mode.standard }
     public static var variants: [String] { [] }
     public static var sqlite: [SQLiteLibrary] { [.system] }
+    public static var options: [TargetOption] { [] }
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

@@ -181,6 +181,8 @@ package struct WorkerReady: Codable, Sendable, Equatable {
     package var sqliteLibraries: Int?
     /// Why the libc seam is not loaded in the worker; nil when it is.
     package var libcSeamMissing: String?
+    /// The options it reads (nil: an older target, whose options are not checked).
+    package var options: [TargetOption]?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
@@ -201,6 +203,7 @@ package struct WorkerReady: Codable, Sendable, Equatable {
                   variants: Target.variants.isEmpty ? nil : Target.variants, pid: pid)
         sqliteLibraries = Target.sqlite.count
         libcSeamMissing = LibcSeam.whyNotLoaded
+        options = Target.options
         let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
         parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
     }

@@ -19,6 +19,12 @@ final class SystemUnderTestTarget: ChaosTarget {
     /// The storage catalog's contract: one favourite saved, the list read back; a damaged
     /// store comes back from its backup.
     static let workload: Workload? = Workload(write: "favorites.add", read: "favorites.list", afterDamage: .restoredFromBackup)
+    static let options = [
+        TargetOption("synchronous", .choice(Durability.allCases.map(\.rawValue)),
+                     summary: "SQLite's durability: full (the default), normal or off"),
+        TargetOption("backup-every", .int(1...1_000_000), summary: "a backup every N acknowledged writes (default 100)"),
+        TargetOption("remote-url", .text, summary: "the family registry's address (set by the network lab)"),
+    ]
     static var actions: [TargetAction<SystemUnderTestTarget>] {
         makeDrivers(URL(fileURLWithPath: "/")).flatMap { driver in
             driver.actions.map { name in

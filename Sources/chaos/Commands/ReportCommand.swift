@@ -27,6 +27,7 @@ struct ReportCommand: ParsableCommand {
         }
 
         func run() throws {
+            try ReportOptions.prepare(reportDir)
             var loaded: [RunReport] = []
             for path in reports {
                 do {

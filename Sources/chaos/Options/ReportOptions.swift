@@ -14,8 +14,23 @@ struct ReportOptions: ParsableArguments {
     @Flag(help: "Exit 0 though a case was inconclusive (a fault had no effect the app could observe).")
     var allowInconclusive = false
 
+    /// Checks the report folder before anything runs (``ReportSet/prepare(_:)``): a
+    /// folder the reports cannot go to is bad usage, said before the run, not after it.
+    func prepare() throws {
+        try Self.prepare(reportDir)
+    }
+
+    static func prepare(_ reportDir: String) throws {
+        guard !reportDir.isEmpty else { throw CommandFailure("chaos: --report-dir is empty: give a folder, e.g. reports", .usage) }
+        do {
+            try ReportSet.prepare(URL(fileURLWithPath: reportDir))
+        } catch {
+            throw CommandFailure("chaos: --report-dir \(reportDir.isEmpty ? "\"\"" : reportDir): \(error.description)", .usage)
+        }
+    }
+
     /// Writes the reports, prints where they are (and the JSON on stdout with --json),
-    /// and ends as the report says.
+    /// and ends as the report says (Ctrl-C: 130, whatever the cases came to).
     func finish(_ report: RunReport, console: RunConsole) throws {
         let directory = URL(fileURLWithPath: reportDir)
         do {
@@ -24,11 +39,13 @@ struct ReportOptions: ParsableArguments {
             if let archived = written.archived { console.note("the reports of the run before are now in \(archived.path)") }
         } catch {
             console.footer(report, html: nil, json: nil, junit: nil)
-            throw CommandFailure("chaos: could not write the reports to \(directory.path): \(error)", .harnessError)
+            let why = (error as? ReportSet.Refusal)?.description ?? (error as NSError).localizedDescription
+            throw CommandFailure("chaos: could not write the reports to \(directory.path): \(why)", .harnessError)
         }
         if json, let data = try? JSONReportWriter.data(report) {
             FileHandle.standardOutput.write(data)
         }
+        if RunInterruption.requested { throw ExitCode(.interrupted) }
         let status = report.exitStatus(allowingInconclusive: allowInconclusive)
         if status != .passed { throw ExitCode(status) }
     }

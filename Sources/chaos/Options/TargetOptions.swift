@@ -34,6 +34,8 @@ struct TargetOptions: ParsableArguments {
             throw CommandFailure("chaos: \(text)", .usage)
         } catch let TargetSelection.Failure.harness(text) {
             throw CommandFailure("chaos: --target-exec: \(text)", .harnessError)
+        } catch TargetSelection.Failure.interrupted {
+            throw CommandFailure("chaos: interrupted", .interrupted)
         }
     }
 
@@ -49,12 +51,13 @@ struct TargetOptions: ParsableArguments {
 }
 
 extension TargetSelection {
-    /// Refuses scenarios that do not fit the target, before anything runs: every problem
-    /// of every scenario is printed with its line, and the command ends with exit 64.
-    func check(_ scenarios: [Scenario]) throws {
-        let problems = problems(scenarios)
+    /// Refuses scenarios and `--option`s that do not fit the target, before anything
+    /// runs: every problem is printed (a scenario's with its line), and the command ends
+    /// with exit 64.
+    func check(_ scenarios: [Scenario], options: [String: String] = [:]) throws {
+        let problems = problems(scenarios).map { String(describing: $0) } + problems(options: options).map { "chaos: \($0)" }
         guard !problems.isEmpty else { return }
-        for problem in problems { printError(String(describing: problem)) }
+        for problem in problems { printError(problem) }
         throw CommandFailure("", .usage)
     }
 }
@@ -71,7 +74,12 @@ struct CaseOptions: ParsableArguments {
     var keep = false
 
     func validate() throws {
-        for pair in option where !pair.contains("=") { throw ValidationError("--option wants KEY=VALUE, got '\(pair)'") }
+        for pair in option {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw ValidationError("--option wants KEY=VALUE, both non-empty, e.g. synchronous=off; got '\(pair)'")
+            }
+        }
     }
 
     /// `--option` pairs as a map; a later pair wins.

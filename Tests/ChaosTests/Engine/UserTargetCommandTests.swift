@@ -105,13 +105,13 @@ import Testing
         let folder = try TemporaryFolder()
         let first = try ChaosExecutable.run(["check", "--target-exec", UserTargetTests.example, "--variant", "fragile",
                                              "--only", "check-store-garbage-header", "--only", "check-disk-full-on-save",
-                                             "--option", "pragma=none", "--seed", "9", "--report-dir", folder.url.path])
+                                             "--seed", "9", "--report-dir", folder.url.path])
         #expect(first.exitCode == 1, "\(first.stdout)")
         let printed = Self.lines(first.stdout)
         #expect(printed.count == 2, "\(first.stdout)")
         let verdicts = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json")).cases
         for words in printed {
-            #expect(words.contains("--target-exec") && words.contains("--option") && words.contains("9"), "\(words)")
+            #expect(words.contains("--target-exec") && words.contains("9"), "\(words)")
             let again = try TemporaryFolder()
             let result = try ChaosExecutable.run(words + ["--report-dir", again.url.path])
             let report = try JSONReportWriter.read(from: again.url.appendingPathComponent("chaos-report.json"))

@@ -14,6 +14,7 @@ import Foundation
 final class NeverCheckpointsTarget: ChaosTarget {
     static let files = ["store": "notes.sqlite"]
     static let workload: Workload? = Workload(write: "note.add", read: "note.list")
+    static let options = [TargetOption("synchronous", .choice(["off", "normal", "full"]), summary: "SQLite's durability (default full)")]
     static let actions: [TargetAction<NeverCheckpointsTarget>] = [
         TargetAction("note.add") { target, call in target.add(call) },
         TargetAction("note.list") { target, _ in target.list() },
