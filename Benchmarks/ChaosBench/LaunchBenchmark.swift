@@ -32,7 +32,7 @@ enum LaunchBenchmark {
     static func launches(chaos: String, variant: String, size: Int) throws -> [Double] {
         let scenario = try BenchScenario.seeded("launch-\(size)", size: size,
                                                 then: String(repeating: "  - launch\n  - stop\n", count: relaunches))
-        let options = RunOptions(variant: variant, seed: nil, keepScratch: false, worker: .builtIn(chaos: chaos))
+        let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: variant), seed: nil, keepScratch: false)
         let report = CaseRunner(scenario: scenario, options: options).run()
         return report.steps.filter { $0.label == "launch" }.dropFirst().compactMap(RecoveryBenchmark.appLaunchMs)
     }

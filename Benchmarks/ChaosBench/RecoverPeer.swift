@@ -25,7 +25,7 @@ enum RecoverPeer {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("chaos-bench-recover-\(getpid())")
         try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: root) }
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: true, worker: .builtIn(chaos: chaos), scratchRoot: root)
+        let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: "hardened"), seed: nil, keepScratch: true, scratchRoot: root)
         _ = CaseRunner(scenario: scenario, options: options).run()
         let scratch = root
         guard let store = findStore(in: scratch) else { return nil }

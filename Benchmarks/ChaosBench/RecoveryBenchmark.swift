@@ -6,7 +6,7 @@ import Foundation
 /// report's recovery time is what the seeds promise to keep within 5 s.
 enum RecoveryBenchmark {
     static func run(chaos: String, sizes: [Int], rounds: Int) throws {
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: .builtIn(chaos: chaos))
+        let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: "hardened"), seed: nil, keepScratch: false)
         print("The catalog (release build, \(rounds) rounds)")
         let scenarios = try ScenarioLoader.bundled()
         for jobs in [1, 2] {

@@ -8,7 +8,7 @@ import Foundation
 /// machine's neighbour), as the gate issue asks: ≥ 80 /s idle, ≥ 50 loaded, at -j 2.
 enum SweepBenchmark {
     static func run(chaos: String, rounds: Int, trials: Int) throws {
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: .builtIn(chaos: chaos))
+        let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: "hardened"), seed: nil, keepScratch: false)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("Sweeps (hardened, release build; crash: the whole sweep, \(rounds) rounds; io: \(trials) trials a round)")
         let crash = try ScenarioLoader.resolve("power-loss-during-save")

@@ -16,7 +16,7 @@ enum WorkerBenchmark {
             repeat: \(requests)
         """
         let scenario = try ScenarioLoader.load(yaml: yaml, file: "worker-round-trip.yaml", baseDirectory: nil)
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: .builtIn(chaos: chaos))
+        let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: "hardened"), seed: nil, keepScratch: false)
         var ready: [Double] = []
         var roundTrip: [Double] = []
         for _ in 0..<rounds {

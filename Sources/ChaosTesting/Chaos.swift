@@ -64,9 +64,9 @@ public enum Chaos {
         let problems = selection.problems([loaded])
         guard problems.isEmpty else {
             for problem in problems { Issue.record(Comment(rawValue: problem.description), sourceLocation: problem.testLocation) }
-            throw ChaosTestingError("\(scenario) does not fit \(selection.worker.targetName): \(problems.count) problem(s)")
+            throw ChaosTestingError("\(scenario) does not fit \(selection.name): \(problems.count) problem(s)")
         }
-        var runOptions = RunOptions(variant: selection.variant, seed: seed, keepScratch: false, worker: selection.worker)
+        var runOptions = RunOptions(target: selection, seed: seed, keepScratch: false)
         runOptions.optionOverrides = options
         let caseOptions = runOptions
         let report = try await Self.onItsOwnThread { CaseRunner(scenario: loaded, options: caseOptions).run() }
@@ -81,17 +81,17 @@ public enum Chaos {
         sourceLocation: Testing.SourceLocation = #_sourceLocation
     ) async throws -> [CaseOutcome] {
         let selection = try target.select(variant: variant)
-        guard selection.ready.workload != nil else {
-            throw ChaosTestingError("\(selection.worker.targetName) declares no workload: add `static let workload` to its ChaosTarget")
+        guard selection.declaration.workload != nil else {
+            throw ChaosTestingError("\(selection.name) declares no workload: add `static let workload` to its ChaosTarget")
         }
-        var runOptions = RunOptions(variant: selection.variant, seed: nil, keepScratch: false, worker: selection.worker)
+        var runOptions = RunOptions(target: selection, seed: nil, keepScratch: false)
         runOptions.reproducePrefix = ["chaos", "check", "--only"]
-        var check = StorageCheck(options: runOptions, command: "ChaosTesting")
+        let scenarios = try CheckCatalog.scenarios()
+        var check = StorageCheck(catalog: scenarios, options: runOptions, command: "ChaosTesting")
         check.only = Set(only)
         check.jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)
         let catalog = check
-        let report = try await Self.onItsOwnThread { try catalog.run { _ in } }
-        let scenarios = (try? CheckCatalog.scenarios()) ?? []
+        let report = try await Self.onItsOwnThread { catalog.run { _ in } }
         let outcomes = try report.cases.map { item in
             try CaseOutcome(report: item, scenario: scenarios.first { $0.name == item.scenario }, options: runOptions)
         }

@@ -51,10 +51,7 @@ extension Chaos {
                 case let .path(path):
                     return try TargetSelection.userTarget(at: path, variant: variant)
                 case .builtIn:
-                    let chaos = Self.productsDirectory.appendingPathComponent("chaos").path
-                    let worker = WorkerCommand.builtIn(chaos: chaos)
-                    let declaration = try TargetDescription.read(worker, variant: variant ?? "hardened")
-                    return try TargetSelection.builtIn(chaos: chaos, variant: variant, declaration: declaration)
+                    return try TargetSelection.builtIn(chaos: Self.productsDirectory.appendingPathComponent("chaos").path, variant: variant)
                 }
             } catch let failure as TargetSelection.Failure {
                 throw ChaosTestingError("\(self): \(failure.description)")

@@ -24,11 +24,6 @@ package enum CheckCatalog {
     /// (`workload.write`, `fallback: after-damage`); the runner fills them in from the
     /// target each case runs on, so a case reproduces with `chaos run FILE` as it is.
     package static func scenarios() throws(ScenarioError) -> [Scenario] {
-        var scenarios: [Scenario] = []
-        for url in try ScenarioLoader.bundledFiles(in: BundledScenarios.checkDirectory) {
-            scenarios.append(try ScenarioLoader.load(contentsOf: url, fixturesDirectory: BundledScenarios.fixturesDirectory,
-                                                     requireNameMatchesFile: true))
-        }
-        return scenarios.sorted { $0.name < $1.name }
+        try ScenarioLoader.storageCatalog()
     }
 }

@@ -6,6 +6,8 @@ import Foundation
 /// the report (`check-write-workload-io-sweep`, `-crash-sweep`): passed when no trial
 /// failed, else deviated with its first failure's trap and reproduce line.
 package struct StorageCheck {
+    /// The storage catalog (``CheckCatalog``), loaded once by the command.
+    package var catalog: [Scenario]
     package var options: RunOptions
     package var command: String
     package var jobs = 1
@@ -14,32 +16,41 @@ package struct StorageCheck {
     /// `--only NAME`: only these units; all when empty.
     package var only: Set<String> = []
 
-    package init(options: RunOptions, command: String) {
+    package init(catalog: [Scenario], options: RunOptions, command: String) {
+        self.catalog = catalog
         self.options = options
         self.command = command
     }
 
-    /// The names of the two sweep cases.
-    package static let sweepNames = ["io", "crash"].map { "\(CheckCatalog.sweptScenario)-\($0)-sweep" }
+    /// The two sweep cases: their names in the report, and what each sweeps.
+    package static let sweeps: [(name: String, kind: Sweeper.Kind)] = [Sweeper.Kind.io, .crash].map { kind in
+        ("\(CheckCatalog.sweptScenario)-\(kind.rawValue)-sweep", kind)
+    }
 
-    package func run(progress: @escaping (SuiteRunner.CaseEvent) -> Void = { _ in }) throws(ScenarioError) -> RunReport {
-        let catalog = try CheckCatalog.scenarios()
+    /// The names of the two sweep cases.
+    package static var sweepNames: [String] { sweeps.map(\.name) }
+
+    /// Every case of the catalog by name: its scenarios but the swept one, then the sweeps.
+    package static func caseNames(of catalog: [Scenario]) -> [String] {
+        catalog.filter { $0.name != CheckCatalog.sweptScenario }.map(\.name) + sweepNames
+    }
+
+    package func run(progress: @escaping (SuiteRunner.CaseEvent) -> Void = { _ in }) -> RunReport {
         var scenarios = catalog.filter { $0.name != CheckCatalog.sweptScenario }
-        var sweeps = Self.sweepNames
+        var sweeps = Self.sweeps
         if !only.isEmpty {
             scenarios = scenarios.filter { only.contains($0.name) }
-            sweeps = sweeps.filter(only.contains)
+            sweeps = sweeps.filter { only.contains($0.name) }
         }
         if let (index, count) = shard {
             scenarios = SuiteRunner.shard(scenarios, index: index, of: count)
-            sweeps = sweeps.filter { SuiteRunner.shardIndex(of: $0, count: count) == index }
+            sweeps = sweeps.filter { SuiteRunner.shardIndex(of: $0.name, count: count) == index }
         }
         let started = ContinuousClock.now
         let suite = SuiteRunner(options: options, command: command).run(scenarios, jobs: jobs, progress: progress)
         var cases = suite.cases
         if let swept = catalog.first(where: { $0.name == CheckCatalog.sweptScenario }) {
-            for name in sweeps {
-                let kind: Sweeper.Kind = name.contains("-io-") ? .io : .crash
+            for (name, kind) in sweeps {
                 guard !RunInterruption.requested else {
                     cases.append(sweepReport(name: name, kind: kind, on: swept, verdict: .interrupted,
                                              expectations: [], error: "not started: the run was interrupted"))
@@ -96,7 +107,7 @@ package struct StorageCheck {
         let sweeper = Sweeper(scenario: scenario, options: options, kind: kind, limit: limit, seeds: 1)
         return CaseReport(
             scenario: name, summary: "\(scenario.summary) (\(kind.rawValue) sweep, at most \(limit) trials)", system: scenario.system,
-            scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
+            scenarioFile: scenario.origin.reportedFile(name: scenario.name), scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
             seed: scenario.seed, variant: options.variant, verdict: verdict, durationMs: durationMs,
             expectations: expectations, reproduce: reproduce ?? sweeper.reproduceCommand(nil), error: error)
     }

@@ -99,7 +99,7 @@ package struct RunInfo: Codable, Sendable, Equatable {
     package static func now(options: RunOptions, startedAt: Date = Date()) -> RunInfo {
         RunInfo(id: UUID().uuidString.lowercased(), startedAt: ISO8601DateFormatter().string(from: startedAt),
                 chaosVersion: ChaosVersion.current, seed: options.seed, variant: options.variant,
-                command: CommandLine.arguments.joined(separator: " "), target: options.worker.targetName)
+                command: CommandLine.arguments.joined(separator: " "), target: options.target.name)
     }
 
     package init(

@@ -14,8 +14,8 @@ final class AppProcess {
         var event: (WorkerEvent) -> Void = { _ in }
         /// Every reply, before it is judged.
         var reply: (WorkerReply) -> Void = { _ in }
-        /// Every worker's ready line: what the target declares, which seams reach it.
-        var ready: (WorkerReady) -> Void = { _ in }
+        /// Every worker's declaration (its ready line): which seams reached that process.
+        var declared: (TargetDeclaration) -> Void = { _ in }
     }
 
     private let launcher: any WorkerLauncher
@@ -28,10 +28,6 @@ final class AppProcess {
     private(set) var launches = 0
     /// How long the last worker took from spawn to its ready line.
     private(set) var readyMs = 0
-    /// The target's logical files, from its ready line.
-    private(set) var files: [String: String]?
-    /// The target's storage-catalog contract, from its ready line.
-    private(set) var workload: Workload?
     /// A power loss armed in the running worker, waiting for its moment.
     var pendingPowerLoss: PowerLossOrder?
     /// Processes a stopped worker left running in its group, killed: how the report names them.
@@ -63,9 +59,7 @@ final class AppProcess {
         switch start {
         case let .ready(link):
             worker = link
-            files = link.ready.files
-            workload = link.ready.workload
-            handlers.ready(link.ready)
+            handlers.declared(link.declaration)
         case let .failed(termination, _, detail):
             let stderr = OutputTail.read(stderrFile)
             if case let .signaled(signal)? = termination, TrapParser.trapSignals.contains(signal) {

@@ -119,16 +119,6 @@ extension CaseRunner {
     }
 
     func expectationResults() -> [ExpectationResult] {
-        expectations.map { ExpectationEvaluator.evaluate($0.kind, evidence: log.evidence) } + log.stepFailures
-    }
-
-    /// The scenario's expectations, `fallback: after-damage` filled in with the mode the
-    /// target's workload promises (dropped when it promises none).
-    var expectations: [ScenarioExpectation] {
-        scenario.checkedExpectations.compactMap { expectation in
-            guard case .fallback(Expectation.afterDamage) = expectation.kind else { return expectation }
-            guard let mode = app?.workload?.afterDamage else { return nil }
-            return ScenarioExpectation(kind: .fallback(mode), location: expectation.location)
-        }
+        scenario.checkedExpectations.map { ExpectationEvaluator.evaluate($0.kind, evidence: log.evidence) } + log.stepFailures
     }
 }

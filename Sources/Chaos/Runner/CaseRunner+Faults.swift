@@ -14,8 +14,7 @@ extension CaseRunner {
         case let fault as any StorageFault where fault.seam == .tmpfs:
             return try fillDisk(id: id)
         case let fault as any StorageFault where step.ifAbsent == .skip:
-            _ = try targetKeepsPlainFiles()  // the seam that reaches the target is known from here
-            if let missing = faults.storage.missingOperations(fault, step: step) { throw .notApplicable(missing) }
+                        if let missing = faults.storage.missingOperations(fault, step: step) { throw .notApplicable(missing) }
             return try inject(armed, step: step)
         case let fault as any NetworkFault:
             guard let lab = fixtures.lab else { throw .harness("fault '\(step.fault.kind)' needs the network lab, which is not running") }
@@ -63,7 +62,7 @@ extension CaseRunner {
                               effect: FileDamageEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"))
         }
         // A target that declares no SQLite keeps plain files: damage is measured in bytes.
-        let plain = try targetKeepsPlainFiles()
+        let plain = targetKeepsPlainFiles()
         var prepared: String?
         if fault.preparation == .checkpointWAL, !plain { prepared = FileDamage.checkpoint(url) }
         let store = plain ? nil : try databaseFile(of: fault.file)
@@ -95,9 +94,8 @@ extension CaseRunner {
 
     /// Whether the target keeps its data without SQLite (it declares no copy of it):
     /// its files are plain, with no integrity check but its own snapshot.
-    func targetKeepsPlainFiles() throws(CaseEnd) -> Bool {
-        if faults.storage.sqliteLibraries == nil { _ = try describeTarget() }
-        return faults.storage.sqliteLibraries == 0
+    func targetKeepsPlainFiles() -> Bool {
+        options.target.declaration.sqliteLibraries == 0
     }
 
     /// The store whose database a damage to `file` touches (the store itself, its WAL,
@@ -203,30 +201,11 @@ extension CaseRunner {
     /// `wal`, `shm` and `journal` are found beside `store` when the target does not
     /// name them. `asTheAppSeesIt`: the path inside the app's namespace, not the controller's view.
     func logicalFile(_ name: String, asTheAppSeesIt: Bool = false) throws(CaseEnd) -> URL {
-        var files = app.files ?? [:]
-        if app.files == nil { files = try describeTarget() }
+        let files = options.target.declaration.files
         let companions = ["wal": "-wal", "shm": "-shm", "journal": "-journal"]
         guard let relative = files[name] ?? companions[name].flatMap({ suffix in files["store"].map { $0 + suffix } }) else {
             throw .harness("the target has no file named '\(name)'; it has: \(NameList.text(files.keys.sorted()))")
         }
         return (asTheAppSeesIt ? dataDirectory : hostDataDirectory).appendingPathComponent(relative)
-    }
-
-    /// Starts a worker only to read its ready line (its logical files), then kills it.
-    func describeTarget() throws(CaseEnd) -> [String: String] {
-        let launcher: any WorkerLauncher = if let launcher = options.launcher { launcher } else {
-            ProcessWorkerLauncher(command: fixtures.wrap(options.worker),
-                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) }, leftovers: leftovers)
-        }
-        let context = TargetContext(dataDirectory: scratch.appendingPathComponent("describe"), variant: options.variant,
-                                    options: targetOptions, seed: seed)
-        guard case let .ready(link)? = try? launcher.start(context, stderrFile: scratch.appendingPathComponent("describe.stderr"),
-                                                          deadline: clock.deadline) else {
-            throw .harness("the target did not start to say which files it has (see describe.stderr)")
-        }
-        link.kill()
-        faults.storage.sqliteLibraries = link.ready.sqliteLibraries ?? 1
-        faults.storage.libcSeamMissing = link.ready.libcSeamMissing
-        return link.ready.files
     }
 }

@@ -141,7 +141,7 @@ extension CaseRunner {
     func perform(_ action: ActionStep, label: String) throws(CaseEnd) -> StepResult {
         var failures = 0
         var lastMessage: String?
-        let name = try resolve(action.name)
+        let name = action.name
         for _ in 0..<action.repeatCount {
             guard let reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
                 log.evidence.unresolvedActions.append("\(label): cut by the power loss")
@@ -168,20 +168,6 @@ extension CaseRunner {
             return StepResult(.expectedError, summary)
         default:
             return StepResult(failures == 0 ? .ok : .error, summary)
-        }
-    }
-
-    /// `workload.write` and `workload.read` are the target's own workload actions.
-    func resolve(_ action: String) throws(CaseEnd) -> String {
-        guard action.hasPrefix(Workload.actionPrefix) else { return action }
-        guard let workload = app.workload else {
-            throw .harness("'\(action)' names the target's workload, but it declares none: "
-                + "add `static let workload: Workload? = Workload(write: \"...\", read: \"...\")` to its ChaosTarget")
-        }
-        switch action.dropFirst(Workload.actionPrefix.count) {
-        case "write": return workload.write
-        case "read": return workload.read
-        default: throw .harness("'\(action)': a workload has 'workload.write' and 'workload.read'")
         }
     }
 

@@ -42,11 +42,12 @@ package final class CaseRunner {
     var hostDataDirectory: URL { fixtures.hostView(of: dataDirectory) }
 
     package init(scenario: Scenario, options: RunOptions) {
-        self.scenario = scenario
+        self.scenario = scenario.bound(to: options.target.declaration)
         self.options = options
         seed = options.seed ?? scenario.seed
         clock = CaseClock(timeout: scenario.timeout)
         scratch = options.scratchRoot
+        faults.storage.sqliteLibraries = options.target.declaration.sqliteLibraries ?? 1
     }
 
     /// The report of a case Ctrl-C kept from starting.
@@ -98,9 +99,8 @@ package final class CaseRunner {
                 faults.update(reply.faults ?? [])
                 if let reach = reply.reach { faults.storage.reach = reach }
             },
-            ready: { [faults] ready in
-                faults.storage.sqliteLibraries = ready.sqliteLibraries ?? 1
-                faults.storage.libcSeamMissing = ready.libcSeamMissing
+            declared: { [faults] declaration in
+                faults.storage.libcSeamMissing = declaration.libcSeamMissing
             })
         return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers)
     }
@@ -205,7 +205,7 @@ package final class CaseRunner {
     func report(verdict: Verdict, expectations: [ExpectationResult] = [], error: String? = nil) -> CaseReport {
         var report = CaseReport(
             scenario: scenario.name, summary: scenario.summary, system: scenario.system,
-            scenarioFile: scenario.location.file, scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
+            scenarioFile: scenario.origin.reportedFile(name: scenario.name), scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
             seed: seed, variant: options.variant, verdict: verdict, durationMs: clock.elapsedMs,
             recoveryMs: log.evidence.recoveryMs, steps: log.steps, injections: log.injections, expectations: expectations,
             trap: log.evidence.trap,

@@ -1,15 +1,15 @@
 import Foundation
 import ChaosTarget
 
-/// How a run is carried out: which target, which variant, which seed.
+/// How a run is carried out: on which target (bound once: ``TargetSelection``), with
+/// which seed, where its scratch goes.
 package struct RunOptions: Sendable {
-    /// `hardened` or `legacy` (the built-in target), or a user target's own variant.
-    package var variant: String
+    /// The target, its variant and its declaration.
+    package var target: TargetSelection
     /// Overrides every scenario's own seed when set (`--seed`).
     package var seed: UInt64?
     /// Keep each case's scratch directory (`--keep`).
     package var keepScratch: Bool
-    package var worker: WorkerCommand
     /// Where scratch directories are made.
     package var scratchRoot: URL
     /// Target options that override the scenario's own (`--option synchronous=off`).
@@ -22,13 +22,21 @@ package struct RunOptions: Sendable {
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
     package var forkServers: ForkServerPool?
 
-    package init(variant: String, seed: UInt64?, keepScratch: Bool, worker: WorkerCommand,
-                scratchRoot: URL = FileManager.default.temporaryDirectory) {
-        self.variant = variant
+    package init(target: TargetSelection, seed: UInt64?, keepScratch: Bool,
+                 scratchRoot: URL = FileManager.default.temporaryDirectory) {
+        self.target = target
         self.seed = seed
         self.keepScratch = keepScratch
-        self.worker = worker
         self.scratchRoot = scratchRoot
+    }
+
+    /// `hardened` or `legacy` (the built-in target), or a user target's own variant.
+    package var variant: String { target.variant }
+
+    /// How a worker of the target starts (a sweep names its traps' sites or not).
+    package var worker: WorkerCommand {
+        get { target.worker }
+        set { target.worker = newValue }
     }
 }
 
@@ -39,7 +47,7 @@ extension RunOptions {
     package var reproduceExtras: [String] {
         var words: [String] = []
         for (key, value) in optionOverrides.sorted(by: { $0.key < $1.key }) { words += ["--option", "\(key)=\(value)"] }
-        if worker.targetName != RunInfo.builtInTarget { words += ["--target-exec", worker.executable] }
+        if case let .executable(path) = target.origin { words += ["--target-exec", path] }
         return words
     }
 }

@@ -14,8 +14,8 @@ package enum TargetDescription {
         package var cannotRun = false
     }
 
-    package static func read(_ worker: WorkerCommand, variant: String, scratchRoot: URL = FileManager.default.temporaryDirectory,
-                             timeout: Duration = .seconds(30)) throws(Failure) -> WorkerReady {
+    package static func read(_ worker: WorkerCommand, named name: String, variant: String, scratchRoot: URL = FileManager.default.temporaryDirectory,
+                             timeout: Duration = .seconds(30)) throws(Failure) -> TargetDeclaration {
         guard let folder = try? ScratchFolder.make(in: scratchRoot, for: "describe") else {
             throw Failure(description: "cannot make a scratch folder in \(scratchRoot.path)")
         }
@@ -30,21 +30,21 @@ package enum TargetDescription {
             start = try WorkerSession.start(command: worker, context: context, stderrFile: stderrFile, deadline: .now + timeout,
                                             mark: leftovers.environmentEntry, started: leftovers.workerStarted)
         } catch {
-            throw Failure(description: "\(worker.targetName) cannot be run: \(error)", cannotRun: true)
+            throw Failure(description: "\(name) cannot be run: \(error)", cannotRun: true)
         }
         switch start {
         case let .ready(link):
             link.kill()
-            return link.ready
+            return link.declaration
         case let .failed(_, _, detail):
             let stderr = OutputTail.read(stderrFile, bytes: 1_000)
-            throw Failure(description: "\(worker.targetName) did not start: \(detail)" + (stderr.isEmpty ? "" : "\n\(stderr)"))
+            throw Failure(description: "\(name) did not start: \(detail)" + (stderr.isEmpty ? "" : "\n\(stderr)"))
         case let .refused(why):
-            throw Failure(description: "\(worker.targetName) declares what Chaos cannot use: \(why)", cannotRun: true)
+            throw Failure(description: "\(name) declares what Chaos cannot use: \(why)", cannotRun: true)
         case let .hung(seen):
-            throw Failure(description: "\(worker.targetName) did not start: \(seen)")
+            throw Failure(description: "\(name) did not start: \(seen)")
         case .interrupted:
-            throw Failure(description: "interrupted while \(worker.targetName) was starting")
+            throw Failure(description: "interrupted while \(name) was starting")
         }
     }
 }

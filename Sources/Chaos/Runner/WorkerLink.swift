@@ -5,8 +5,8 @@ import ChaosTarget
 /// ends. ``WorkerSession`` is the real one, a worker process; a test gives the runner
 /// an app of its own through ``WorkerLauncher``, with no process at all.
 protocol WorkerLink: AnyObject {
-    /// The worker's first line: its files, actions and probes.
-    var ready: WorkerReady { get }
+    /// The worker's first line: what the target declares, and which seams reached this process.
+    var declaration: TargetDeclaration { get }
     /// Sends one request and waits for its reply until `deadline`. Event lines that
     /// come before the reply go to `onEvent` as they arrive.
     func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant,

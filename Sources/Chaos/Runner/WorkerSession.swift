@@ -8,13 +8,13 @@ import ChaosTarget
 /// the runtime's message and backtrace from stderr), another signal, or an exit code.
 final class WorkerSession: WorkerLink {
     let process: ChildProcess
-    let ready: WorkerReady
+    let declaration: TargetDeclaration
     let stderrFile: URL
     private var nextID = 1
 
-    private init(process: ChildProcess, ready: WorkerReady, stderrFile: URL) {
+    private init(process: ChildProcess, declaration: TargetDeclaration, stderrFile: URL) {
         self.process = process
-        self.ready = ready
+        self.declaration = declaration
         self.stderrFile = stderrFile
     }
 
@@ -51,8 +51,8 @@ final class WorkerSession: WorkerLink {
         switch process.readLine(deadline: deadline) {
         case let .line(line):
             do {
-                let ready = try WorkerReady.decodeDeclaration(line)
-                return .ready(WorkerSession(process: process, ready: ready, stderrFile: stderrFile))
+                let ready = try TargetDeclaration.decodeDeclaration(line)
+                return .ready(WorkerSession(process: process, declaration: ready, stderrFile: stderrFile))
             } catch let problem where problem.notADeclaration {
                 process.killGroup()
                 _ = process.waitForExit()
@@ -165,14 +165,11 @@ package struct WorkerCommand: Sendable {
     /// Arguments before the ones the runner adds (`--data`, `--variant`, `--seed`, `--option`).
     package var arguments: [String]
     package var environment: [String: String]
-    /// What reports call the target: `built-in` or the executable's path.
-    package var targetName: String
 
-    package init(executable: String, arguments: [String], environment: [String: String], targetName: String) {
+    package init(executable: String, arguments: [String], environment: [String: String]) {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
-        self.targetName = targetName
     }
 
     /// The subcommand of the `chaos` executable that hosts the built-in target.
@@ -180,8 +177,7 @@ package struct WorkerCommand: Sendable {
 
     /// The built-in worker: `chaos worker`, run from the `chaos` executable at `chaos`.
     package static func builtIn(chaos: String) -> WorkerCommand {
-        WorkerCommand(executable: chaos, arguments: [builtInSubcommand], environment: workerEnvironment(),
-                      targetName: RunInfo.builtInTarget)
+        WorkerCommand(executable: chaos, arguments: [builtInSubcommand], environment: workerEnvironment())
     }
 
     /// The environment a worker runs with: the controller's, plus the backtracer's

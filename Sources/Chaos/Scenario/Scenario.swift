@@ -56,6 +56,8 @@ package struct Scenario: Sendable, Equatable {
     package var optionLocations: [String: SourceLocation] = [:]
     /// The file's text, for hashing in reports.
     package var sourceText: String
+    /// Where it came from (a scenario made in code: its location's file).
+    package var origin: ScenarioOrigin
 
     package init(
         name: String, summary: String, system: String, seed: UInt64 = Scenario.defaultSeed,
@@ -73,6 +75,7 @@ package struct Scenario: Sendable, Equatable {
         self.expectations = expectations
         self.location = location
         self.sourceText = sourceText
+        origin = .file(path: location.file)
     }
 
     /// The seed systems of DESIGN.md section 3, by wire name.

@@ -51,12 +51,10 @@ package enum ScenarioLoader {
 
     /// How a command line names `scenario`: its name when it is a bundled one, else its file.
     package static func subject(of scenario: Scenario) -> String {
-        isBundled(scenario) ? scenario.name : scenario.location.file
-    }
-
-    /// Whether `scenario` was loaded from the bundled catalog.
-    package static func isBundled(_ scenario: Scenario) -> Bool {
-        scenario.location.file.contains("/catalog/") && bundledNames().contains(scenario.name)
+        switch scenario.origin {
+        case .bundled, .storageCatalog: scenario.name
+        case let .file(path): path
+        }
     }
 
     /// A bundled scenario by name, or a scenario file by path (anything ending in
@@ -115,8 +113,19 @@ package enum ScenarioLoader {
         return urls.filter { ["yaml", "yml"].contains($0.pathExtension) }.sorted { $0.lastPathComponent < $1.lastPathComponent }
     }
 
-    static func loadBundled(_ url: URL) throws(ScenarioError) -> Scenario {
-        try load(contentsOf: url, fixturesDirectory: BundledScenarios.fixturesDirectory, requireNameMatchesFile: true)
+    static func loadBundled(_ url: URL, origin: ScenarioOrigin = .bundled) throws(ScenarioError) -> Scenario {
+        var scenario = try load(contentsOf: url, fixturesDirectory: BundledScenarios.fixturesDirectory, requireNameMatchesFile: true)
+        scenario.origin = origin
+        return scenario
+    }
+
+    /// The storage catalog of `chaos check`, sorted by name.
+    package static func storageCatalog() throws(ScenarioError) -> [Scenario] {
+        var scenarios: [Scenario] = []
+        for url in try bundledFiles(in: BundledScenarios.checkDirectory) {
+            scenarios.append(try loadBundled(url, origin: .storageCatalog))
+        }
+        return scenarios.sorted { $0.name < $1.name }
     }
 
     static func load(contentsOf url: URL, fixturesDirectory: URL?, requireNameMatchesFile: Bool) throws(ScenarioError) -> Scenario {

@@ -11,7 +11,8 @@ package enum ScenarioTargetCheck {
 
     /// Every problem of `scenario` on `target`; empty when it fits. `systems` are the
     /// systems the target has (nil: any kebab-case name, as for a user's target).
-    package static func problems(_ scenario: Scenario, target: WorkerReady, systems: [String]?) -> [ScenarioError] {
+    package static func problems(_ scenario: Scenario, target: TargetDeclaration, systems: [String]?) -> [ScenarioError] {
+        let scenario = scenario.bound(to: target)
         var problems: [ScenarioError] = []
         if let systems, !systems.contains(scenario.system) {
             problems.append(ScenarioError("unknown system '\(scenario.system)' for this target; it has: \(NameList.text(systems))",
@@ -41,7 +42,7 @@ package enum ScenarioTargetCheck {
 
     /// What is wrong with target option `key=value` on `target`; nil when it declares it
     /// and takes the value, or declares nothing (a target from before options were declared).
-    package static func optionProblem(_ key: String, _ value: String, target: WorkerReady) -> (text: String, suggestion: String?)? {
+    package static func optionProblem(_ key: String, _ value: String, target: TargetDeclaration) -> (text: String, suggestion: String?)? {
         guard !key.isEmpty else { return ("an option needs a name (KEY=VALUE)", nil) }
         guard let declared = target.options else { return nil }
         guard let option = declared.first(where: { $0.name == key }) else {
@@ -52,14 +53,16 @@ package enum ScenarioTargetCheck {
         return option.problem(with: value).map { ("\($0) (\(option.summary))", nil) }
     }
 
-    static func check(_ action: ActionStep, at location: SourceLocation, target: WorkerReady) -> [ScenarioError] {
-        var name = action.name
+    /// `action` of a bound scenario: a workload placeholder still there is one the target
+    /// cannot fill.
+    static func check(_ action: ActionStep, at location: SourceLocation, target: TargetDeclaration) -> [ScenarioError] {
+        let name = action.name
         if name.hasPrefix(Workload.actionPrefix) {
-            guard let workload = target.workload else {
+            guard target.workload != nil else {
                 return [ScenarioError("'\(name)' names the target's workload, but it declares none: add `static let workload` "
                     + "to its ChaosTarget, or name one of its actions", at: location)]
             }
-            name = name == Workload.actionPrefix + "write" ? workload.write : name == Workload.actionPrefix + "read" ? workload.read : name
+            return [ScenarioError("'\(name)': a workload has 'workload.write' and 'workload.read'", at: location)]
         }
         guard target.actions.contains(name) else {
             return [ScenarioError("unknown action '\(name)' for this target; it has: \(NameList.text(target.actions))",
@@ -76,7 +79,7 @@ package enum ScenarioTargetCheck {
         }
     }
 
-    static func check(file: String, at location: SourceLocation, target: WorkerReady) -> ScenarioError? {
+    static func check(file: String, at location: SourceLocation, target: TargetDeclaration) -> ScenarioError? {
         let companions = target.files["store"] == nil ? [] : ["wal", "shm", "journal"]
         let names = Set(target.files.keys).union(companions).sorted()
         guard !names.contains(file) else { return nil }
@@ -84,7 +87,7 @@ package enum ScenarioTargetCheck {
                              at: location, suggestion: ClosestName.suggestion(for: file, among: names))
     }
 
-    static func check(_ expectation: ScenarioExpectation, target: WorkerReady) -> ScenarioError? {
+    static func check(_ expectation: ScenarioExpectation, target: TargetDeclaration) -> ScenarioError? {
         switch expectation.kind {
         case let .fallback(mode) where mode != Expectation.afterDamage:
             let modes = target.modes ?? Expectation.fallbackModes

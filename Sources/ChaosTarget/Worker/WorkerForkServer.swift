@@ -42,7 +42,7 @@ package enum WorkerForkServer {
     @MainActor
     private static func warmUp<Target: ChaosTarget>(_ target: Target.Type) {
         (target as? any ForkServerWarmUp.Type)?.warmUpBeforeForking()
-        _ = try? JSONEncoder().encode(WorkerReady(target: target, pid: 0))
+        _ = try? JSONEncoder().encode(TargetDeclaration(target: target, pid: 0))
         let sample = #"{"id":1,"op":"perform","name":"x","arguments":{"count":1}}"#
         _ = try? JSONDecoder().decode(WorkerRequest.self, from: Data(sample.utf8))
         var reply = WorkerReply(id: 1, ok: true)

@@ -24,7 +24,7 @@ package enum WorkerHost {
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
             context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
-        WorkerOutput.write(WorkerReady(target: Target.self, pid: getpid()))
+        WorkerOutput.write(TargetDeclaration(target: Target.self, pid: getpid()))
         var trackingWrites = false
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
@@ -105,11 +105,11 @@ package enum WorkerHost {
     /// `health`, `surfaced`, or one of the target's own probes.
     private static func probe<Target: ChaosTarget>(_ name: String, on target: Target) async throws -> ScenarioValue {
         switch name {
-        case WorkerReady.healthProbe: return target.health.value
-        case WorkerReady.surfacedProbe: return target.surfaced.value
+        case TargetDeclaration.healthProbe: return target.health.value
+        case TargetDeclaration.surfacedProbe: return target.surfaced.value
         default:
             guard let probe = Target.probes.first(where: { $0.name == name }) else {
-                throw TargetError("unknown probe '\(name)'; this target answers: \(WorkerReady.probes(of: Target.self).joined(separator: ", "))")
+                throw TargetError("unknown probe '\(name)'; this target answers: \(TargetDeclaration.probes(of: Target.self).joined(separator: ", "))")
             }
             return try await probe.body(target)
         }

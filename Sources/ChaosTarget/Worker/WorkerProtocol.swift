@@ -159,65 +159,6 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     }
 }
 
-/// The first line a worker writes: what its target is made of, so a scenario can be
-/// checked against it (`chaos validate --target-exec`).
-package struct WorkerReady: Codable, Sendable, Equatable {
-    package var event = "ready"
-    /// Logical file names a scenario may aim at → paths relative to the data directory.
-    package var files: [String: String]
-    /// The actions and probes the target answers, sorted.
-    package var actions: [String]
-    package var probes: [String]
-    /// The storage modes its health may report.
-    package var modes: [String]?
-    /// The storage catalog's contract, when it has one.
-    package var workload: Workload?
-    /// The variants it knows, the first the default (nil or empty: any name).
-    package var variants: [String]?
-    /// The arguments of each action that declares them (an absent action: undeclared).
-    package var parameters: [String: [ActionParameter]]?
-    /// How many copies of SQLite its storage runs on (0: plain files; nil: an older
-    /// target, taken as the system's).
-    package var sqliteLibraries: Int?
-    /// Why the libc seam is not loaded in the worker; nil when it is.
-    package var libcSeamMissing: String?
-    /// The options it reads (nil: an older target, whose options are not checked).
-    package var options: [TargetOption]?
-    package var pid: Int32
-
-    package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
-                 workload: Workload? = nil, variants: [String]? = nil, pid: Int32) {
-        self.files = files
-        self.actions = actions
-        self.probes = probes
-        self.modes = modes
-        self.workload = workload
-        self.variants = variants
-        self.pid = pid
-    }
-
-    @MainActor
-    package init<Target: ChaosTarget>(target: Target.Type, pid: Int32) {
-        self.init(files: Target.files, actions: Target.actions.map(\.name).sorted(), probes: Self.probes(of: Target.self),
-                  modes: Target.modes.map(\.rawValue), workload: Target.workload,
-                  variants: Target.variants.isEmpty ? nil : Target.variants, pid: pid)
-        sqliteLibraries = Target.sqlite.count
-        libcSeamMissing = LibcSeam.whyNotLoaded
-        options = Target.options
-        let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
-        parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
-    }
-
-    /// Every target answers these two.
-    package static let healthProbe = "health"
-    package static let surfacedProbe = "surfaced"
-
-    @MainActor
-    package static func probes<Target: ChaosTarget>(of target: Target.Type) -> [String] {
-        ([healthProbe, surfacedProbe] + Target.probes.map(\.name)).sorted()
-    }
-}
-
 /// Which seam saw the app's files while storage faults were armed: SQLite files the
 /// fault VFS opened (every copy it is installed into), and calls the libc seam saw on
 /// files under the data folder.

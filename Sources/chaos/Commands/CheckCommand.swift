@@ -39,7 +39,7 @@ struct CheckCommand: ParsableCommand {
     func run() throws {
         RunInterruption.install()
         let catalog = try CommandFailure.usage { try CheckCatalog.scenarios() }
-        let names = catalog.filter { $0.name != CheckCatalog.sweptScenario }.map(\.name) + StorageCheck.sweepNames
+        let names = StorageCheck.caseNames(of: catalog)
         if list {
             for name in names { print(name) }
             return
@@ -52,24 +52,24 @@ struct CheckCommand: ParsableCommand {
         let choice = try target.resolve()
         try choice.check([], options: cases.overrides)
         var options = cases.runOptions(choice)
-        guard choice.ready.workload != nil else {
-            throw CommandFailure("chaos check: \(options.worker.targetName) declares no workload: add `static let workload: Workload? = "
+        guard choice.declaration.workload != nil else {
+            throw CommandFailure("chaos check: \(options.target.name) declares no workload: add `static let workload: Workload? = "
                 + "Workload(write: \"...\", read: \"...\")` to its ChaosTarget (docs/TARGETS.md)", .usage)
         }
         options.reproducePrefix = ["chaos", "check", "--only"]
-        try runCatalog(options, count: only.isEmpty ? names.count : only.count)
+        try runCatalog(catalog, options, count: only.isEmpty ? names.count : only.count)
     }
 
-    private func runCatalog(_ options: RunOptions, count: Int) throws {
-        var check = StorageCheck(options: options, command: CommandLine.arguments.joined(separator: " "))
+    private func runCatalog(_ catalog: [Scenario], _ options: RunOptions, count: Int) throws {
+        var check = StorageCheck(catalog: catalog, options: options, command: CommandLine.arguments.joined(separator: " "))
         check.jobs = suite.jobs
         check.shard = suite.shardIndex
         check.only = Set(only)
         let previous = try suite.previousReport()
         let console = RunConsole(toStandardError: output.json)
-        console.header(seed: cases.seed, scenarios: [], variant: options.variant, target: options.worker.targetName,
+        console.header(seed: cases.seed, scenarios: [], variant: options.variant, target: options.target.name,
                        jobs: suite.jobs, shard: suite.shard, count: count)
-        var report = try CommandFailure.usage { try check.run { console.event($0) } }
+        var report = check.run { console.event($0) }
         if let previous { Baseline.mark(&report, against: previous) }
         try output.finish(report, console: console)
     }

@@ -32,8 +32,8 @@ struct CrashReproduction {
         for variant in try variants() {
             let choice = try TargetOptions.resolve(targetExec: target.targetExec, variant: variant)
             try choice.check(candidates)
-            let options = RunOptions(variant: choice.variant, seed: nil, keepScratch: false, worker: choice.worker)
-            print("running \(candidates.count) scenario\(candidates.count == 1 ? "" : "s") on \(choice.worker.targetName), "
+            let options = RunOptions(target: choice, seed: nil, keepScratch: false)
+            print("running \(candidates.count) scenario\(candidates.count == 1 ? "" : "s") on \(choice.name), "
                 + "variant \(choice.variant), to find the ones that trap the same way…")
             let matches = findMatches(candidates, options: options, signature: signature)
             if !matches.isEmpty { return try rerun(matches, candidates: candidates, options: options) }

@@ -104,7 +104,7 @@ struct ExploreCommand: ParsableCommand {
         let jobsText = (effectiveJobs > 1 ? ", \(effectiveJobs) trials at a time" : "") + (shard.map { ", shard \($0)" } ?? "")
         let seedText = "seed \(options.seed ?? scenario.seed)"
         print("chaos \(ChaosVersion.current) — explore \(scenario.name), \(kind.rawValue) sweep, \(seedText), variant \(options.variant), "
-            + "target \(options.worker.targetName)\(optionText)\(jobsText)")
+            + "target \(options.target.name)\(optionText)\(jobsText)")
     }
 
     /// A live count on a terminal, a line every 25 trials otherwise.

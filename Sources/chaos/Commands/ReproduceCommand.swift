@@ -68,14 +68,14 @@ struct ReproduceCommand: ParsableCommand {
             print("note: the scenario \(scenario.name) changed since the report was written (its hash differs): "
                 + "the case runs with today's file")
         }
-        let recorded = previous.run.target == RunInfo.builtInTarget ? nil : previous.run.target
+        let recorded: String? = if case let .executable(path) = TargetSelection.Origin(reported: previous.run.target) { path } else { nil }
         let choice = try TargetOptions.resolve(targetExec: target.targetExec ?? recorded, variant: target.variant ?? original.variant)
-        var options = RunOptions(variant: choice.variant, seed: original.seed, keepScratch: keep, worker: choice.worker)
+        var options = RunOptions(target: choice, seed: original.seed, keepScratch: keep)
         options.optionOverrides = original.options ?? [:]
         try choice.check([scenario], options: options.optionOverrides)
         let runner = CaseRunner(scenario: scenario, options: options)
         let again = runner.run()
-        print("case \(original.scenario), seed \(original.seed), variant \(original.variant), target \(choice.worker.targetName)")
+        print("case \(original.scenario), seed \(original.seed), variant \(original.variant), target \(choice.name)")
         print("  then: \(Self.describe(original))")
         print("  now:  \(Self.describe(again))")
         let same = original.verdict == again.verdict && original.trap?.site == again.trap?.site
@@ -99,11 +99,17 @@ struct ReproduceCommand: ParsableCommand {
 
     private func loadScenario(of report: CaseReport) throws -> Scenario {
         try CommandFailure.usage {
-            if FileManager.default.fileExists(atPath: report.scenarioFile),
-               !ScenarioLoader.bundledNames().contains(report.scenario) || !report.scenarioFile.contains("/catalog/") {
-                return try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: report.scenarioFile))
+            switch ScenarioOrigin(reportedFile: report.scenarioFile, name: report.scenario) {
+            case .bundled:
+                return try ScenarioLoader.resolve(report.scenario)
+            case .storageCatalog:
+                guard let scenario = try ScenarioLoader.storageCatalog().first(where: { $0.name == report.scenario }) else {
+                    throw CommandFailure("chaos: \(report.scenario) is no longer in the storage catalog", .usage)
+                }
+                return scenario
+            case let .file(path):
+                return try ScenarioLoader.load(contentsOf: URL(fileURLWithPath: path))
             }
-            return try ScenarioLoader.resolve(report.scenario)
         }
     }
 }

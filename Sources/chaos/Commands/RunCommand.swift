@@ -47,7 +47,7 @@ struct RunCommand: ParsableCommand {
         let options = cases.runOptions(choice)
 
         let console = RunConsole(toStandardError: output.json)
-        console.header(seed: cases.seed, scenarios: chosen, variant: options.variant, target: options.worker.targetName,
+        console.header(seed: cases.seed, scenarios: chosen, variant: options.variant, target: options.target.name,
                        jobs: suite.jobs, shard: suite.shard)
         var report = SuiteRunner(options: options, command: CommandLine.arguments.joined(separator: " "))
             .run(chosen, jobs: suite.jobs) { console.event($0) }

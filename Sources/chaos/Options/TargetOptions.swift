@@ -11,12 +11,6 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "hardened or legacy for the built-in app (default hardened); with --target-exec, one of the target's own variants (default its first).")
     var variant: String?
 
-    func validate() throws {
-        if targetExec == nil, let variant, !TargetSelection.builtInVariants.contains(variant) {
-            throw ValidationError("--variant must be hardened or legacy for the built-in app, not '\(variant)'")
-        }
-    }
-
     /// The target chosen, with its variant settled: the built-in app is known (its
     /// declaration is read in this process); a user's target is asked what it declares.
     func resolve() throws -> TargetSelection {
@@ -40,8 +34,8 @@ struct TargetOptions: ParsableArguments {
     }
 
     /// What the built-in app declares, read in this process (it is compiled in).
-    static var builtInDeclaration: WorkerReady {
-        MainActor.assumeIsolated { WorkerReady(target: SystemUnderTestTarget.self, pid: 0) }
+    static var builtInDeclaration: TargetDeclaration {
+        MainActor.assumeIsolated { TargetDeclaration(target: SystemUnderTestTarget.self, pid: 0) }
     }
 
     /// This executable's own path: the built-in worker is `chaos worker`.
@@ -94,7 +88,7 @@ struct CaseOptions: ParsableArguments {
 
     /// The run options of a command: these choices on the chosen target.
     func runOptions(_ target: TargetSelection) -> RunOptions {
-        var options = RunOptions(variant: target.variant, seed: seed, keepScratch: keep, worker: target.worker)
+        var options = RunOptions(target: target, seed: seed, keepScratch: keep)
         options.optionOverrides = overrides
         return options
     }

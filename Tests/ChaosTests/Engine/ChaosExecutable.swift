@@ -9,7 +9,7 @@ struct ChaosExecutable {
         var exitCode: Int32
         var stdout: String
         var stderr: String
-        /// The controller's peak resident memory, in KiB (from wait4).
+        /// The controller's peak resident memory in KiB (its VmHWM, read while it ran).
         var peakMemoryKB: Int? = nil
     }
 
@@ -34,9 +34,13 @@ struct ChaosExecutable {
         let child = try ChildProcess(executable: executable, arguments: arguments, environment: environment, stderrFile: stderrFile)
         child.closeInput()
         var lines: [String] = []
+        var peak: Int?
         let deadline = ContinuousClock.now + timeout
         loop: while true {
-            switch child.readLine(deadline: deadline) {
+            // A high-water mark: a reading after the peak still shows it.
+            if let now = ProcessTable.peakMemoryKB(of: child.pid) { peak = max(peak ?? 0, now) }
+            switch child.readLine(deadline: min(deadline, .now + .milliseconds(50))) {
+            case .timedOut where ContinuousClock.now < deadline: continue
             case let .line(line): lines.append(line)
             case .invalidUTF8: continue
             case .endOfFile: break loop
@@ -51,7 +55,7 @@ struct ChaosExecutable {
         case let .signaled(signal): exitCode = 128 + signal
         }
         let stderr = (try? String(contentsOf: stderrFile, encoding: .utf8)) ?? ""
-        return Result(exitCode: exitCode, stdout: lines.joined(separator: "\n"), stderr: stderr, peakMemoryKB: child.peakMemoryKB)
+        return Result(exitCode: exitCode, stdout: lines.joined(separator: "\n"), stderr: stderr, peakMemoryKB: peak)
     }
 }
 

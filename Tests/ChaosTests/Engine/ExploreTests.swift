@@ -88,8 +88,7 @@ import Testing
 /// launch's last write) does not cancel the relaunch that was stopping it.
 @Suite struct PowerLossWhileStoppingTests {
     @Test func theRelaunchGoesOnWhenThePowerIsBack() throws {
-        let worker = WorkerCommand.builtIn(chaos: ChaosExecutable.path)
-        let options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: worker)
+        let options = RunOptions(target: try TargetSelection.builtIn(chaos: ChaosExecutable.path), seed: nil, keepScratch: false)
         let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save"), options: options,
                               kind: .crash, limit: 1, seeds: 1)
         let counting = sweeper.runTrial(.powerLoss(.afterWrites(1_000_000_000), mode: .keep, seed: 0))
@@ -142,7 +141,7 @@ import Testing
 /// gives the same verdicts, trial for trial, the same failures and coverage.
 @Suite struct ForkServerSweepTests {
     @Test func forkedWorkersGiveTheVerdictsOfSpawnedOnesTrialForTrial() throws {
-        var options = RunOptions(variant: "hardened", seed: nil, keepScratch: false, worker: WorkerCommand.builtIn(chaos: ChaosExecutable.path))
+        var options = RunOptions(target: try TargetSelection.builtIn(chaos: ChaosExecutable.path), seed: nil, keepScratch: false)
         options.optionOverrides = ["synchronous": "off"]  // so that some trials lose writes
         let scenario = try ScenarioLoader.resolve("power-loss-during-save")
         var forked = Sweeper(scenario: scenario, options: options, kind: .crash, limit: 60, seeds: 1)

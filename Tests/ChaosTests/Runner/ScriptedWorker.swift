@@ -68,7 +68,7 @@ final class ScriptedWorker: WorkerLink {
         self.launch = launch
     }
 
-    var ready: WorkerReady { WorkerReady(files: app.files, actions: [], probes: [], pid: 0) }
+    var declaration: TargetDeclaration { app.declaration }
     var openFiles: Set<String>? { nil }
 
     func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant, onEvent: (WorkerEvent) -> Void) -> WorkerOutcome {
@@ -105,10 +105,15 @@ final class ScriptedWorker: WorkerLink {
 }
 
 extension ScriptedApp {
+    /// What the scripted app declares: its files.
+    var declaration: TargetDeclaration { TargetDeclaration(files: files, actions: [], probes: [], pid: 0) }
+
     /// Runs `yaml` as a case against this app.
     func run(_ yaml: String, seed: UInt64? = nil) throws -> CaseReport {
-        var options = RunOptions(variant: "hardened", seed: seed, keepScratch: false,
-                                 worker: WorkerCommand(executable: "/nonexistent", arguments: [], environment: [:], targetName: "scripted"))
+        let target = TargetSelection(origin: .executable(path: "/scripted"),
+                                     worker: WorkerCommand(executable: "/nonexistent", arguments: [], environment: [:]),
+                                     variant: "hardened", variants: [], declaration: declaration)
+        var options = RunOptions(target: target, seed: seed, keepScratch: false)
         options.launcher = self
         let scenario = try ScenarioLoader.load(yaml: yaml, file: "scripted.yaml", baseDirectory: nil)
         return CaseRunner(scenario: scenario, options: options).run()

@@ -36,9 +36,6 @@ package final class ChildProcess: @unchecked Sendable {
         get { lock.withLock { lines.maxLineBytes } }
         set { lock.withLock { lines.maxLineBytes = newValue } }
     }
-    /// The child's peak resident memory in KiB, once this process reaped it (nil for a
-    /// forked child, or before).
-    package private(set) var peakMemoryKB: Int?
     /// The fork server that made this child, which reaps it and says how it ended; nil
     /// for a child this process spawned (and reaps) itself.
     private let forkServer: ForkServer?
@@ -210,8 +207,7 @@ package final class ChildProcess: @unchecked Sendable {
             return result
         }
         var status: Int32 = 0
-        var usage = rusage()
-        while wait4(pid, &status, 0, &usage) < 0 {
+        while waitpid(pid, &status, 0) < 0 {
             if errno != EINTR {
                 // Already reaped elsewhere: nothing more can be known.
                 termination = .exited(-1)
@@ -219,14 +215,13 @@ package final class ChildProcess: @unchecked Sendable {
                 return .exited(-1)
             }
         }
-        return reaped(status: status, usage: usage)
+        return reaped(status: status)
     }
 
     /// Records how the child ended, once it was reaped. Under `lock`.
-    private func reaped(status: Int32, usage: rusage) -> Termination {
+    private func reaped(status: Int32) -> Termination {
         let result: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
         termination = result
-        peakMemoryKB = Int(usage.ru_maxrss)
         Self.unregister(pid)
         return result
     }
@@ -240,10 +235,9 @@ package final class ChildProcess: @unchecked Sendable {
             return termination
         }
         var status: Int32 = 0
-        var usage = rusage()
-        let reapedPID = wait4(pid, &status, WNOHANG, &usage)
+        let reapedPID = waitpid(pid, &status, WNOHANG)
         guard reapedPID == pid else { return nil }
-        return reaped(status: status, usage: usage)
+        return reaped(status: status)
     }
 
     /// Waits until the child ends, `deadline` passes or Ctrl-C; kills the group unless

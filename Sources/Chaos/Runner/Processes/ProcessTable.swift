@@ -69,6 +69,15 @@ package enum ProcessTable {
         return nil
     }
 
+    /// The peak resident memory of `pid` so far, in KiB (`VmHWM`); nil when it is gone.
+    /// (wait4's `ru_maxrss` will not do for a spawned child: it keeps the spawning
+    /// process's size from before the exec.)
+    package static func peakMemoryKB(of pid: pid_t) -> Int? {
+        guard let status = read("/proc/\(pid)/status", limit: 8_192) else { return nil }
+        let line = status.split(separator: "\n").first { $0.hasPrefix("VmHWM:") }
+        return line.flatMap { Int($0.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") }
+    }
+
     /// How a report names a process: its pid and command line, shortened.
     package static func describe(_ entry: ProcessEntry) -> String {
         let arguments = readBytes("/proc/\(entry.pid)/cmdline", limit: 4_096)

@@ -1,7 +1,7 @@
 import ChaosTarget
 import Foundation
 
-extension WorkerReady {
+extension TargetDeclaration {
     /// Why a worker's first line is not a declaration Chaos can use.
     struct DeclarationProblem: Error, CustomStringConvertible {
         let description: String
@@ -15,8 +15,8 @@ extension WorkerReady {
 
     /// Reads a worker's first line: a `ready` event whose every name is one a report
     /// can print as it is (non-empty, no control characters, at most ``maxNameLength``).
-    static func decodeDeclaration(_ line: String) throws(DeclarationProblem) -> WorkerReady {
-        guard let ready = try? JSONDecoder().decode(WorkerReady.self, from: Data(line.utf8)), ready.event == "ready" else {
+    static func decodeDeclaration(_ line: String) throws(DeclarationProblem) -> TargetDeclaration {
+        guard let ready = try? JSONDecoder().decode(TargetDeclaration.self, from: Data(line.utf8)), ready.event == "ready" else {
             throw DeclarationProblem(description: "the worker's first line was not a ready event: \(TerminalText.clean(String(line.prefix(200))))",
                                      notADeclaration: true)
         }
