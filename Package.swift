@@ -11,7 +11,6 @@ let package = Package(
         // What a user's own target executable links: the target protocol and its host,
         // the fault VFS, FaultPoints. No SwiftNIO, no Yams, no bundled scenarios.
         .library(name: "ChaosTarget", targets: ["ChaosTarget"]),
-        .library(name: "Chaos", targets: ["Chaos"]),
         // What a user's test target links: scenarios and the storage catalog as tests
         // (Swift Testing, an XCTest entry too), scoped fault points for unit tests.
         .library(name: "ChaosTesting", targets: ["ChaosTesting"]),

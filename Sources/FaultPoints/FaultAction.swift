@@ -10,8 +10,8 @@ public enum FaultAction: Sendable {
     /// app must survive that are not errors: a reset context, a power cut at a point.
     case call(@Sendable (FaultPoint) -> Void)
 
-    /// `fail`, `delay` or `call`, for firing records.
-    public var label: String {
+    /// `fail`, `delay` or `call`, for firing records (``PointFiring/action``).
+    package var label: String {
         switch self {
         case .fail: "fail"
         case .delay: "delay"
@@ -40,14 +40,18 @@ public struct InjectedFault: LocalizedError, Sendable, CustomStringConvertible {
 }
 
 /// The outcome of one hit, carried out outside the registry's lock.
-public enum FaultOutcome: Sendable {
+///
+/// The control side's answer to a hit, not app API: `package`, and usable from the
+/// inlined `FaultPoint.hit()` only.
+@usableFromInline
+package enum FaultOutcome: Sendable {
     case proceed
     /// The actions of every arming that fired, in the order asked; only the last may
     /// be a `fail` (see ``FaultRegistry``). `hit` is the first firing arming's count.
     case fire([FaultAction], point: FaultPoint, hit: Int)
 
     @inlinable
-    public func performSync() throws {
+    package func performSync() throws {
         guard case let .fire(actions, point, hit) = self else { return }
         for action in actions {
             switch action {
@@ -62,7 +66,7 @@ public enum FaultOutcome: Sendable {
     }
 
     @inlinable
-    public func performAsync() async throws {
+    package func performAsync() async throws {
         guard case let .fire(actions, point, hit) = self else { return }
         for action in actions {
             switch action {

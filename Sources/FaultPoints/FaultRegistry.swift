@@ -13,9 +13,16 @@ import Synchronization
 /// the order armed, then wildcards, longest prefix first — and each that fires adds
 /// its action; the first `fail` ends the list, because the operation it fails never
 /// reaches the faults after it (the fault VFS treats its calls the same way).
-public final class FaultRegistry: Sendable {
+///
+/// The control side (libfiu's and fail-rs's split): what arms, counts and reads back
+/// points is `package`, for the worker, the controller and the package's own tests. App
+/// code marks points (``FaultPoint``) and scopes faults to a test (``withFaults``); it
+/// never drives the registry, and does not see it.
+@usableFromInline
+package final class FaultRegistry: Sendable {
     /// The registry every point consults.
-    public static let shared = FaultRegistry()
+    @usableFromInline
+    package static let shared = FaultRegistry()
 
     /// Non-zero while anything is armed or hits are being counted (bit 0: in the shared
     /// registry), or a scope is open in some task (2 for each: ``FaultScope``).
@@ -60,17 +67,7 @@ public final class FaultRegistry: Sendable {
 
     /// Decides, for the Nth hit of an arming (1-based: hits of every point it matches),
     /// at `point`, whether it fires and how.
-    public typealias Decision = @Sendable (_ point: FaultPoint, _ hit: Int) -> FaultAction?
-
-    /// A firing, as recorded for reports: which point, which arming (its id), which hit.
-    public struct Firing: Sendable, Equatable {
-        public let point: String
-        /// The id the firing arming was armed with (its pattern when none was given).
-        public let id: String
-        /// The arming's hit count when it fired.
-        public let hit: Int
-        public let action: String
-    }
+    package typealias Decision = @Sendable (_ point: FaultPoint, _ hit: Int) -> FaultAction?
 
     private struct Arming {
         let id: String
@@ -87,7 +84,7 @@ public final class FaultRegistry: Sendable {
         /// longest prefix first (kept sorted when armed, not worked out at each hit).
         var armings: [Arming] = []
         var hits: [String: Int] = [:]
-        var firings: [Firing] = []
+        var firings: [PointFiring] = []
         var counting = false
 
         mutating func sort() {
@@ -102,11 +99,11 @@ public final class FaultRegistry: Sendable {
 
     private let state = Mutex(State())
 
-    public init() {}
+    package init() {}
 
     /// Arms `point` (an exact name, or a prefix ending in `*`, as libfiu's `posix/io/*`)
     /// under `id` (default: the pattern itself). Arming an id again replaces it.
-    public func arm(_ point: String, id: String? = nil, decide: @escaping Decision) {
+    package func arm(_ point: String, id: String? = nil, decide: @escaping Decision) {
         let id = id ?? point
         state.withLock { state in
             state.armings.removeAll { $0.id == id }
@@ -117,17 +114,17 @@ public final class FaultRegistry: Sendable {
     }
 
     /// Arms `point` with a decision that hears only the hit count.
-    public func arm(_ point: String, id: String? = nil, decide: @escaping @Sendable (_ hit: Int) -> FaultAction?) {
+    package func arm(_ point: String, id: String? = nil, decide: @escaping @Sendable (_ hit: Int) -> FaultAction?) {
         arm(point, id: id) { (_: FaultPoint, hit: Int) in decide(hit) }
     }
 
     /// Arms `point` to fire `action` on every hit.
-    public func arm(_ point: FaultPoint, always action: FaultAction) {
+    package func arm(_ point: FaultPoint, always action: FaultAction) {
         arm(point.name) { (_: FaultPoint, _: Int) in action }
     }
 
     /// Disarms the arming with this id (a pattern armed without an id has its pattern as id).
-    public func disarm(_ id: String) {
+    package func disarm(_ id: String) {
         state.withLock { state in
             state.armings.removeAll { $0.id == id }
             publish(state)
@@ -135,7 +132,7 @@ public final class FaultRegistry: Sendable {
     }
 
     /// Disarms every point, forgets hit counts and firings, stops counting.
-    public func reset() {
+    package func reset() {
         state.withLock { state in
             state = State()
             publish(state)
@@ -143,7 +140,7 @@ public final class FaultRegistry: Sendable {
     }
 
     /// Counts hits of every point even when nothing is armed (costs a lock per hit).
-    public func setCounting(_ on: Bool) {
+    package func setCounting(_ on: Bool) {
         state.withLock { state in
             state.counting = on
             publish(state)
@@ -151,29 +148,30 @@ public final class FaultRegistry: Sendable {
     }
 
     /// How many times `point` was hit while the registry was active.
-    public func hitCount(_ point: String) -> Int {
+    package func hitCount(_ point: String) -> Int {
         state.withLock { $0.hits[point] ?? 0 }
     }
 
     /// How many hits the arming `id` has seen (hits of every point it matches).
-    public func hits(ofArming id: String) -> Int {
+    package func hits(ofArming id: String) -> Int {
         state.withLock { state in state.armings.first { $0.id == id }?.hits ?? 0 }
     }
 
     /// Every firing so far, oldest first.
-    public var firings: [Firing] {
+    package var firings: [PointFiring] {
         state.withLock { $0.firings }
     }
 
     /// Patterns armed right now, sorted.
-    public var armedPoints: [String] {
+    package var armedPoints: [String] {
         state.withLock { $0.armings.map(\.pattern).sorted() }
     }
 
     /// Counts the hit and asks the matching armings: the task's scope first
     /// (``FaultScope``), then this registry's. Called by `FaultPoint.hit()`. A point no
     /// arming can reach goes on without a lock (``FaultReach``).
-    public func fire(_ point: FaultPoint) -> FaultOutcome {
+    @usableFromInline
+    package func fire(_ point: FaultPoint) -> FaultOutcome {
         var scoped: (actions: [FaultAction], hit: Int) = ([], 0)
         if Self.activeFlag.load(ordering: .relaxed) > 1, let scope = FaultScope.current {
             scoped = scope.fire(point)
@@ -197,7 +195,7 @@ public final class FaultRegistry: Sendable {
                 state.armings[index].hits += 1
                 let armingHit = state.armings[index].hits
                 guard let action = state.armings[index].decide(point, armingHit) else { continue }
-                state.firings.append(Firing(point: point.name, id: state.armings[index].id, hit: armingHit,
+                state.firings.append(PointFiring(point: point.name, id: state.armings[index].id, hit: armingHit,
                                             action: action.label))
                 if actions.isEmpty { firedHit = armingHit }
                 actions.append(action)

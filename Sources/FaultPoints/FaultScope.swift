@@ -13,8 +13,11 @@ import Synchronization
 ///
 /// The scope is a task-local value: a point hit in the task, or in a child task, sees
 /// it; a point hit on a thread the task does not run on (a GRDB writer's dispatch queue,
-/// a SQLite callback) does not. Points armed process-wide (``FaultRegistry``, what a
-/// Chaos worker uses) fire as well, after the scope's own.
+/// a SQLite callback) does not. Points armed process-wide (by a Chaos worker, through
+/// the registry that app code does not see) fire as well, after the scope's own.
+///
+/// Public only so far as a test reads it: `FaultScope.current?.firings`. It is opened
+/// by ``withFaults(_:operation:)`` alone.
 public final class FaultScope: Sendable {
     /// The scope of the running task, if it has one.
     @TaskLocal public static var current: FaultScope?
@@ -41,7 +44,7 @@ public final class FaultScope: Sendable {
     }
 
     private let armings: [Arming]
-    private let fired = Mutex<[FaultRegistry.Firing]>([])
+    private let fired = Mutex<[PointFiring]>([])
     private let outer: FaultScope?
     /// What any of the scope's armings can reach (``FaultReach``).
     let reach: UInt64
@@ -53,7 +56,7 @@ public final class FaultScope: Sendable {
     }
 
     /// Every firing in this scope so far, oldest first (an inner scope's included).
-    public var firings: [FaultRegistry.Firing] {
+    public var firings: [PointFiring] {
         fired.withLock { $0 }
     }
 
@@ -65,7 +68,7 @@ public final class FaultScope: Sendable {
         var firstHit = 0
         for arming in armings where arming.fault.matches(point.name) {
             guard let (action, hit) = arming.hit() else { continue }
-            record(FaultRegistry.Firing(point: point.name, id: arming.fault.pattern, hit: hit, action: action.label))
+            record(PointFiring(point: point.name, id: arming.fault.pattern, hit: hit, action: action.label))
             if actions.isEmpty { firstHit = hit }
             actions.append(action)
             if case .fail = action { break }
@@ -74,7 +77,7 @@ public final class FaultScope: Sendable {
     }
 
     /// A firing is the scope's, and every enclosing scope's.
-    private func record(_ firing: FaultRegistry.Firing) {
+    private func record(_ firing: PointFiring) {
         var scope: FaultScope? = self
         while let current = scope {
             current.fired.withLock { $0.append(firing) }

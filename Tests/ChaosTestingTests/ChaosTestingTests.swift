@@ -6,17 +6,17 @@ import Testing
 /// lines, a scenario that does not fit its target refused at its line, the storage
 /// catalog as a test, and faults scoped to one test.
 @Suite struct ChaosTestingTests {
-    static let notes = Chaos.Target.product("chaos-example-notes")
+    static let notes = TargetUnderTest.product("chaos-example-notes")
     static let scenarios = "../../Examples/Notes/scenarios"
 
     @Test func aScenarioTheAppSurvivesPassesAndLeavesNoReports() async throws {
-        let outcome = try await Chaos.expectSurvives("\(Self.scenarios)/notes-corrupted.yaml", target: Self.notes, variant: "fixed")
+        let outcome = try await expectSurvives("\(Self.scenarios)/notes-corrupted.yaml", target: Self.notes, variant: "fixed")
         #expect(outcome.passed)
         #expect(outcome.reportDirectory == nil, "the reports of a passed case are not kept")
     }
 
     @Test func eachFailureIsAtItsYAMLLineWithTheTrapAndTheReproduceLine() async throws {
-        let outcome = try await Chaos.run("\(Self.scenarios)/notes-corrupted.yaml", target: Self.notes, variant: "fragile")
+        let outcome = try await runScenario("\(Self.scenarios)/notes-corrupted.yaml", target: Self.notes, variant: "fragile")
         #expect(outcome.verdict == "deviated")
         #expect(outcome.trapSite?.hasPrefix("FragileNotesRepository.swift:") == true)
         let noTrap = try #require(outcome.failures.first { $0.message.hasPrefix("✘ no-trap") })
@@ -37,7 +37,7 @@ import Testing
         let file = folder.appendingPathComponent("typo.yaml")
         try "name: typo\nsummary: a typo\nsystem: notes\nsteps:\n  - launch\n  - do: notes.ad\n".write(to: file, atomically: false, encoding: .utf8)
         try await withKnownIssue {
-            _ = try await Chaos.expectSurvives(file.path, target: Self.notes)
+            _ = try await expectSurvives(file.path, target: Self.notes)
         } matching: { issue in
             issue.sourceLocation?.line == 6 && issue.description.contains("did you mean 'notes.add'?")
                 || issue.error is ChaosTestingError
@@ -45,15 +45,15 @@ import Testing
     }
 
     @Test func theStorageCatalogAsATest() async throws {
-        let outcomes = try await Chaos.expectPassesCheck(target: Self.notes, variant: "fixed",
-                                                         only: ["check-store-garbage-header", "check-disk-full-on-save"])
+        let outcomes = try await expectPassesCheck(target: Self.notes, variant: "fixed",
+                                                   only: ["check-store-garbage-header", "check-disk-full-on-save"])
         #expect(outcomes.map(\.scenario).sorted() == ["check-disk-full-on-save", "check-store-garbage-header"])
         #expect(outcomes.allSatisfy { $0.passed })
     }
 
     @Test func aMissingProductIsSaidPlainly() async {
         await #expect(throws: ChaosTestingError.self) {
-            try await Chaos.run("\(Self.scenarios)/notes-corrupted.yaml", target: .product("no-such-target"))
+            try await runScenario("\(Self.scenarios)/notes-corrupted.yaml", target: .product("no-such-target"))
         }
     }
 

@@ -7,19 +7,19 @@ import Testing
 /// `Examples/Notes/scenarios` as a test of the notebook, and a unit test of the
 /// repository with a fault scoped to it.
 @Suite struct NotesChaosTests {
-    static let target = Chaos.Target.product("chaos-example-notes")
+    static let target = TargetUnderTest.product("chaos-example-notes")
 
     /// Every scenario the example ships, on the fixed notebook: it survives them all.
-    @Test(arguments: Chaos.scenarios(in: "../../scenarios"))
-    func theFixedNotebookSurvives(_ scenario: Chaos.ScenarioFile) async throws {
-        try await Chaos.expectSurvives(scenario, target: Self.target, variant: "fixed")
+    @Test(arguments: scenarioFiles(in: "../../scenarios"))
+    func theFixedNotebookSurvives(_ scenario: ScenarioFile) async throws {
+        try await expectSurvives(scenario, target: Self.target, variant: "fixed")
     }
 
     /// The fragile notebook `try!`s its way through start-up: a damaged store traps it.
     /// A known issue — the test says so, and would say if it ever stopped trapping.
     @Test func theFragileNotebookTrapsOnADamagedStore() async throws {
         await withKnownIssue("the fragile repository traps at start-up on a damaged store") {
-            try await Chaos.expectSurvives("../../scenarios/notes-corrupted.yaml", target: Self.target, variant: "fragile")
+            try await expectSurvives("../../scenarios/notes-corrupted.yaml", target: Self.target, variant: "fragile")
         }
     }
 
