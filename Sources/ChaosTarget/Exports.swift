@@ -1,4 +1,4 @@
-// A target marks fault points in its app code and arms them through its host: one
-// `import ChaosTarget` gives it FaultPoints too (and the seeded generator, SplitMix64,
-// that the app and the framework share).
+// A target marks fault points in its app code: one `import ChaosTarget` gives it
+// FaultPoints too (the points and the scoped faults of its unit tests; arming them is
+// the worker host's business, through FaultPoints' package API).
 @_exported import FaultPoints

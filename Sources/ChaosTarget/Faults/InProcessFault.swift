@@ -1,7 +1,7 @@
 /// A fault whose decisions are made inside the app's process, where its events
 /// happen: storage faults (each SQLite file call) and point faults (each hit of a
 /// fault point). The controller sends it to the worker as an ``ArmedFault``; the
-/// worker decodes it by kind, through ``InProcessFaults/kinds``, and arms it in its seam.
+/// worker decodes it by kind, through ``FaultCatalog/inProcess``, and arms it in its seam.
 package protocol InProcessFault: Fault, Codable {}
 
 /// One fault armed in a running app: what it is, when it fires, where it stands.
@@ -75,7 +75,7 @@ package struct AnyInProcessFault: Sendable, Codable, Equatable {
     package init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: Key.self)
         let kind = try container.decode(String.self, forKey: .kind)
-        guard let type = InProcessFaults.kinds.first(where: { $0.kind == kind }) else {
+        guard let type = FaultCatalog.inProcess.first(where: { $0.kind == kind }) else {
             throw DecodingError.dataCorruptedError(forKey: .kind, in: container,
                                                    debugDescription: "'\(kind)' is not a fault an app's process carries out")
         }

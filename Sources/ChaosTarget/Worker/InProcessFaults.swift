@@ -10,21 +10,6 @@ import Synchronization
 /// loses none), for the first ``streamedFiringsPerFault`` firings of each fault in
 /// this process; after those, the fault's counter alone tells how often it fired.
 package final class InProcessFaults: Sendable {
-    /// Every kind of fault carried out in the app's process, in catalog order: what a
-    /// worker can decode. The controller's catalog lists them among all the kinds.
-    package static let kinds: [any InProcessFault.Type] = [
-        // Fault points in app code, carried out by the FaultRegistry.
-        ThrowFault.self,
-        DelayFault.self,
-        ResetContextFault.self,
-        // Storage, carried out by the fault VFS or the libc seam.
-        DiskFullFault.self,
-        IOErrorFault.self,
-        SlowIOFault.self,
-        BusyFault.self,
-        ShortReadFault.self,
-    ]
-
     package static let streamedFiringsPerFault = 100
 
     private struct PointArmed {

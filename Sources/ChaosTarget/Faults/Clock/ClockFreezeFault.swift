@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// The device's wall clock stops: a dead real-time-clock battery, a suspended VM, a
 /// test double left in place. Every reading is the same instant.

@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// A fault of the link between the app and its remote, carried out by the TCP fault
 /// proxy (`Seams/Network/NetworkFaultProxy`). Toxiproxy's vocabulary: each kind is one
 /// small file here, and decides, per connection and per direction, what happens to

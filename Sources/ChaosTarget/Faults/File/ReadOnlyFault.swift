@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// Makes a file read-only while the app is down: a volume mounted read-only, a
 /// sandbox that lost its write permission.
 ///

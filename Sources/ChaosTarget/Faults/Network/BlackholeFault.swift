@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// The remote is silent: connections are accepted, then nothing comes back.
 ///
 /// ```yaml

@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// The connection is reset: the peer reads "connection reset by peer" (ECONNRESET).
 ///
 /// ```yaml

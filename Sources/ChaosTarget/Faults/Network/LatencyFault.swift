@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// Every chunk of bytes waits before it is passed on: a slow or distant network.
 ///
 /// ```yaml

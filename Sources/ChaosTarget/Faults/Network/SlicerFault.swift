@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// Bytes arrive in small pieces, with a pause between them: a peer that must cope
 /// with short reads (a message split across many packets).
 ///

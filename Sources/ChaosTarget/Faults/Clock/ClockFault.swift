@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// A fault on the app's wall clock, carried out through libfaketime in the worker
 /// (`Seams/Clock`). It acts once, when its step runs, so it takes no trigger; the

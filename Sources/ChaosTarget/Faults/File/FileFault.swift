@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// A fault the controller applies to one of the app's files while the app is down.
 /// It acts once, when its step runs, so it takes no trigger.

@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// The device's wall clock runs fast or slow: a drifting clock that no one corrects.
 ///

@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// Damages a file's bytes while the app is down.
 ///
 /// ```yaml

@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// The connection is closed once some bytes have passed: a transfer cut short.
 ///
 /// ```yaml

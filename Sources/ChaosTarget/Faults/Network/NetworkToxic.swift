@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// What one network fault decides for one direction of one connection, chunk by
 /// chunk, as toxiproxy's `Toxic.Pipe` does, but as values: the proxy asks, then
 /// writes, waits, closes or resets as told. One instance per connection and

@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// A close takes its time to reach the other side: a peer that lingers before it
 /// hangs up, so the reader waits for the end of a stream that is already over.
 ///

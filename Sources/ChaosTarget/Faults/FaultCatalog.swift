@@ -1,14 +1,25 @@
-import ChaosTarget
-
 /// Every fault kind Chaos knows, in one explicit list: what the loader accepts after
-/// `fault:` and `clear:`, and what `chaos list` shows.
+/// `fault:` and `clear:`, what `chaos list` shows, and what a worker decodes when it is
+/// armed. Adding a kind is its file in `Faults/<Family>/`, its line here and its test
+/// file (`Tests/ChaosTests/Faults/<Kind>Tests.swift`, which a test holds to).
 package enum FaultCatalog {
     package static let all: [any Fault.Type] = [
+        // Files, damaged by the controller while the app is down (Seams/Files).
         CorruptFileFault.self,
         DeleteFileFault.self,
         ReadOnlyFault.self,
         ReplaceFileFault.self,
-    ] + InProcessFaults.kinds.map { $0 as any Fault.Type } + [  // points and storage: the app's process
+        // Fault points in app code, carried out by the FaultRegistry in the app's process.
+        ThrowFault.self,
+        DelayFault.self,
+        ResetContextFault.self,
+        // Storage, carried out by the fault VFS or the libc seam in the app's process (or a
+        // real full disk).
+        DiskFullFault.self,
+        IOErrorFault.self,
+        SlowIOFault.self,
+        BusyFault.self,
+        ShortReadFault.self,
         // Network, carried out by the fault proxy (toxiproxy's vocabulary).
         NetworkDownFault.self,
         BlackholeFault.self,
@@ -23,6 +34,9 @@ package enum FaultCatalog {
         ClockSkewFault.self,
         ClockFreezeFault.self,
     ]
+
+    /// The kinds carried out in the app's process: what a worker can be armed with.
+    package static let inProcess: [any InProcessFault.Type] = all.compactMap { $0 as? any InProcessFault.Type }
 
     /// The wire names, in catalog order.
     package static var kinds: [String] { all.map { $0.kind } }

@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// The link is narrow: bytes pass at most at a rate.
 ///
 /// ```yaml

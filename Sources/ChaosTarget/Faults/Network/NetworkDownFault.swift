@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// The remote cannot be reached at all: connections are refused.
 ///
 /// ```yaml

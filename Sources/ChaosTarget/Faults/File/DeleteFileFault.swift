@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// Deletes a file while the app is down: the store vanished (a cleaner, a user, a
 /// failed migration).
 ///

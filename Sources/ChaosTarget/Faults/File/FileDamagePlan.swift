@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// What a file fault decided to do to a file: a plain value, so a decision can be
 /// checked in a test without touching a disk. ``FileDamage/apply(_:to:)`` carries it out.
@@ -34,7 +33,7 @@ package enum FileDamagePlan: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// `overwrite 100 bytes at offset 0`, or, `past`, `overwrote 100 bytes at offset 0`.
-    static func describe(_ edits: [ByteEdit], past: Bool) -> String {
+    package static func describe(_ edits: [ByteEdit], past: Bool) -> String {
         guard let first = edits.first, let last = edits.last else { return "no change (the file is too small to damage this way)" }
         if edits.count <= 3 { return edits.map { $0.describe(past: past) }.joined(separator: "; ") }
         let bytes = edits.reduce(0) { $0 + $1.bytes.count }
@@ -70,7 +69,7 @@ package struct ByteEdit: Sendable, Equatable, CustomStringConvertible {
 
     package var description: String { describe(past: false) }
 
-    func describe(past: Bool) -> String {
+    package func describe(past: Bool) -> String {
         let count = bytes.count == 1 ? "1 byte" : "\(bytes.count) bytes"
         let verb: String
         switch operation {

@@ -1,5 +1,3 @@
-import ChaosTarget
-
 /// Any fault, as a step holds it.
 package struct AnyFault: Sendable, Equatable, CustomStringConvertible {
     package let base: any Fault

@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// The wall clock the app sees, as a function of real time: what clock faults decide
 /// and the clock seam hands to libfaketime.

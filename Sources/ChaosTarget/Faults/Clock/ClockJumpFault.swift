@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// The device's wall clock jumps: a user sets it by hand, a time zone or daylight
 /// saving change goes wrong, NTP corrects a clock that was far off.

@@ -1,5 +1,4 @@
 import Foundation
-import ChaosTarget
 
 /// Puts another file in place of one of the app's files while the app is down: a
 /// user's damaged database from a crash report, or one of SQLite's own corrupt test
