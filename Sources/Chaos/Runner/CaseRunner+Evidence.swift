@@ -59,7 +59,7 @@ extension CaseRunner {
     /// The `remote.*` probes, answered by the network lab, not the app: readable even
     /// after the app trapped (did the remote register the family before the crash?).
     func gatherLabEvidence() throws(CaseEnd) {
-        guard let lab = fixtures.lab else { return }
+        guard let lab = seams.network.lab else { return }
         for case let .state(probe, _) in scenario.expectations.map(\.kind) where probe.hasPrefix("remote.") {
             guard let value = lab.probe(probe) else {
                 throw .harness("unknown probe '\(probe)'; the network lab answers: \(NetworkLab.probes.joined(separator: ", "))")
@@ -98,7 +98,7 @@ extension CaseRunner {
     /// `integrity: ok`: the store passes `PRAGMA integrity_check`, opened by the
     /// controller with the plain "unix" VFS.
     func checkIntegrity() {
-        if faults.storage.sqliteLibraries == 0 {
+        if declaration.sqliteLibraries == 0 {
             log.evidence.integrityNotApplicable = "the target keeps no SQLite database (it declares none): "
                 + "its snapshot is the judge of its data"
             return

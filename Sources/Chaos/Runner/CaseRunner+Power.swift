@@ -6,7 +6,7 @@ import ChaosTarget
 extension CaseRunner {
     func losePower(_ step: PowerLossStep, id: String) throws(CaseEnd) -> StepResult {
         let order = PowerLossOrder(step: step, seed: step.seed ?? SplitMix64.subseed(seed, id))
-        faults.note(FaultActivity(id: id, kind: StepKeyword.powerLoss.rawValue, label: step.label))
+        ledger.note(FaultActivity(id: id, kind: StepKeyword.powerLoss.rawValue, label: step.label))
         guard app.isRunning else {
             powerPlan = (order, id)
             return .ok("armed for the next launch: \(step.label)")
@@ -52,7 +52,7 @@ extension CaseRunner {
     /// Where the cut was simulated: below the target's SQLite, or at the file level
     /// through the libc seam (a target that keeps no SQLite).
     var powerLossMechanism: String {
-        StorageSeam.resolved(nil, sqliteLibraries: faults.storage.sqliteLibraries ?? 1) == .libc
+        StorageSeam.resolved(nil, sqliteLibraries: declaration.sqliteLibraries ?? 1) == .libc
             ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
     }
 
@@ -61,10 +61,23 @@ extension CaseRunner {
         guard let id = armedPowerLoss else { return }
         armedPowerLoss = nil
         let io = log.trackedIO
-        faults.update(id) { activity in
+        ledger.update(id) { activity in
             activity.fired = powerLost ? 1 : 0
             activity.writes = io?.writes
             activity.syncs = io?.syncs
+        }
+    }
+
+    /// What each fault of the case did, measured by its seam; a power loss, by whether
+    /// its moment came.
+    func measureFaults() -> [FaultActivity] {
+        seams.effects(of: ledger).map { activity in
+            guard activity.kind == StepKeyword.powerLoss.rawValue else { return activity }
+            var measured = activity
+            let io = activity.writes.map { " (\($0) writes, \(activity.syncs ?? 0) syncs while it waited)" } ?? ""
+            (measured.hadEffect, measured.effect) = activity.fired > 0 ? (true, "the power went out")
+                : (false, "no effect: its moment never came\(io)")
+            return measured
         }
     }
 }

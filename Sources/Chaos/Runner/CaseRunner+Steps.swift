@@ -89,8 +89,6 @@ extension CaseRunner {
         } catch {
             try absorb(error)
         }
-        clockReached.formUnion(clockWaiting)
-        clockWaiting = []
         try armForLaunch(clean: clean)
         let launchStart = clock.now
         log.evidence.health = nil
@@ -115,11 +113,10 @@ extension CaseRunner {
         if !powerSteps.isEmpty {
             _ = try ask(WorkerRequest(op: .trackWrites, torn: powerSteps.contains { $0.mode == .torn }))
         }
-        log.startRun(armed: !clean && (!faults.forLaunch.isEmpty || powerPlan != nil))
+        var armed = false
+        for seam in seams.all { armed = try seam.launched(clean: clean, in: self) || armed }
+        log.startRun(armed: armed || (!clean && powerPlan != nil))
         guard !clean else { return }
-        for armed in faults.forLaunch {
-            _ = try ask(WorkerRequest(op: .arm, fault: armed))
-        }
         if let (order, id) = powerPlan {
             powerPlan = nil
             try armPowerLoss(order, id: id)

@@ -2,9 +2,9 @@ import Foundation
 import ChaosTarget
 
 /// Runs one scenario as one case: the step loop. It drives the steps against the app
-/// (``AppProcess``), arms faults (``ArmedFaults``) in their seams, sets up and takes
-/// down what the case needs (``CaseFixtures``), gathers the evidence (``CaseLog``) and
-/// judges the expectations.
+/// (``AppProcess``), hands each fault step to the seam of its family (``CaseSeams``),
+/// which sets up what the case needs and records what each fault did (``FaultLedger``),
+/// gathers the evidence (``CaseLog``) and judges the expectations.
 ///
 /// Every wait is bounded by the case deadline (`timeout:`). A hung worker is killed
 /// with its whole process group; the scratch directory is removed unless `--keep`.
@@ -15,9 +15,9 @@ package final class CaseRunner {
     let clock: CaseClock
     var scratch: URL
     let log = CaseLog()
-    let faults = ArmedFaults()
-    let fixtures = CaseFixtures()
-    /// Set up in ``run()``, once the scratch folder and the fixtures exist.
+    let ledger = FaultLedger()
+    let seams: CaseSeams
+    /// Set up in ``run()``, once the scratch folder and the seams exist.
     var app: AppProcess!
     /// A deferred power loss written while the app was down: armed at the next launch.
     var powerPlan: (order: PowerLossOrder, id: String)?
@@ -25,11 +25,8 @@ package final class CaseRunner {
     var powerOut = false
     /// The activity id of the power loss armed in the running app, if any.
     var armedPowerLoss: String?
-    /// Clock faults applied while no app ran, and those an app has run under since.
-    var clockWaiting: Set<String> = []
-    var clockReached: Set<String> = []
-    /// Effects known only at the end of the case (a read-only file: did the app still write it?).
-    var deferredEffects: [String: () -> FileDamageEffect] = [:]
+    /// What each fault did, measured once the app is down at the end of the case.
+    var measuredFaults: [FaultActivity]?
     /// What the case's workers start, found and ended when they are done (made with the
     /// scratch folder, whose name is the case's mark).
     var leftovers: ProcessLeftovers?
@@ -39,7 +36,7 @@ package final class CaseRunner {
     /// The app's data folder, as the app sees it.
     var dataDirectory: URL { scratch.appendingPathComponent("data") }
     /// The same folder as the controller reaches it (through the tmpfs namespace, if any).
-    var hostDataDirectory: URL { fixtures.hostView(of: dataDirectory) }
+    var hostDataDirectory: URL { seams.hostView(of: dataDirectory) }
 
     package init(scenario: Scenario, options: RunOptions) {
         self.scenario = scenario.bound(to: options.target.declaration)
@@ -47,7 +44,7 @@ package final class CaseRunner {
         seed = options.seed ?? scenario.seed
         clock = CaseClock(timeout: scenario.timeout)
         scratch = options.scratchRoot
-        faults.storage.sqliteLibraries = options.target.declaration.sqliteLibraries ?? 1
+        seams = CaseSeams(sqliteLibraries: options.target.declaration.sqliteLibraries ?? 1)
     }
 
     /// The report of a case Ctrl-C kept from starting.
@@ -68,7 +65,7 @@ package final class CaseRunner {
         }
         defer { cleanUp() }
         do {
-            try fixtures.setUp(for: scenario, scratch: scratch, dataDirectory: dataDirectory, deadline: clock.deadline)
+            try seams.setUp(for: scenario, in: SeamSetting(scratch: scratch, dataDirectory: dataDirectory, deadline: clock.deadline))
         } catch {
             switch error {
             case let .skipped(reason): return report(verdict: .skipped, error: reason)
@@ -80,35 +77,35 @@ package final class CaseRunner {
         return finish(after: ending)
     }
 
-    /// The app of this case: workers from the run's command, inside the fixtures' seams.
+    /// The app of this case: workers from the run's command, inside the case's seams.
     func makeApp() -> AppProcess {
         let launcher: any WorkerLauncher = if let launcher = options.launcher { launcher } else {
-            ProcessWorkerLauncher(command: fixtures.wrap(options.worker),
-                                  willStart: { [fixtures] in try fixtures.clock?.workerStarting() },
-                                  didStart: { [fixtures] pid in fixtures.clock?.workerStarted(pid: pid) },
+            ProcessWorkerLauncher(command: seams.wrap(options.worker),
+                                  willStart: { [seams] in try seams.workerStarting() },
+                                  didStart: { [seams] pid in seams.workerStarted(pid: pid) },
                                   forkServers: options.forkServers, leftovers: leftovers)
         }
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed)
         let handlers = AppProcess.Handlers(
-            event: { [log, faults, clock] event in
+            event: { [log, ledger, clock, process = seams.process] event in
                 log.record(event)
-                if let firing = event.firing { log.injections.append(faults.injection(for: firing, atMs: clock.elapsedMs)) }
+                if let firing = event.firing { log.injections.append(process.injection(for: firing, atMs: clock.elapsedMs, ledger: ledger)) }
             },
-            reply: { [log, faults] reply in
+            reply: { [log, ledger, process = seams.process] reply in
                 log.record(reply)
-                faults.update(reply.faults ?? [])
-                if let reach = reply.reach { faults.storage.reach = reach }
+                process.update(reply.faults ?? [], ledger: ledger)
+                if let reach = reply.reach { process.storage.reach = reach }
             },
-            declared: { [faults] declaration in
-                faults.storage.libcSeamMissing = declaration.libcSeamMissing
+            declared: { [process = seams.process] declaration in
+                process.storage.libcSeamMissing = declaration.libcSeamMissing
             })
         return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers)
     }
 
-    /// The target options of every launch: the fixtures' (`remote-url`), the
+    /// The target options of every launch: the seams' (`remote-url`), the
     /// scenario's, then the run's overrides.
     var targetOptions: [String: String] {
-        fixtures.targetOptions
+        seams.targetOptions
             .merging(scenario.options) { _, new in new }
             .merging(options.optionOverrides) { _, new in new }
     }
@@ -136,7 +133,7 @@ package final class CaseRunner {
                 ending = error
                 result = StepResult(error.stepOutcome, detail(of: error))
             }
-            recordNetworkFirings()
+            gatherFirings()
             if log.evidence.trap != nil, result.outcome == .ok { result.outcome = .trapped }
             record(step, number: step.origin == .scenario ? number : 0, since: started, result)
             if let ending { return ending }
@@ -173,10 +170,7 @@ package final class CaseRunner {
         }
         shutDown(abruptly: ending != nil)
         endLeftovers()
-        for (id, measure) in deferredEffects {
-            let effect = measure()
-            faults.update(id) { $0.hadEffect = effect.hadEffect; $0.effect = effect.summary }
-        }
+        measuredFaults = measureFaults()
         if ending == nil, needsIntegrity { checkIntegrity() }
         switch ending {
         case .interrupted?: return report(verdict: .interrupted, error: "interrupted before the case finished")
@@ -191,7 +185,7 @@ package final class CaseRunner {
             }
             guard results.allSatisfy(\.passed) else { return report(verdict: .deviated, expectations: results) }
             // Passing proves something only if every fault reached what the app reads.
-            let idle = faults.withEffects(clockReached: clockReached).filter { $0.hadEffect == false && $0.id != TrialPlan.faultID }
+            let idle = (measuredFaults ?? []).filter { $0.hadEffect == false && $0.id != TrialPlan.faultID }
             guard idle.isEmpty else {
                 let reasons = idle.map { "\($0.id.replacingOccurrences(of: "-", with: " ")) '\($0.label)' had \($0.effect ?? "no effect")" }
                 return report(verdict: .inconclusive, expectations: results, error: reasons.joined(separator: "; "))
@@ -213,7 +207,7 @@ package final class CaseRunner {
             error: error, workerLaunches: app?.launches ?? 0)
         report.recoveryStartMs = log.evidence.recoveryMs == nil ? nil : log.recoveryStartMs
         report.options = targetOptions
-        report.faults = faults.withEffects(clockReached: clockReached)
+        report.faults = measuredFaults ?? measureFaults()
         report.leftBehind = leftBehind.isEmpty ? nil : leftBehind
         return report
     }
@@ -240,7 +234,7 @@ package final class CaseRunner {
     func cleanUp() {
         app?.kill()
         leftovers?.endAll()
-        fixtures.tearDown()
+        seams.tearDown()
         guard !options.keepScratch else { return }
         // Permission bits may have been cleared by a read-only fault.
         if let enumerator = FileManager.default.enumerator(atPath: scratch.path) {

@@ -140,24 +140,13 @@ extension ScenarioParser {
         try checkKeys(entries, allowed: accepted, lead: lead, context: context)
         let parameters = parameters(context, node, entries)
         let fault = try kind.init(parameters: parameters)
-        if let replace = fault as? ReplaceFileFault {
-            try checkReplacementExists(replace, parameters)
-        }
+        try fault.checkWhenLoaded(parameters)
         let trigger = kind.acceptsTrigger ? try Trigger(parameters: parameters, acceptsStorageFile: kind.acceptsStorageFile) : Trigger()
         var step = FaultStep(fault: AnyFault(fault), trigger: trigger)
         if let absent = try parameters.oneOf(FaultStep.ifAbsentKey, FaultStep.IfAbsent.allCases.map(\.rawValue)) {
             step.ifAbsent = FaultStep.IfAbsent(rawValue: absent) ?? .noEffect
         }
         return .fault(step)
-    }
-
-    private func checkReplacementExists(_ fault: ReplaceFileFault, _ parameters: ScenarioParameters) throws(ScenarioError) {
-        var isDirectory: ObjCBool = false
-        let exists = FileManager.default.fileExists(atPath: fault.replacement.path, isDirectory: &isDirectory)
-        guard exists, !isDirectory.boolValue else {
-            let problem = exists ? "is a directory, not a file" : "does not exist"
-            throw parameters.error("the replacement file '\(fault.path)' \(problem) (resolved to \(fault.replacement.path))", at: "with")
-        }
     }
 
     // MARK: clear, wait

@@ -45,10 +45,15 @@ package protocol Fault: Sendable, Equatable {
 
     /// The fault with its parameters, for reports: `corrupt-file store (garbage-header)`.
     var label: String { get }
+
+    /// What can only be checked of the world when a scenario is loaded, not when a
+    /// fault is made in code (a file it names exists). Default: nothing.
+    func checkWhenLoaded(_ parameters: ScenarioParameters) throws(ScenarioError)
 }
 
 extension Fault {
     package static var acceptsStorageFile: Bool { false }
+    package func checkWhenLoaded(_ parameters: ScenarioParameters) throws(ScenarioError) {}
 
     /// All keys a step of this kind accepts besides `fault`.
     package static var acceptedKeys: [String] {

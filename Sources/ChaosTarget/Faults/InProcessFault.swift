@@ -33,7 +33,7 @@ package struct ArmedFault: Sendable, Codable, Equatable {
     }
 
     /// The same fault, resumed where a worker last reported it.
-    package func resumed(at progress: FaultProgress) -> ArmedFault {
+    package func resumed(at progress: FaultStanding) -> ArmedFault {
         var copy = self
         copy.counter = progress.counter
         copy.memory = progress.memory
@@ -42,7 +42,7 @@ package struct ArmedFault: Sendable, Codable, Equatable {
 }
 
 /// Where an armed fault stands, as a worker reports it after each request.
-package struct FaultProgress: Sendable, Codable, Equatable {
+package struct FaultStanding: Sendable, Codable, Equatable {
     package var id: String
     package var counter: TriggerCounter
     package var memory: String?

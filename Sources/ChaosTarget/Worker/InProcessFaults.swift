@@ -81,8 +81,8 @@ package final class InProcessFaults: Sendable {
     }
 
     /// Where every armed fault stands.
-    package var progress: [FaultProgress] {
-        let pointProgress = points.withLock { $0.map { FaultProgress(id: $0.key, counter: $0.value.state.snapshot) } }
+    package var progress: [FaultStanding] {
+        let pointProgress = points.withLock { $0.map { FaultStanding(id: $0.key, counter: $0.value.state.snapshot) } }
         return (pointProgress + StorageFaults.progress()).sorted { $0.id < $1.id }
     }
 }

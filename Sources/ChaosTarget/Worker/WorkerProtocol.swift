@@ -142,7 +142,7 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     /// Faults that fired while serving this request and were not sent as events.
     package var firings: [FaultFiring]?
     /// Where every armed fault stands after this request.
-    package var faults: [FaultProgress]?
+    package var faults: [FaultStanding]?
     /// Writes and syncs of the store's files so far in this worker, while write
     /// tracking is on (what a crash sweep enumerates).
     package var trackedWrites: Int?

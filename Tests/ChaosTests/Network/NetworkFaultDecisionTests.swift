@@ -39,9 +39,9 @@ struct NetworkFaultDecisionTests {
     }
 
     @Test func networkDownRefusesAllOnlyWithTheDefaultTrigger() {
-        #expect(NetworkDownFault.refusesAll(Trigger()))
-        #expect(!NetworkDownFault.refusesAll(Trigger(probability: 0.5)))
-        #expect(!NetworkDownFault.refusesAll(Trigger(times: 1)))
+        #expect(NetworkDownFault().closesTheListener(Trigger()))
+        #expect(!NetworkDownFault().closesTheListener(Trigger(probability: 0.5)))
+        #expect(!NetworkDownFault().closesTheListener(Trigger(times: 1)))
         var refusal = NetworkDownFault().toxic(seed: 1)
         #expect(refusal.atStart() == .reset(after: .zero))
     }

@@ -17,7 +17,7 @@ import Testing
             guard request.op == .perform else { return nil }
             var reply = WorkerReply(id: 0, ok: true)
             // The first launch reports: the fault saw 3 hits and fired once.
-            reply.faults = [FaultProgress(id: "step-1", counter: TriggerCounter(hits: 3, fired: 1, randomState: 7))]
+            reply.faults = [FaultStanding(id: "step-1", counter: TriggerCounter(hits: 3, fired: 1, randomState: 7))]
             return .reply(reply)
         }
         let report = try app.run(ScenarioFixtures.scenario(steps: """
@@ -44,7 +44,7 @@ import Testing
         let app = ScriptedApp { _, request in
             guard request.op == .perform else { return nil }
             var reply = WorkerReply(id: 0, ok: true)
-            reply.faults = [FaultProgress(id: "step-1", counter: TriggerCounter(hits: 1, fired: 1, randomState: 0))]
+            reply.faults = [FaultStanding(id: "step-1", counter: TriggerCounter(hits: 1, fired: 1, randomState: 0))]
             return .reply(reply)
         }
         _ = try app.run(ScenarioFixtures.scenario(steps: """

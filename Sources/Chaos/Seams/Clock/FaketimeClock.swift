@@ -102,19 +102,7 @@ final class FaketimeClock {
         // Atomic (a rename): the worker re-reads the file on every clock reading and must
         // never see half a line.
         try Data((line + "\n").utf8).write(to: timestampFile, options: .atomic)
-        return "\(describe(at: now)) (libfaketime: \"\(line)\")"
-    }
-
-    /// `1h behind real time`, `frozen at 2031-06-01 12:00:00Z`, `running at 2x, 5s ahead`.
-    func describe(at now: Date) -> String {
-        if let frozen = clock.frozenAt { return "the app's clock is frozen at \(ClockFreezeFault.format(frozen))" }
-        let offset = clock.offset(at: now)
-        let milliseconds = Int64((offset.inSeconds * 1000).rounded())
-        let rounded = Duration.milliseconds(milliseconds.magnitude)
-        let position = milliseconds == 0 ? "on real time"
-            : "\(ScenarioDuration.format(rounded)) \(milliseconds < 0 ? "behind" : "ahead of") real time"
-        return clock.rate == 1 ? "the app's clock is \(position)"
-            : "the app's clock runs at \(ClockSkewFault.format(clock.rate)), \(position)"
+        return "\(clock.describe(at: now)) (libfaketime: \"\(line)\")"
     }
 
     /// Removes the /dev/shm objects that workers which did not exit cleanly left.

@@ -153,7 +153,7 @@ package final class NetworkFaultProxy: Sendable {
     /// Arms a fault: it acts on the open connections the trigger picks, at once, and
     /// on the new ones it picks.
     package func arm(_ fault: any NetworkFault, id faultID: String? = nil, trigger: Trigger, seed: UInt64) throws {
-        if fault is NetworkDownFault, NetworkDownFault.refusesAll(trigger) {
+        if fault.closesTheListener(trigger) {
             try refuse(fault, id: faultID, seed: seed)
             return
         }
@@ -190,7 +190,7 @@ package final class NetworkFaultProxy: Sendable {
                                      trigger: TriggerState(trigger: Trigger(), seed: seed), seed: seed))
             let listener = state.listener
             state.listener = nil
-            state.firings.append(NetworkFiring(kind: NetworkDownFault.kind, connection: nil, faultID: faultID,
+            state.firings.append(NetworkFiring(kind: type(of: fault).kind, connection: nil, faultID: faultID,
                                                detail: "stopped listening (connections are refused); "
                                                    + "\(state.connections.count) open connection(s) reset"))
             return (listener, Array(state.connections.values))
@@ -210,7 +210,7 @@ package final class NetworkFaultProxy: Sendable {
             let removed = state.armed.filter { kind == nil || $0.kind == kind }
             state.armed.removeAll { kind == nil || $0.kind == kind }
             let relisten = state.listener == nil && !state.stopped
-                && !state.armed.contains { $0.fault is NetworkDownFault && NetworkDownFault.refusesAll($0.trigger.trigger) }
+                && !state.armed.contains { $0.fault.closesTheListener($0.trigger.trigger) }
             return (removed, Array(state.connections.values), relisten)
         }
         let ids = Set(removed.map(\.id))
@@ -224,7 +224,8 @@ package final class NetworkFaultProxy: Sendable {
                 return proxy.accepted(channel)
             }
             state.withLockedValue { $0.listener = listener }
-            record(NetworkFiring(kind: NetworkDownFault.kind, connection: nil,
+            let closer = removed.first { $0.fault.closesTheListener($0.trigger.trigger) }
+            record(NetworkFiring(kind: closer?.kind ?? "network", connection: nil,
                                  detail: "listening again, on the same port"))
         }
         return removed.map(\.fault.label)

@@ -61,14 +61,6 @@ package struct ClockFreezeFault: ClockFault {
         return date
     }
 
-    /// `2031-06-01 12:00:00Z`.
-    package static func format(_ date: Date) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss'Z'"
-        return formatter.string(from: date)
-    }
 
     static var utcCalendar: Calendar {
         var calendar = Calendar(identifier: .gregorian)
@@ -77,7 +69,7 @@ package struct ClockFreezeFault: ClockFault {
     }
 
     package var label: String {
-        at.map { "\(Self.kind) at \(Self.format($0))" } ?? Self.kind
+        at.map { "\(Self.kind) at \(FakeWallClock.format($0))" } ?? Self.kind
     }
 
     package func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {

@@ -52,12 +52,7 @@ package struct ClockSkewFault: ClockFault {
         return Double(number)
     }
 
-    /// `2x`, `0.5x`: the shortest spelling.
-    package static func format(_ rate: Double) -> String {
-        (rate == rate.rounded() ? String(Int(rate)) : String(rate)) + "x"
-    }
-
-    package var label: String { "\(Self.kind) \(Self.format(rate))" }
+    package var label: String { "\(Self.kind) \(FakeWallClock.format(rate: rate))" }
 
     package func applied(to clock: FakeWallClock, at now: Date) -> FakeWallClock {
         var next = clock.rebased(at: now)

@@ -54,4 +54,29 @@ package struct FakeWallClock: Sendable, Equatable {
         copy.since = now
         return copy
     }
+
+    /// What the app reads, for a report: `the app's clock is 1h behind real time`,
+    /// `… is frozen at 2031-06-01 12:00:00Z`, `… runs at 2x, 5s ahead of real time`.
+    package func describe(at now: Date) -> String {
+        if let frozenAt { return "the app's clock is frozen at \(Self.format(frozenAt))" }
+        let milliseconds = Int64((offset(at: now).inSeconds * 1000).rounded())
+        let rounded = Duration.milliseconds(milliseconds.magnitude)
+        let position = milliseconds == 0 ? "on real time"
+            : "\(ScenarioDuration.format(rounded)) \(milliseconds < 0 ? "behind" : "ahead of") real time"
+        return rate == 1 ? "the app's clock is \(position)" : "the app's clock runs at \(Self.format(rate: rate)), \(position)"
+    }
+
+    /// `2031-06-01 12:00:00Z`.
+    package static func format(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyy-MM-dd HH:mm:ss'Z'"
+        return formatter.string(from: date)
+    }
+
+    /// `2x`, `0.5x`: the shortest spelling of a rate.
+    package static func format(rate: Double) -> String {
+        (rate == rate.rounded() ? String(Int(rate)) : String(rate)) + "x"
+    }
 }

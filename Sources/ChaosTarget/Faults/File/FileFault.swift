@@ -21,6 +21,14 @@ package protocol FileFault: Fault {
     /// What the seam does before the plan is made: nothing, or fold the WAL into the
     /// store so that the damage reaches pages SQLite reads (`scope: database`).
     var preparation: FileDamagePreparation { get }
+
+    /// Whether the file must exist for the fault to do anything (damage does; putting
+    /// another file in its place does not).
+    static var needsTheFile: Bool { get }
+
+    /// Whether what it does shows only to a process that honours permission bits: the
+    /// seam then runs the app's workers without root's override of them.
+    static var needsPermissionBits: Bool { get }
 }
 
 /// What a damaged file is to the app.
@@ -39,6 +47,8 @@ extension FileFault {
     package static var family: FaultFamily { .file }
     package static var acceptsTrigger: Bool { false }
     package var preparation: FileDamagePreparation { .none }
+    package static var needsTheFile: Bool { true }
+    package static var needsPermissionBits: Bool { false }
 }
 
 /// What the file seam does before a file fault makes its plan.

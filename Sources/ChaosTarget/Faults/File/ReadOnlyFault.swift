@@ -17,6 +17,8 @@ package struct ReadOnlyFault: FileFault {
           file: store
         """
     package static let parameterKeys = ["file"]
+    /// Root ignores permission bits: the app's workers run without that override.
+    package static let needsPermissionBits = true
 
     package var file: String
 

@@ -24,6 +24,8 @@ package struct ReplaceFileFault: FileFault {
           with: fixtures/damaged.db
         """
     package static let parameterKeys = ["file", "with"]
+    /// A replacement goes in place whether or not the app left a file there.
+    package static let needsTheFile = false
 
     package var file: String
     /// The `with:` path as written.
@@ -64,6 +66,16 @@ package struct ReplaceFileFault: FileFault {
     }
 
     package var label: String { "\(Self.kind) \(file) (with \(path))" }
+
+    /// The replacement must be a file that exists when the scenario is loaded.
+    package func checkWhenLoaded(_ parameters: ScenarioParameters) throws(ScenarioError) {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: replacement.path, isDirectory: &isDirectory)
+        guard exists, !isDirectory.boolValue else {
+            let problem = exists ? "is a directory, not a file" : "does not exist"
+            throw parameters.error("the replacement file '\(path)' \(problem) (resolved to \(replacement.path))", at: "with")
+        }
+    }
 
     package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan { .replace(with: replacement) }
 }

@@ -26,9 +26,9 @@ package struct NetworkDownFault: NetworkFault {
 
     package var direction: NetworkDirection { .both }
 
-    /// Whether the proxy stops listening, rather than resetting picked connections:
-    /// only when every connection is to be refused.
-    package static func refusesAll(_ trigger: Trigger) -> Bool {
+    /// The proxy stops listening, rather than resetting picked connections, only when
+    /// every connection is to be refused.
+    package func closesTheListener(_ trigger: Trigger) -> Bool {
         trigger == Trigger()
     }
 

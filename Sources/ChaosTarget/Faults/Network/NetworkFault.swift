@@ -15,6 +15,13 @@ package protocol NetworkFault: Fault {
     /// The decider for one direction of one connection the trigger picked. Its own
     /// randomness (jitter, slice sizes) comes from `seed`.
     func toxic(seed: UInt64) -> any NetworkToxic
+    /// Whether, armed with `trigger`, it refuses every connection: the proxy then stops
+    /// listening (a connect gets ECONNREFUSED) until it is cleared. Default: no.
+    func closesTheListener(_ trigger: Trigger) -> Bool
+}
+
+extension NetworkFault {
+    package func closesTheListener(_ trigger: Trigger) -> Bool { false }
 }
 
 /// Which bytes of a connection a network fault acts on.

@@ -14,7 +14,7 @@ package protocol ArmedStorageFault: Sendable {
     /// how many times the fault has fired now.
     mutating func decide(_ call: StorageCall) -> (effect: StorageEffect?, hit: Int, fired: Int)?
     /// Where it stands, for the worker's reply.
-    var progress: FaultProgress { get }
+    var progress: FaultStanding { get }
 }
 
 /// ``ArmedStorageFault`` for one kind: the fault's value, its trigger and counter, its memory.
@@ -64,8 +64,8 @@ package struct ArmedStorage<F: StorageFault>: ArmedStorageFault {
         return fnmatch(pattern, String(path.dropFirst(prefix.count)), FNM_PATHNAME) == 0
     }
 
-    package var progress: FaultProgress {
+    package var progress: FaultStanding {
         let encoded = F.Memory.self == NoMemory.self ? nil : (try? JSONEncoder().encode(memory)).flatMap { String(data: $0, encoding: .utf8) }
-        return FaultProgress(id: id, counter: counter, memory: encoded)
+        return FaultStanding(id: id, counter: counter, memory: encoded)
     }
 }

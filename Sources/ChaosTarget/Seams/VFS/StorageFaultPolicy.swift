@@ -104,7 +104,7 @@ package struct StorageFaultPolicy {
     }
 
     /// Where every armed fault stands.
-    package var progress: [FaultProgress] { armed.map(\.progress) }
+    package var progress: [FaultStanding] { armed.map(\.progress) }
 
     private mutating func record(_ firing: StorageFiring) {
         if firings.count < Self.maxFirings { firings.append(firing) } else { droppedFirings += 1 }

@@ -101,7 +101,7 @@ package enum StorageFaults {
     }
 
     /// Where every armed fault stands (its counter and memory).
-    package static func progress() -> [FaultProgress] {
+    package static func progress() -> [FaultStanding] {
         policy.withLock { $0.progress }
     }
 

@@ -1,0 +1,75 @@
+import ChaosTarget
+import Foundation
+
+/// The seams of one case (``FaultSeam``), one per family of faults, and what the step
+/// loop asks of them together: set up what the scenario needs, the worker command
+/// inside them all, the seam that carries a step, clears, what fired, and what each
+/// fault did. Taken down on every path (pass, trap, hang, interrupt).
+final class CaseSeams {
+    let disk = DiskSeam()
+    let files = FileSeam()
+    let clock = ClockSeam()
+    let network = NetworkSeam()
+    let process: ProcessSeam
+
+    /// In the order a worker command is wrapped, innermost first (the tmpfs namespace,
+    /// then dropped privileges, then libfaketime); and the order a fault finds its seam
+    /// (a real full disk before the app's storage calls).
+    var all: [any FaultSeam] { [disk, files, clock, network, process] }
+
+    init(sqliteLibraries: Int) {
+        process = ProcessSeam(sqliteLibraries: sqliteLibraries)
+    }
+
+    /// The seam that carries `fault`.
+    func seam(for fault: AnyFault) -> (any FaultSeam)? {
+        all.first { $0.carries(fault) }
+    }
+
+    /// Sets up, in each seam, what the scenario's fault steps need of it.
+    func setUp(for scenario: Scenario, in setting: SeamSetting) throws(SeamUnavailable) {
+        let steps = scenario.steps.compactMap { step -> FaultStep? in
+            if case let .fault(fault) = step.action { return fault }
+            return nil
+        }
+        for seam in all {
+            try seam.setUp(for: scenario, steps: steps.filter { self.seam(for: $0.fault) === seam }, in: setting)
+        }
+    }
+
+    /// The worker command inside every seam.
+    func wrap(_ command: WorkerCommand) -> WorkerCommand {
+        all.reduce(command) { $1.wrap($0) }
+    }
+
+    /// Options every launch of the app gets from the seams.
+    var targetOptions: [String: String] {
+        all.reduce(into: [:]) { options, seam in options.merge(seam.targetOptions) { _, new in new } }
+    }
+
+    /// The app's data folder as the controller reaches it.
+    func hostView(of dataDirectory: URL) -> URL {
+        disk.hostView(of: dataDirectory)
+    }
+
+    func workerStarting() throws { for seam in all { try seam.workerStarting() } }
+    func workerStarted(pid: pid_t) { for seam in all { seam.workerStarted(pid: pid) } }
+
+    /// What each fault of `ledger` did, measured by the seam that carried it.
+    func effects(of ledger: FaultLedger) -> [FaultActivity] {
+        ledger.activities.map { activity in
+            guard let step = ledger.step(of: activity.id), let seam = seam(for: step.fault) else { return activity }
+            var measured = activity
+            if measured.seam == nil, step.fault.family == .storage, seam === process {
+                measured.seam = process.storage.seam(of: step).rawValue
+            }
+            let effect = seam.effect(of: activity, step: step)
+            (measured.hadEffect, measured.effect) = (effect.hadEffect, effect.summary)
+            return measured
+        }
+    }
+
+    func tearDown() {
+        for seam in all { seam.tearDown() }
+    }
+}

@@ -1,0 +1,40 @@
+import ChaosTarget
+
+/// Every fault a case armed, by id, and what each did (``FaultActivity``): one entry
+/// per fault step, and per power loss, in arming order. The seams write into it as
+/// they carry their faults out; the report reads it at the end.
+final class FaultLedger {
+    private(set) var activities: [FaultActivity] = []
+    /// The step of every id armed: its kind (for `clear: KIND`) and its fault.
+    private var steps: [String: FaultStep] = [:]
+
+    /// Notes a fault step as armed under `id`.
+    func note(_ step: FaultStep, id: String) {
+        steps[id] = step
+        activities.append(FaultActivity(id: id, kind: step.fault.kind, label: step.fault.label))
+    }
+
+    /// Notes an activity that is not a fault step (a power loss).
+    func note(_ activity: FaultActivity) {
+        activities.append(activity)
+    }
+
+    /// Changes the activity of `id`.
+    func update(_ id: String, _ change: (inout FaultActivity) -> Void) {
+        guard let index = activities.lastIndex(where: { $0.id == id }) else { return }
+        change(&activities[index])
+    }
+
+    /// The step armed under `id`.
+    func step(of id: String) -> FaultStep? { steps[id] }
+
+    /// Whether `scope` names the fault armed under `id`.
+    func scope(_ scope: ClearScope, covers id: String) -> Bool {
+        switch scope {
+        case .all: true
+        case let .kind(kind): steps[id]?.fault.kind == kind
+        case let .fault(faultID): faultID == id
+        case .powerLoss: false
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import ChaosTarget
+import Foundation
+
+/// Where one family of faults meets the real world, as the case's step loop sees it:
+/// the files (``FileSeam``), the app's process (``ProcessSeam``: fault points and
+/// storage calls), a real small disk (``DiskSeam``), the network (``NetworkSeam``) and
+/// the clock (``ClockSeam``).
+///
+/// A seam sets up what a scenario's faults need of it, carries each of its fault steps
+/// out, clears what a `clear:` names, gathers what fired on its side, and measures what
+/// each of its faults did. The kinds decide (`ChaosTarget/Faults/`); a seam only
+/// carries their decisions out, so no seam names a kind: it asks a fault what it is
+/// (its family, its properties), never which one it is.
+protocol FaultSeam: AnyObject {
+    /// Whether it carries out `fault`.
+    func carries(_ fault: AnyFault) -> Bool
+    /// Sets up what the faults it carries in `steps` need, before the first step.
+    func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable)
+    /// A worker command run inside this seam (a namespace, a preload).
+    func wrap(_ command: WorkerCommand) -> WorkerCommand
+    /// Target options it gives every launch (the remote's address).
+    var targetOptions: [String: String] { get }
+    /// Just before a worker is spawned, and once it runs (the clock's timestamp).
+    func workerStarting() throws
+    func workerStarted(pid: pid_t)
+    /// Carries out a fault step: applies it now, or arms it.
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult
+    /// A new worker is up: what stands is armed in it, unless it is `clean` (the
+    /// controller's own launch, to read the evidence). Returns whether anything was armed.
+    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool
+    /// Clears what `scope` names of its faults; says what it cleared.
+    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String]
+    /// Records what fired on its side since the last step.
+    func gather(in session: any CaseSession)
+    /// What its fault `activity` (armed by `step`) did, measured at the end of the case.
+    func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect
+    /// Takes down what it set up, on every path (pass, trap, hang, interrupt).
+    func tearDown()
+}
+
+extension FaultSeam {
+    func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {}
+    func wrap(_ command: WorkerCommand) -> WorkerCommand { command }
+    var targetOptions: [String: String] { [:] }
+    func workerStarting() throws {}
+    func workerStarted(pid: pid_t) {}
+    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool { false }
+    func gather(in session: any CaseSession) {}
+    func tearDown() {}
+}
+
+/// What a fault did, measured: whether it reached what the app reads, in words.
+struct FaultEffect: Equatable {
+    var hadEffect: Bool
+    var summary: String
+}
+
+/// Where a case's seams set up: its folders and its deadline.
+struct SeamSetting {
+    var scratch: URL
+    var dataDirectory: URL
+    var deadline: ContinuousClock.Instant
+}
+
+/// Why a seam cannot serve a case.
+enum SeamUnavailable: Error {
+    /// The host lacks what the case needs: skipped, with the reason.
+    case skipped(String)
+    /// Setting up failed: errored.
+    case harness(String)
+}
+
+/// What a seam may use of the case it serves.
+protocol CaseSession: AnyObject {
+    /// Whether the app runs now.
+    var appIsRunning: Bool { get }
+    var clock: CaseClock { get }
+    /// Every fault the case armed, and what each did.
+    var ledger: FaultLedger { get }
+    /// What the target declares.
+    var declaration: TargetDeclaration { get }
+    var scratch: URL { get }
+    /// The app's data folder as the controller reaches it.
+    var hostDataDirectory: URL { get }
+    /// Sends a request to the running app; nil when the power went out, as a power
+    /// loss of the case said it would (the case goes on).
+    func ask(_ request: WorkerRequest) throws(CaseEnd) -> WorkerReply?
+    /// The path of one of the target's logical files (as the controller reaches it, or
+    /// as the app sees it).
+    func logicalFile(_ name: String, asTheAppSeesIt: Bool) throws(CaseEnd) -> URL
+    /// Adds an injection to the case's report.
+    func record(_ injection: InjectionRecord)
+}
+
+extension StepResult {
+    /// "armed in SEAM: LABEL (TRIGGER)".
+    static func armed(in seam: String, _ step: FaultStep) -> StepResult {
+        .ok("armed in \(seam): \(step.fault.label)" + (step.trigger.label.isEmpty ? "" : " (\(step.trigger.label))"))
+    }
+}

@@ -1,0 +1,122 @@
+import ChaosTarget
+import Foundation
+
+/// The app's files, damaged by the controller while the app is down, as a user's files
+/// are between two launches. A file fault plans its damage (seeded, from the file's size
+/// and kind); ``FileDamage`` carries the plan out; what it did to the database as SQLite
+/// reads it (or to a plain file's bytes) is measured around it.
+final class FileSeam: FaultSeam {
+    /// `setpriv`, when workers must honour permission bits though the controller runs as
+    /// root (a fault that makes a file read-only): root's DAC override is dropped.
+    private var setpriv: String?
+    /// Effects known only at the end of the case (a read-only file: did the app still
+    /// write it?).
+    private var deferred: [String: () -> FaultEffect] = [:]
+
+    func carries(_ fault: AnyFault) -> Bool {
+        fault.base is any FileFault
+    }
+
+    func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
+        let needsBits = steps.contains { (type(of: $0.fault.base) as? any FileFault.Type)?.needsPermissionBits == true }
+        guard needsBits, getuid() == 0 else { return }
+        setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    func wrap(_ command: WorkerCommand) -> WorkerCommand {
+        guard let setpriv else { return command }
+        var inside = command
+        inside.arguments = ["--bounding-set=-dac_override,-dac_read_search", "--", command.executable] + command.arguments
+        inside.executable = setpriv
+        return inside
+    }
+
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+        guard let fault = step.fault.base as? any FileFault else { throw .harness("'\(step.fault.kind)' is not a file fault") }
+        let name = id.replacingOccurrences(of: "-", with: " ")
+        guard !session.appIsRunning else {
+            throw .harness("\(name) '\(fault.label)' damages files while the app is running: add a stop or kill step before it")
+        }
+        let url = try session.logicalFile(fault.file, asTheAppSeesIt: false)
+        guard FileManager.default.fileExists(atPath: url.path) || !type(of: fault).needsTheFile else {
+            if step.ifAbsent == .skip { throw .notApplicable("the app keeps no \(url.lastPathComponent) at this point") }
+            // A companion the app did not leave (its WAL was checkpointed away): nothing to damage.
+            return note(fault, id: id, done: "left alone: \(url.lastPathComponent) does not exist",
+                        effect: FaultEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"), in: session)
+        }
+        // A target that declares no SQLite keeps plain files: damage is measured in bytes.
+        let plain = session.declaration.sqliteLibraries == 0
+        var prepared: String?
+        if fault.preparation == .checkpointWAL, !plain { prepared = FileDamage.checkpoint(url) }
+        let store = plain || !["store", "wal", "shm", "journal"].contains(fault.file) ? nil : try session.logicalFile("store", asTheAppSeesIt: false)
+        let effects = session.scratch.appendingPathComponent("effect-\(id)")
+        defer { try? FileManager.default.removeItem(at: effects) }
+        let before = store.map { FileDamageEffect.before(store: $0, scratch: effects) }
+        let bytesBefore = store == nil ? FileDamageEffect.digest(of: url) : nil
+        let size = ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
+        var rng = SplitMix64(seed: seed)
+        let plan = fault.plan(fileSize: size, format: plain ? .plain : .sqlite, rng: &rng)
+        do {
+            // Paths in the report are relative to the app's data folder, so two runs compare.
+            let done = try FileDamage.apply(plan, to: url).replacingOccurrences(of: session.hostDataDirectory.path + "/", with: "")
+            if plan == .makeReadOnly { deferred[id] = Self.stayedUnwritten(url) }
+            let measured = store.flatMap { store in before.map { FileDamageEffect.after($0, store: store, scratch: effects) } }
+                ?? FileDamageEffect.bytes(before: bytesBefore, url: url)
+            return note(fault, id: id, done: (prepared.map { $0 + "; then " } ?? "") + done,
+                        effect: FaultEffect(hadEffect: measured.hadEffect, summary: measured.summary), in: session)
+        } catch {
+            throw .harness("\(name) '\(fault.label)': \(error)")
+        }
+    }
+
+    /// Files are damaged once and stay so: nothing to clear.
+    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] { [] }
+
+    /// Measured when it was applied, or (a file made read-only, where no byte changes) by
+    /// what the app did to the file afterwards.
+    func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
+        if let measure = deferred[activity.id] { return measure() }
+        return FaultEffect(hadEffect: activity.hadEffect ?? false, summary: activity.effect ?? "not measured")
+    }
+
+    /// A read-only file bites when the app no longer writes it.
+    private static func stayedUnwritten(_ url: URL) -> () -> FaultEffect {
+        let untouched = FileStamp(url)
+        return {
+            !untouched.writtenSince(FileStamp(url))
+                ? FaultEffect(hadEffect: true, summary: "\(url.lastPathComponent) stayed unwritten after it lost its write permission")
+                : FaultEffect(hadEffect: false, summary: "no effect: the app still wrote to \(url.lastPathComponent) "
+                    + "(it runs as root, whom the permission bits do not stop, and does not check them itself)")
+        }
+    }
+
+    private func note(_ fault: any FileFault, id: String, done: String, effect: FaultEffect, in session: any CaseSession) -> StepResult {
+        session.ledger.update(id) { activity in
+            activity.fired = 1
+            activity.hadEffect = effect.hadEffect
+            activity.effect = effect.summary
+        }
+        session.record(InjectionRecord(kind: type(of: fault).kind, target: fault.file, detail: done,
+                                       atMs: session.clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
+        return .ok(done + " — " + effect.summary)
+    }
+
+    /// A file's identity, size and modification time: whether anything wrote to it since.
+    struct FileStamp: Equatable {
+        var inode: UInt64?
+        var size: Int?
+        var modified: Date?
+
+        init(_ url: URL) {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            inode = (attributes?[.systemFileNumber] as? NSNumber)?.uint64Value
+            size = (attributes?[.size] as? NSNumber)?.intValue
+            modified = attributes?[.modificationDate] as? Date
+        }
+
+        /// The same file (not one moved away and replaced), with other contents.
+        func writtenSince(_ now: FileStamp) -> Bool {
+            inode != nil && now.inode == inode && (now.size != size || now.modified != modified)
+        }
+    }
+}

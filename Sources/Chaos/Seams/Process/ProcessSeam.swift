@@ -1,0 +1,101 @@
+import ChaosTarget
+
+/// The faults carried out in the app's own process: fault points in its code (the
+/// `FaultRegistry`) and its storage calls (the fault VFS, or the libc seam). The
+/// controller keeps each as the ``ArmedFault`` the worker is armed with, updated with
+/// where its trigger stands after every reply, and arms every new launch with them as
+/// they stand, so `after` and `times` count over the whole case, across relaunches.
+final class ProcessSeam: FaultSeam {
+    private(set) var armed: [ArmedFault] = []
+    /// What the workers said about the seams that reach the target's files.
+    var storage = StorageFacts()
+
+    init(sqliteLibraries: Int) {
+        storage.sqliteLibraries = sqliteLibraries
+    }
+
+    func carries(_ fault: AnyFault) -> Bool {
+        fault.base is any InProcessFault
+    }
+
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+        guard let fault = step.fault.base as? any InProcessFault else { throw .harness("'\(step.fault.kind)' is not carried in the app's process") }
+        if step.ifAbsent == .skip, let storageFault = fault as? any StorageFault,
+           let missing = storage.missingOperations(storageFault, step: step) {
+            throw .notApplicable(missing)
+        }
+        let fresh = ArmedFault(id: id, fault: fault, trigger: step.trigger, seed: seed)
+        armed.append(fresh)
+        if session.appIsRunning, try session.ask(WorkerRequest(op: .arm, fault: fresh)) == nil {
+            return StepResult(.powerLost, "the power went out")
+        }
+        let seam = fault is any StorageFault ? (storage.seam(of: step) == .libc ? "the libc seam" : "the fault VFS") : "the fault point registry"
+        return .armed(in: seam, step)
+    }
+
+    /// The faults a new launch is armed with: those still able to fire.
+    var forLaunch: [ArmedFault] {
+        armed.filter { !$0.counter.isExhausted($0.trigger) }
+    }
+
+    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool {
+        guard !clean else { return false }
+        let standing = forLaunch
+        for fault in standing { _ = try session.ask(WorkerRequest(op: .arm, fault: fault)) }
+        return !standing.isEmpty
+    }
+
+    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
+        let cleared = armed.filter { session.ledger.scope(scope, covers: $0.id) }
+        armed.removeAll { fault in cleared.contains { $0.id == fault.id } }
+        // A power cut during a disarm ends the run: the step loop sees the power out.
+        for fault in cleared where session.appIsRunning {
+            if try session.ask(WorkerRequest(op: .disarm, name: fault.id)) == nil { break }
+        }
+        return cleared.map(\.fault.kind)
+    }
+
+    /// Where each fault stands, as a worker's reply says.
+    func update(_ standings: [FaultStanding], ledger: FaultLedger) {
+        for standing in standings {
+            guard let index = armed.firstIndex(where: { $0.id == standing.id }) else { continue }
+            armed[index] = armed[index].resumed(at: standing)
+            ledger.update(standing.id) { activity in
+                activity.hits = standing.counter.hits
+                activity.fired = standing.counter.fired
+            }
+        }
+    }
+
+    /// A firing the worker reported as it happened: its record for the report, and the
+    /// fault's counts brought at least that far.
+    func injection(for firing: FaultFiring, atMs: Int, ledger: FaultLedger) -> InjectionRecord {
+        if let index = armed.firstIndex(where: { $0.id == firing.id }) {
+            armed[index].counter = armed[index].counter.atLeast(hits: firing.hit, fired: firing.fired)
+        }
+        ledger.update(firing.id) { activity in
+            activity.hits = max(activity.hits ?? 0, firing.hit)
+            activity.fired = max(activity.fired, firing.fired)
+            if let seam = firing.seam { activity.seam = seam.rawValue }
+        }
+        let mechanism = firing.seam.map { $0 == .libc ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs }
+            ?? InjectionRecord.Mechanism.faultPoint
+        return InjectionRecord(kind: firing.kind, target: firing.target, detail: "\(firing.detail) at hit \(firing.hit)",
+                               atMs: atMs, count: firing.hit, mechanism: mechanism)
+    }
+
+    /// From its counts: a point never reached, a storage call that never came, a trigger
+    /// that never fired had no effect.
+    func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
+        let (fired, hits) = (activity.fired, activity.hits ?? 0)
+        if let point = (step.fault.base as? any PointFault)?.point {
+            if fired > 0 { return FaultEffect(hadEffect: true, summary: "fired \(fired) time\(fired == 1 ? "" : "s") in \(hits) hit\(hits == 1 ? "" : "s") of \(point)") }
+            if hits == 0 { return FaultEffect(hadEffect: false, summary: "no effect: the point \(point) was never reached") }
+            return FaultEffect(hadEffect: false, summary: "no effect: \(point) was hit \(hits) time\(hits == 1 ? "" : "s"), its trigger (\(step.trigger.label)) never fired")
+        }
+        if fired > 0 { return FaultEffect(hadEffect: true, summary: "fired on \(fired) of \(max(hits, fired)) matching operation\(hits == 1 ? "" : "s")") }
+        if hits == 0, let unreached = storage.whyUnreached(step) { return FaultEffect(hadEffect: false, summary: "no effect: " + unreached) }
+        if hits == 0 { return FaultEffect(hadEffect: false, summary: "no effect: no operation it fails happened (\(activity.label))") }
+        return FaultEffect(hadEffect: false, summary: "no effect: \(hits) matching operation\(hits == 1 ? "" : "s"), its trigger (\(step.trigger.label)) never fired")
+    }
+}
