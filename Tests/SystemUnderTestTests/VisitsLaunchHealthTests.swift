@@ -98,8 +98,8 @@ extension SystemUnderTestSuite {
             try await Self.seedVisits(2, in: configuration)
             // A real SQLITE_FULL from the fault VFS, as in a worker, for this folder only.
             try SQLiteFaultVFS.register()
-            try StorageFaults.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(), seed: 0), under: directory.url.path)
-            defer { StorageFaults.disarmAll() }
+            try StorageHook.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(), seed: 0), under: directory.url.path)
+            defer { StorageHook.disarmAll() }
             let app = ChaosApp(variant: .hardened, configuration: configuration)
             defer { app.stop() }
             #expect(app.visits.health.problem == .storageFull)

@@ -23,7 +23,9 @@ package enum FaultFamily: String, Sendable, CaseIterable, Codable {
 ///
 /// Adding a kind: write a struct conforming to `Fault` in `Faults/<Family>/`, with
 /// its YAML example in its doc comment and in ``example``, list it in
-/// ``FaultCatalog/all``, and teach the family's seam to carry it out.
+/// ``FaultCatalog/all``, and give it a test file of its own
+/// (`Tests/ChaosTests/Faults/<Name>Tests.swift`). The family's seam carries it out
+/// without knowing it by name (docs/ARCHITECTURE.md, "Adding a kind").
 package protocol Fault: Sendable, Equatable {
     /// The wire name, kebab-case: `corrupt-file`.
     static var kind: String { get }

@@ -20,7 +20,7 @@ package enum WorkerHost {
             return 2
         }
         let target = Target(context: context)
-        let faults = InProcessFaults(
+        let faults = WorkerFaults(
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
             context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
@@ -44,7 +44,7 @@ package enum WorkerHost {
                 reply.trackedWrites = stats.writes
                 reply.trackedSyncs = stats.syncs
             }
-            if !StorageFaults.armedIDs.isEmpty { reply.reach = StorageReach.now() }
+            if !StorageHook.armedIDs.isEmpty { reply.reach = StorageReach.now() }
             WorkerOutput.write(reply)
             if request.op == .stop { return 0 }
         }
@@ -52,7 +52,7 @@ package enum WorkerHost {
         return 0
     }
 
-    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target, faults: InProcessFaults,
+    private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target, faults: WorkerFaults,
                                                    dataDirectory: URL) async -> WorkerReply {
         let seam = StorageSeam.resolved(request.seam, sqliteLibraries: Target.sqlite.count)
         var reply = WorkerReply(id: request.id, ok: true)

@@ -13,9 +13,9 @@ import Testing
     }
 
     private func armed(_ fault: some StorageFault, trigger: Trigger = Trigger(), seam: StorageSeam = .libc,
-                       directory: String = "/data/") throws -> any ArmedStorageFault {
+                       directory: String = "/data/") throws -> any StorageArming {
         let armed = ArmedFault(id: type(of: fault).kind, fault: fault, trigger: trigger, seed: 1)
-        return try ArmedStorage(armed, fault: fault, directory: directory, seam: seam)
+        return try StorageArmingOf(armed, fault: fault, directory: directory, seam: seam)
     }
 
     @Test func aLibcCallReachesLibcFaultsOnlyAndGetsAnErrno() throws {

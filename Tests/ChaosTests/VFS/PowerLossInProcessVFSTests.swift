@@ -86,11 +86,11 @@ extension ChaosVFSTests {
     }
 
     private func armed(_ fault: some StorageFault, id: String? = nil, on file: StorageFile = .any, trigger: Trigger = Trigger(),
-                       seed: UInt64 = 0, directory: String = "/") throws -> any ArmedStorageFault {
+                       seed: UInt64 = 0, directory: String = "/") throws -> any StorageArming {
         var trigger = trigger
         trigger.on = file
         let armed = ArmedFault(id: id ?? type(of: fault).kind, fault: fault, trigger: trigger, seed: seed)
-        return try ArmedStorage(armed, fault: fault, directory: directory)
+        return try StorageArmingOf(armed, fault: fault, directory: directory)
     }
 
     @Test func cFileKindsMapToStorageFilesAndTempFilesNeverCount() {
@@ -184,7 +184,7 @@ extension ChaosVFSTests {
         let resumed = ArmedFault(id: "disk-full", fault: DiskFullFault(afterBytes: 100), trigger: trigger, seed: 0)
             .resumed(at: progress)
         var second = StorageFaultPolicy()
-        second.arm(try ArmedStorage(resumed, fault: DiskFullFault(afterBytes: 100), directory: "/"))
+        second.arm(try StorageArmingOf(resumed, fault: DiskFullFault(afterBytes: 100), directory: "/"))
         var codes: [Int32] = []
         for _ in 0..<2 { call(CHAOS_OP_WRITE, CHAOS_FILE_MAIN_DB, "/x", amount: 1) { codes.append(second.decide($0).effect.resultCode) } }
         #expect(codes == [SQLITE_FULL, 0], "the disk stayed full across the relaunch, and times: 2 counts both launches")

@@ -71,7 +71,7 @@ enum PowerLossVFSChild {
         try SQLiteFaultVFS.register()
         PowerLoss.enable(torn: config.torn, under: config.directory)
         if config.withStorageRule {
-            try StorageFaults.arm(ArmedFault(id: "slow", fault: SlowIOFault(latency: .zero, jitter: .milliseconds(1)),
+            try StorageHook.arm(ArmedFault(id: "slow", fault: SlowIOFault(latency: .zero, jitter: .milliseconds(1)),
                                              trigger: Trigger(), seed: config.seed), under: config.directory)
         }
         if config.atSync != nil || config.afterWrites != nil {

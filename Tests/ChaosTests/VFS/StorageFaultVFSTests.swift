@@ -7,7 +7,7 @@ import Testing
 @testable import ChaosTarget
 
 extension ChaosVFSTests {
-    /// ``StorageFaults`` end to end: real SQLite connections (the raw C API, no
+    /// ``StorageHook`` end to end: real SQLite connections (the raw C API, no
     /// GRDB) through the chaos VFS, each under its own temp directory, which every
     /// rule names so the parallel suites' databases are never touched. Nested in
     /// the serialized ``ChaosVFSTests`` because the hook is process-global.
@@ -30,7 +30,7 @@ extension ChaosVFSTests {
             db.rollbackIfNeeded()
             #expect(try db.int("SELECT count(*) FROM t") == 1, "reads work while the disk is full")
 
-            let firings = StorageFaults.firings()
+            let firings = StorageHook.firings()
             #expect(firings.count >= 2)
             #expect(firings.map(\.count) == Array(1...max(1, firings.count)), "every matching write fired, in order")
             #expect(firings.allSatisfy {
@@ -38,7 +38,7 @@ extension ChaosVFSTests {
                     && $0.path == dir.path + "/full.sqlite-wal" && $0.resultCode == SQLITE_FULL
             })
 
-            StorageFaults.disarm(id: DiskFullFault.kind)
+            StorageHook.disarm(id: DiskFullFault.kind)
             #expect(chaos_vfs_has_hook() == 0, "nothing armed: the hook is gone")
             try db.exec("INSERT INTO t(value) VALUES ('after')")
             #expect(try db.string("SELECT group_concat(value, ',') FROM t") == "before,after")
@@ -73,12 +73,12 @@ extension ChaosVFSTests {
             #expect(committed >= 2)
             #expect(grown <= budget, "never more than the budget: \(grown) bytes")
             #expect(grown > budget - commitMax, "the budget was used before failing: \(grown) bytes")
-            #expect(StorageFaults.firings().first?.count == 1)
+            #expect(StorageHook.firings().first?.count == 1)
             #expect(db.code("INSERT INTO t(blob) VALUES (zeroblob(3000))") == SQLITE_FULL, "sticky")
             db.rollbackIfNeeded()
             #expect(try db.int("SELECT count(*) FROM t") == committed, "reads still work")
 
-            StorageFaults.disarmAll()
+            StorageHook.disarmAll()
             try db.exec("INSERT INTO t(blob) VALUES (zeroblob(3000))")
             #expect(try db.int("SELECT count(*) FROM t") == committed + 1)
             #expect(try db.string("PRAGMA integrity_check") == "ok")
@@ -141,7 +141,7 @@ extension ChaosVFSTests {
                 rc = db.code("SELECT count(*) FROM t")  // its first read: nothing is cached yet
             case .writeStoreAtCheckpoint:
                 for i in 1...3 { try db.exec("INSERT INTO t(value) VALUES ('wal \(i)')") }
-                #expect(StorageFaults.firings().isEmpty, "in WAL mode commits do not write the store")
+                #expect(StorageHook.firings().isEmpty, "in WAL mode commits do not write the store")
                 rc = db.code("PRAGMA wal_checkpoint(FULL)")
             case .truncateWAL:
                 try db.exec("INSERT INTO t(value) VALUES ('wal')")
@@ -151,13 +151,13 @@ extension ChaosVFSTests {
             }
             db.rollbackIfNeeded()
             #expect(rc == test.expectedCode, "\(test): got \(rc)")
-            let firings = StorageFaults.firings()
+            let firings = StorageHook.firings()
             #expect(firings.first?.count == 1)
             #expect(firings.first?.operation == operation.rawValue)
             #expect(firings.first?.file == file.rawValue, "fired on \(firings.first?.file ?? "nothing")")
             #expect(firings.first?.resultCode == test.expectedCode)
 
-            StorageFaults.disarmAll()
+            StorageHook.disarmAll()
             try db.exec("INSERT INTO t(value) VALUES ('after')")
             if test == .writeStoreAtCheckpoint { try db.exec("PRAGMA wal_checkpoint(FULL)") }
             #expect(try db.int("SELECT count(*) FROM t WHERE value = 'after'") == 1)
@@ -181,7 +181,7 @@ extension ChaosVFSTests {
                     codes.append(db.code("INSERT INTO t(value) VALUES ('\(i)')"))
                     db.rollbackIfNeeded()
                 }
-                #expect(StorageFaults.firings().map(\.count) == expected, "\(trigger.label)")
+                #expect(StorageHook.firings().map(\.count) == expected, "\(trigger.label)")
                 let failed = codes.indices.filter { codes[$0] != SQLITE_OK }.map { $0 + 1 }
                 #expect(failed == expected, "inserts that failed, for \(trigger.label): \(codes)")
                 #expect(codes.allSatisfy { $0 == SQLITE_OK || $0 == 1034 })
@@ -202,7 +202,7 @@ extension ChaosVFSTests {
                     db.rollbackIfNeeded()
                 }
                 #expect(try db.string("PRAGMA integrity_check") == "ok")
-                return (StorageFaults.firings().map(\.count), codes)
+                return (StorageHook.firings().map(\.count), codes)
             }
             let first = try run(seed: 42), second = try run(seed: 42), other = try run(seed: 43)
             #expect(!first.counts.isEmpty)
@@ -229,11 +229,11 @@ extension ChaosVFSTests {
             defer { reset() }
             if journalMode == "delete" {
                 try db.exec("INSERT INTO t(value) VALUES ('not wal')")
-                #expect(StorageFaults.firings().isEmpty)
+                #expect(StorageHook.firings().isEmpty)
                 try db.exec("DELETE FROM t WHERE value = 'not wal'")
-                StorageFaults.disarmAll()
+                StorageHook.disarmAll()
             }
-            if journalMode == "wal" { StorageFaults.disarmAll() }
+            if journalMode == "wal" { StorageHook.disarmAll() }
 
             try arm(BusyFault(), on: .store, under: dir.path)
             #expect(db.code("BEGIN IMMEDIATE") == SQLITE_BUSY)
@@ -242,13 +242,13 @@ extension ChaosVFSTests {
             db.rollbackIfNeeded()
             #expect(try db.int("SELECT count(*) FROM t") == 1, "the writer's own reads work")
             #expect(try reader.int("SELECT count(*) FROM t") == 1, "other readers work")
-            let firings = StorageFaults.firings()
+            let firings = StorageHook.firings()
             #expect(firings.count == 2)
             // In WAL mode the write lock is the -shm's slot 0; in a rollback journal, xLock.
             let lock = journalMode == "wal" ? "shm-lock" : "lock"
             #expect(firings.allSatisfy { $0.kind == "busy" && $0.operation == lock && $0.file == "store" && $0.resultCode == SQLITE_BUSY })
 
-            StorageFaults.disarmAll()
+            StorageHook.disarmAll()
             try db.exec("INSERT INTO t(value) VALUES ('after')")
             #expect(try reader.int("SELECT count(*) FROM t") == 2)
             #expect(try db.string("PRAGMA integrity_check") == "ok")
@@ -270,7 +270,7 @@ extension ChaosVFSTests {
             let elapsed = try clock.measure {
                 for i in 1...3 { try db.exec("INSERT INTO t(value) VALUES ('\(i)')") }
             }
-            let firings = StorageFaults.firings()
+            let firings = StorageHook.firings()
             let syncs = firings.filter { $0.operation == "sync" }.count
             #expect(syncs >= 3, "one WAL sync per commit")
             #expect(firings.contains { $0.operation == "write" }, "writes are slowed too")
@@ -289,15 +289,15 @@ extension ChaosVFSTests {
             try arm(BusyFault(), under: dir.path, id: "first")
             try arm(IOErrorFault(operation: "read"), on: .store, under: dir.path + "/", id: "second")
             #expect(chaos_vfs_has_hook() == 1)
-            #expect(StorageFaults.armedIDs == ["first", "second"])
+            #expect(StorageHook.armedIDs == ["first", "second"])
             try arm(BusyFault(), under: dir.path, id: "first")
-            #expect(StorageFaults.armedIDs == ["second", "first"], "arming an id again replaces it, at the end")
-            StorageFaults.disarm(id: "first")
+            #expect(StorageHook.armedIDs == ["second", "first"], "arming an id again replaces it, at the end")
+            StorageHook.disarm(id: "first")
             #expect(chaos_vfs_has_hook() == 1)
-            StorageFaults.disarm(id: "second")
+            StorageHook.disarm(id: "second")
             #expect(chaos_vfs_has_hook() == 0)
-            #expect(throws: StorageFaults.ArmError.self) {
-                try StorageFaults.arm(ArmedFault(id: "x", fault: ThrowFault(point: "a/b"), trigger: Trigger(), seed: 0), under: dir.path)
+            #expect(throws: StorageHook.ArmError.self) {
+                try StorageHook.arm(ArmedFault(id: "x", fault: ThrowFault(point: "a/b"), trigger: Trigger(), seed: 0), under: dir.path)
             }
             #expect(chaos_vfs_has_hook() == 0, "a rejected fault installs nothing")
         }
@@ -313,7 +313,7 @@ extension ChaosVFSTests {
             #expect(inside.code("INSERT INTO t VALUES (1)") == 778)
             inside.rollbackIfNeeded()
             try outside.exec("INSERT INTO t VALUES (1)")
-            #expect(StorageFaults.firings().allSatisfy { $0.path.hasPrefix(mine.path + "/") })
+            #expect(StorageHook.firings().allSatisfy { $0.path.hasPrefix(mine.path + "/") })
         }
 
         // MARK: - helpers
@@ -325,12 +325,12 @@ extension ChaosVFSTests {
             trigger.on = file
             try SQLiteFaultVFS.register()
             let kind = type(of: fault).kind
-            try StorageFaults.arm(ArmedFault(id: id ?? kind, fault: fault, trigger: trigger, seed: seed), under: directory)
+            try StorageHook.arm(ArmedFault(id: id ?? kind, fault: fault, trigger: trigger, seed: seed), under: directory)
         }
 
         private func reset() {
-            StorageFaults.disarmAll()
-            StorageFaults.resetFirings()
+            StorageHook.disarmAll()
+            StorageHook.resetFirings()
         }
     }
 }

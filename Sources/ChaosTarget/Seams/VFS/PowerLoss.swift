@@ -19,7 +19,7 @@ import Synchronization
 /// the process with `_exit(86)`. Run it in a child process only: it never returns.
 /// Only the main database, rollback journal and WAL are tracked.
 ///
-/// Power loss works whether or not ``StorageFaults`` rules are armed; a call a
+/// Power loss works whether or not ``StorageHook`` rules are armed; a call a
 /// rule fails never reaches the disk, so it never reaches the log either.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/atomiccommit.html>

@@ -40,7 +40,7 @@ package struct StorageFaultPolicy {
         }
     }
 
-    private(set) var armed: [any ArmedStorageFault] = []
+    private(set) var armed: [any StorageArming] = []
     private(set) var firings: [StorageFiring] = []
     /// A bound on the firings kept; later ones are counted, not kept.
     package static let maxFirings = 10_000
@@ -48,7 +48,7 @@ package struct StorageFaultPolicy {
 
     package var isEmpty: Bool { armed.isEmpty }
 
-    package mutating func arm(_ fault: any ArmedStorageFault) {
+    package mutating func arm(_ fault: any StorageArming) {
         armed.removeAll { $0.id == fault.id }
         armed.append(fault)
     }

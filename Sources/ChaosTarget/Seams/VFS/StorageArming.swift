@@ -2,7 +2,7 @@ import Foundation
 
 /// A storage fault armed in a seam (the VFS or libc), with its running state: the
 /// seam's view of it. The policy keeps a list of these; each asks its own fault.
-package protocol ArmedStorageFault: Sendable {
+package protocol StorageArming: Sendable {
     var id: String { get }
     var kind: String { get }
     /// The seam whose calls it sees.
@@ -17,8 +17,8 @@ package protocol ArmedStorageFault: Sendable {
     var progress: FaultStanding { get }
 }
 
-/// ``ArmedStorageFault`` for one kind: the fault's value, its trigger and counter, its memory.
-package struct ArmedStorage<F: StorageFault>: ArmedStorageFault {
+/// ``StorageArming`` for one kind: the fault's value, its trigger and counter, its memory.
+package struct StorageArmingOf<F: StorageFault>: StorageArming {
     package let id: String
     package let fault: F
     package let trigger: Trigger

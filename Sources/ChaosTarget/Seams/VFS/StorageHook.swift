@@ -11,11 +11,11 @@ import Synchronization
 /// their answers out.
 ///
 /// ```swift
-/// try StorageFaults.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(on: .wal), seed: 1),
+/// try StorageHook.arm(ArmedFault(id: "full", fault: DiskFullFault(), trigger: Trigger(on: .wal), seed: 1),
 ///                       under: dataDir)
 /// // ... the app's next commit fails with SQLITE_FULL; reads still work ...
-/// StorageFaults.disarm(id: "full")
-/// print(StorageFaults.firings())   // what fired, where, at which hit
+/// StorageHook.disarm(id: "full")
+/// print(StorageHook.firings())   // what fired, where, at which hit
 /// ```
 ///
 /// The VFS (C) asks one process-wide hook about every call; this type installs that
@@ -29,7 +29,7 @@ import Synchronization
 /// without faults armed.
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/vfs.html>
-package enum StorageFaults {
+package enum StorageHook {
     /// A fault that cannot be armed here: not a storage fault, or a memory that does not decode.
     package struct ArmError: Error, Equatable, CustomStringConvertible {
         package let message: String
@@ -63,9 +63,9 @@ package enum StorageFaults {
         }
     }
 
-    private static func make<F: StorageFault>(_ armed: ArmedFault, _ fault: F, directory: String, seam: StorageSeam) throws -> any ArmedStorageFault {
+    private static func make<F: StorageFault>(_ armed: ArmedFault, _ fault: F, directory: String, seam: StorageSeam) throws -> any StorageArming {
         do {
-            return try ArmedStorage(armed, fault: fault, directory: directory, seam: seam)
+            return try StorageArmingOf(armed, fault: fault, directory: directory, seam: seam)
         } catch {
             throw ArmError(message: "the saved state of '\(armed.id)' does not decode: \(error)")
         }
@@ -128,11 +128,11 @@ package enum StorageFaults {
 /// The VFS's C hook. It captures nothing: its state is the global policy.
 private let storageFaultHook: chaos_vfs_hook = { _, op, kind, path, offset, amount in
     guard StorageFaultPolicy.isInteresting(op: op), kind != CHAOS_FILE_OTHER else { return 0 }
-    return StorageFaults.decide(StorageFaultPolicy.Call(op: op, fileKind: kind, path: path, offset: offset, amount: amount)).resultCode
+    return StorageHook.decide(StorageFaultPolicy.Call(op: op, fileKind: kind, path: path, offset: offset, amount: amount)).resultCode
 }
 
 /// The libc seam's C hook: an errno, `CHAOS_LIBC_SHORT`, or 0.
 private let libcFaultHook: chaos_libc_hook = { op, path, offset, amount in
     guard let path, let operation = LibcSeam.operation(of: op) else { return 0 }
-    return StorageFaults.decide(StorageFaultPolicy.Call(libc: operation, path: path, offset: offset, amount: amount)).libcAnswer
+    return StorageHook.decide(StorageFaultPolicy.Call(libc: operation, path: path, offset: offset, amount: amount)).libcAnswer
 }

@@ -9,7 +9,7 @@ import Synchronization
 /// A firing is sent as an event line at once (so a worker that traps right after
 /// loses none), for the first ``streamedFiringsPerFault`` firings of each fault in
 /// this process; after those, the fault's counter alone tells how often it fired.
-package final class InProcessFaults: Sendable {
+package final class WorkerFaults: Sendable {
     package static let streamedFiringsPerFault = 100
 
     private struct PointArmed {
@@ -31,7 +31,7 @@ package final class InProcessFaults: Sendable {
         self.sqliteLibraries = sqliteLibraries
         self.context = context
         self.emit = emit
-        StorageFaults.onFiring = { firing, fired in
+        StorageHook.onFiring = { firing, fired in
             guard fired <= Self.streamedFiringsPerFault else { return }
             let detail = "\(firing.operation) of \(URL(fileURLWithPath: firing.path).lastPathComponent)"
                 + (firing.resultCode == 0 ? " delayed" : " → \(firing.outcome)")
@@ -45,7 +45,7 @@ package final class InProcessFaults: Sendable {
         case let fault as any PointFault:
             arm(armed, fault)
         case is any StorageFault:
-            try StorageFaults.arm(armed, under: dataDirectory.path,
+            try StorageHook.arm(armed, under: dataDirectory.path,
                                   seam: StorageSeam.resolved(armed.trigger.seam, sqliteLibraries: sqliteLibraries))
         default:
             throw TargetError("'\(armed.fault.kind)' is not carried out in the app's process")
@@ -73,16 +73,16 @@ package final class InProcessFaults: Sendable {
         guard let id else {
             points.withLock { $0.removeAll() }
             FaultRegistry.shared.reset()
-            StorageFaults.disarmAll()
+            StorageHook.disarmAll()
             return
         }
         if points.withLock({ $0.removeValue(forKey: id) }) != nil { FaultRegistry.shared.disarm(id) }
-        StorageFaults.disarm(id: id)
+        StorageHook.disarm(id: id)
     }
 
     /// Where every armed fault stands.
     package var progress: [FaultStanding] {
         let pointProgress = points.withLock { $0.map { FaultStanding(id: $0.key, counter: $0.value.state.snapshot) } }
-        return (pointProgress + StorageFaults.progress()).sorted { $0.id < $1.id }
+        return (pointProgress + StorageHook.progress()).sorted { $0.id < $1.id }
     }
 }
