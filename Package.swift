@@ -67,7 +67,19 @@ let package = Package(
             dependencies: [
                 "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CProcessControl", "Scenarios",
                 .product(name: "Yams", package: "Yams"),
-                // The network lab: a TCP fault proxy and the family registry (HTTP/1.1).
+                // The network lab: a TCP fault proxy in front of each of the target's remotes.
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+            ]
+        ),
+        // The reference app as a target like any other: its five systems' drivers and the
+        // family registry, its declared remote. It reaches the framework only through
+        // ChaosTarget; the `chaos` executable hosts it (`chaos worker`, `chaos registry`).
+        .target(
+            name: "ReferenceTarget",
+            dependencies: [
+                "ChaosTarget", "SystemUnderTest", .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -79,8 +91,7 @@ let package = Package(
         .executableTarget(
             name: "chaos",
             dependencies: [
-                "Chaos", "SystemUnderTest", "CChaosVFS",
-                .product(name: "GRDB", package: "GRDB.swift"),
+                "Chaos", "ReferenceTarget",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -142,7 +153,8 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "ChaosTestingTests", dependencies: ["ChaosTesting"]),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS"], exclude: ["Fixtures"]),
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS", "ReferenceTarget", "SystemUnderTest"],
+                    exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

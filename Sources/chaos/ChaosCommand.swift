@@ -1,6 +1,7 @@
 import ArgumentParser
 import Chaos
 import Foundation
+import ReferenceTarget
 
 /// `chaos`: fault injection and chaos testing for the storage stack of a Swift app.
 @main
@@ -29,6 +30,9 @@ struct ChaosCommand: AsyncParsableCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if arguments.first == BuiltInWorker.subcommand {
             Glibc.exit(await BuiltInWorker.run(arguments: Array(arguments.dropFirst())))
+        }
+        if arguments.first == RegistryCommand.subcommand {
+            Glibc.exit(RegistryCommand.run(arguments: Array(arguments.dropFirst())))
         }
         // What a worker leaves running comes back here to be found and ended
         // (ProcessLeftovers); what a killed controller left is removed first.

@@ -202,7 +202,8 @@ struct ScenarioErrorTests {
             ScenarioFixtures.designExample(replacingLine: 14, with: "    how: flip-byte"),
             line: 14, column: 10, contains: "unknown 'how' value 'flip-byte'", suggestion: "flip-bytes"
         )
-        expectError(ScenarioFixtures.designExample(replacingLine: 3, with: "system: favourites"), line: 3, column: 9, contains: "unknown system 'favourites'", suggestion: "favorites")
+        // Which systems there are is the target's to say (CheckedBeforeTheRunTests); a file only needs a kebab-case name.
+        expectError(ScenarioFixtures.designExample(replacingLine: 3, with: "system: Favourites"), line: 3, column: 9, contains: "kebab-case")
         expectError(ScenarioFixtures.designExample(replacingLine: 1, with: "name: Corrupted DB"), line: 1, column: 7, contains: "'name' must be kebab-case")
         expectError(ScenarioFixtures.designExample(replacingLine: 19, with: "  - integrity: fine"), line: 19, column: 16, contains: "'integrity' expects 'ok'")
         expectError(ScenarioFixtures.designExample(replacingLine: 16, with: "  - clear: corrupt"), line: 16, column: 12, contains: "unknown fault kind 'corrupt'")

@@ -44,7 +44,7 @@ package final class CaseRunner {
         seed = options.seed ?? scenario.seed
         clock = CaseClock(timeout: scenario.timeout)
         scratch = options.scratchRoot
-        seams = CaseSeams(sqliteLibraries: options.target.declaration.sqliteLibraries ?? 1)
+        seams = CaseSeams(declaration: options.target.declaration)
     }
 
     /// The report of a case Ctrl-C kept from starting.
@@ -65,7 +65,8 @@ package final class CaseRunner {
         }
         defer { cleanUp() }
         do {
-            try seams.setUp(for: scenario, in: SeamSetting(scratch: scratch, dataDirectory: dataDirectory, deadline: clock.deadline))
+            try seams.setUp(for: scenario, in: SeamSetting(scratch: scratch, dataDirectory: dataDirectory, deadline: clock.deadline,
+                                                           mark: scratch.lastPathComponent))
         } catch {
             switch error {
             case let .skipped(reason): return report(verdict: .skipped, error: reason)
@@ -85,7 +86,8 @@ package final class CaseRunner {
                                   didStart: { [seams] pid in seams.workerStarted(pid: pid) },
                                   forkServers: options.forkServers, leftovers: leftovers)
         }
-        let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed)
+        let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed,
+                                    remotes: seams.network.addresses)
         let handlers = AppProcess.Handlers(
             event: { [log, ledger, clock, process = seams.process] event in
                 log.record(event)
@@ -102,12 +104,9 @@ package final class CaseRunner {
         return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers)
     }
 
-    /// The target options of every launch: the seams' (`remote-url`), the
-    /// scenario's, then the run's overrides.
+    /// The target options of every launch: the scenario's, then the run's overrides.
     var targetOptions: [String: String] {
-        seams.targetOptions
-            .merging(scenario.options) { _, new in new }
-            .merging(options.optionOverrides) { _, new in new }
+        scenario.options.merging(options.optionOverrides) { _, new in new }
     }
 
     /// Runs the steps in order until the last, or until one ends the case.

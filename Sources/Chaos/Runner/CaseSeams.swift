@@ -9,7 +9,7 @@ final class CaseSeams {
     let disk = DiskSeam()
     let files = FileSeam()
     let clock = ClockSeam()
-    let network = NetworkSeam()
+    let network: NetworkSeam
     let process: ProcessSeam
 
     /// In the order a worker command is wrapped, innermost first (the tmpfs namespace,
@@ -17,8 +17,9 @@ final class CaseSeams {
     /// (a real full disk before the app's storage calls).
     var all: [any FaultSeam] { [disk, files, clock, network, process] }
 
-    init(sqliteLibraries: Int) {
-        process = ProcessSeam(sqliteLibraries: sqliteLibraries)
+    init(declaration: TargetDeclaration) {
+        process = ProcessSeam(sqliteLibraries: declaration.sqliteLibraries ?? 1)
+        network = NetworkSeam(remotes: declaration.remotes ?? [])
     }
 
     /// The seam that carries `fault`.
@@ -42,10 +43,6 @@ final class CaseSeams {
         all.reduce(command) { $1.wrap($0) }
     }
 
-    /// Options every launch of the app gets from the seams.
-    var targetOptions: [String: String] {
-        all.reduce(into: [:]) { options, seam in options.merge(seam.targetOptions) { _, new in new } }
-    }
 
     /// The app's data folder as the controller reaches it.
     func hostView(of dataDirectory: URL) -> URL {

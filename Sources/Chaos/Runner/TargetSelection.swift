@@ -35,17 +35,13 @@ package struct TargetSelection: Sendable {
     package var variants: [String]
     /// What it declares: its files, actions and their arguments, probes, modes, workload.
     package var declaration: TargetDeclaration
-    /// The systems its scenarios may name (nil: any kebab-case name).
-    package var systems: [String]?
 
-    package init(origin: Origin, worker: WorkerCommand, variant: String, variants: [String], declaration: TargetDeclaration,
-                 systems: [String]? = nil) {
+    package init(origin: Origin, worker: WorkerCommand, variant: String, variants: [String], declaration: TargetDeclaration) {
         self.origin = origin
         self.worker = worker
         self.variant = variant
         self.variants = variants
         self.declaration = declaration
-        self.systems = systems
     }
 
     /// How reports and the terminal name it.
@@ -72,7 +68,7 @@ package struct TargetSelection: Sendable {
     package static func builtIn(chaos: String, variant: String?, declaration: TargetDeclaration) throws(Failure) -> TargetSelection {
         try checkVariant(variant, of: .builtIn, among: builtInVariants)
         return TargetSelection(origin: .builtIn, worker: WorkerCommand.builtIn(chaos: chaos), variant: variant ?? "hardened",
-                               variants: builtInVariants, declaration: declaration, systems: ScenarioTargetCheck.builtInSystems)
+                               variants: builtInVariants, declaration: declaration)
     }
 
     /// The built-in app where its declaration is not compiled in (a test process, the
@@ -117,7 +113,7 @@ package struct TargetSelection: Sendable {
 
     /// Every problem of `scenarios` on this target, at its line (``ScenarioTargetCheck``).
     package func problems(_ scenarios: [Scenario]) -> [ScenarioError] {
-        scenarios.flatMap { ScenarioTargetCheck.problems($0, target: declaration, systems: systems) }
+        scenarios.flatMap { ScenarioTargetCheck.problems($0, target: declaration) }
     }
 
     /// Every problem of the run's target options (`--option KEY=VALUE`) on this target:

@@ -35,7 +35,8 @@ package struct Scenario: Sendable, Equatable {
     package var name: String
     /// One line for people: what happens to the app.
     package var summary: String
-    /// The seed system it exercises: one of ``knownSystems``.
+    /// The system (feature) of its target it exercises: one the target declares, or any
+    /// kebab-case name for a target that declares none.
     package var system: String
     /// The default case seed; `--seed` overrides it. Default 1.
     package var seed: UInt64
@@ -78,8 +79,6 @@ package struct Scenario: Sendable, Equatable {
         origin = .file(path: location.file)
     }
 
-    /// The seed systems of DESIGN.md section 3, by wire name.
-    package static let knownSystems = ["favorites", "vocabulary", "family", "visits", "settings"]
     package static let defaultSeed: UInt64 = 1
     package static let defaultTimeout: Duration = .seconds(30)
     package static let maximumTimeout: Duration = .seconds(600)

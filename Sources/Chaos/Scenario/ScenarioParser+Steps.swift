@@ -128,6 +128,7 @@ extension ScenarioParser {
         }
         let context = "fault '\(kindName)'"
         let accepted = kind.acceptedKeys + (kind.family == .file || kind.family == .storage ? [FaultStep.ifAbsentKey] : [])
+            + (kind.family == .network ? [FaultStep.remoteKey] : [])
         for entry in entries where entry.key != lead.key && !accepted.contains(entry.key) && Trigger.keys.contains(entry.key) {
             if !kind.acceptsTrigger {
                 throw ScenarioError(
@@ -145,6 +146,10 @@ extension ScenarioParser {
         var step = FaultStep(fault: AnyFault(fault), trigger: trigger)
         if let absent = try parameters.oneOf(FaultStep.ifAbsentKey, FaultStep.IfAbsent.allCases.map(\.rawValue)) {
             step.ifAbsent = FaultStep.IfAbsent(rawValue: absent) ?? .noEffect
+        }
+        if kind.family == .network, let remote = entries.first(where: { $0.key == FaultStep.remoteKey }) {
+            step.remote = try remote.value.nonEmptyText("'remote'", expected: "the name of one of the target's remotes")
+            step.remoteLocation = remote.value.location
         }
         return .fault(step)
     }

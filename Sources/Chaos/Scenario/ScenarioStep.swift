@@ -181,6 +181,13 @@ package struct FaultStep: Sendable, Equatable {
     /// seam does not have (locks of a target without SQLite): a fault with no effect (the
     /// case cannot pass: `inconclusive`), or a case that does not apply to this app (`skipped`).
     package var ifAbsent: IfAbsent = .noEffect
+    /// `remote: NAME` on a network fault: which of the target's remotes it acts on (nil:
+    /// the only one it declares).
+    package var remote: String?
+    /// Where `remote:` is written, for the check against the target.
+    package var remoteLocation: SourceLocation?
+
+    package static let remoteKey = "remote"
 
     /// `if-absent: skip | no-effect` on a file or storage fault.
     package enum IfAbsent: String, Sendable, CaseIterable {

@@ -5,16 +5,17 @@ import ChaosTarget
 /// and fallback mode an expectation names. What the run would refuse after minutes is
 /// refused before anything runs, at its line, with the closest valid name.
 package enum ScenarioTargetCheck {
-    /// The systems of the built-in app, and the generic storage catalog's, which runs on any target.
-    package static let builtInSystems = Scenario.knownSystems + [storageSystem]
+    /// The storage catalog's system, which runs on any target.
     package static let storageSystem = "storage"
 
-    /// Every problem of `scenario` on `target`; empty when it fits. `systems` are the
-    /// systems the target has (nil: any kebab-case name, as for a user's target).
-    package static func problems(_ scenario: Scenario, target: TargetDeclaration, systems: [String]?) -> [ScenarioError] {
+    /// Every problem of `scenario` on `target`; empty when it fits. Its system is one the
+    /// target declares (any kebab-case name for a target that declares none), or the
+    /// storage catalog's.
+    package static func problems(_ scenario: Scenario, target: TargetDeclaration) -> [ScenarioError] {
         let scenario = scenario.bound(to: target)
         var problems: [ScenarioError] = []
-        if let systems, !systems.contains(scenario.system) {
+        if let declared = target.systems, !declared.isEmpty, scenario.system != storageSystem, !declared.contains(scenario.system) {
+            let systems = declared + [storageSystem]
             problems.append(ScenarioError("unknown system '\(scenario.system)' for this target; it has: \(NameList.text(systems))",
                                           at: scenario.systemLocation ?? scenario.location, suggestion: ClosestName.suggestion(for: scenario.system, among: systems)))
         }
@@ -23,6 +24,9 @@ package enum ScenarioTargetCheck {
             case let .perform(action): problems += check(action, at: step.location, target: target)
             case let .fault(fault):
                 if let file = (fault.fault.base as? any FileFault)?.file, let problem = check(file: file, at: step.location, target: target) {
+                    problems.append(problem)
+                }
+                if fault.fault.family == .network, let problem = checkRemote(of: fault, at: step.location, target: target) {
                     problems.append(problem)
                 }
             default: break
@@ -79,6 +83,25 @@ package enum ScenarioTargetCheck {
         }
     }
 
+    /// A network fault acts on a remote the target declares: the one it names, or the
+    /// only one.
+    static func checkRemote(of step: FaultStep, at location: SourceLocation, target: TargetDeclaration) -> ScenarioError? {
+        let names = (target.remotes ?? []).map(\.name)
+        guard !names.isEmpty else {
+            return ScenarioError("'\(step.fault.kind)' acts between the app and a remote, and the target declares none: "
+                + "add `static var remotes: [Remote]` to its ChaosTarget (docs/TARGETS.md, \"Remotes\")", at: location)
+        }
+        guard let name = step.remote else {
+            guard names.count == 1 else {
+                return ScenarioError("the target has \(names.count) remotes: say which with 'remote:' (\(NameList.text(names)))", at: location)
+            }
+            return nil
+        }
+        guard !names.contains(name) else { return nil }
+        return ScenarioError("the target has no remote named '\(name)'; it has: \(NameList.text(names))",
+                             at: step.remoteLocation ?? location, suggestion: ClosestName.suggestion(for: name, among: names))
+    }
+
     static func check(file: String, at location: SourceLocation, target: TargetDeclaration) -> ScenarioError? {
         let companions = target.files["store"] == nil ? [] : ["wal", "shm", "journal"]
         let names = Set(target.files.keys).union(companions).sorted()
@@ -95,7 +118,7 @@ package enum ScenarioTargetCheck {
             return ScenarioError("the target never reports mode '\(mode)'; its modes: \(NameList.text(modes))",
                                  at: expectation.location, suggestion: ClosestName.suggestion(for: mode, among: modes))
         case let .state(probe, _):
-            let probes = target.probes + NetworkLab.probes
+            let probes = target.probes + NetworkLab.probes(of: target)
             guard !probes.contains(where: { probe == $0 || probe.hasPrefix($0 + ".") }) else { return nil }
             return ScenarioError("unknown probe '\(probe)' for this target; it answers: \(NameList.text(probes))",
                                  at: expectation.location, suggestion: ClosestName.suggestion(for: probe, among: probes))

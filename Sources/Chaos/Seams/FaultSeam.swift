@@ -18,8 +18,6 @@ protocol FaultSeam: AnyObject {
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable)
     /// A worker command run inside this seam (a namespace, a preload).
     func wrap(_ command: WorkerCommand) -> WorkerCommand
-    /// Target options it gives every launch (the remote's address).
-    var targetOptions: [String: String] { get }
     /// Just before a worker is spawned, and once it runs (the clock's timestamp).
     func workerStarting() throws
     func workerStarted(pid: pid_t)
@@ -41,7 +39,6 @@ protocol FaultSeam: AnyObject {
 extension FaultSeam {
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {}
     func wrap(_ command: WorkerCommand) -> WorkerCommand { command }
-    var targetOptions: [String: String] { [:] }
     func workerStarting() throws {}
     func workerStarted(pid: pid_t) {}
     func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool { false }
@@ -55,15 +52,17 @@ struct FaultEffect: Equatable {
     var summary: String
 }
 
-/// Where a case's seams set up: its folders and its deadline.
+/// Where a case's seams set up: its folders, its deadline, and its mark (what it starts
+/// carries it: ``ProcessLeftovers``).
 struct SeamSetting {
     var scratch: URL
     var dataDirectory: URL
     var deadline: ContinuousClock.Instant
+    var mark: String
 }
 
 /// Why a seam cannot serve a case.
-enum SeamUnavailable: Error {
+package enum SeamUnavailable: Error {
     /// The host lacks what the case needs: skipped, with the reason.
     case skipped(String)
     /// Setting up failed: errored.

@@ -53,6 +53,13 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// The options it reads from ``TargetContext/options``, and their values: any other
     /// option a scenario or `--option` names is refused before anything runs.
     static var options: [TargetOption] { get }
+    /// The remotes its app talks to (its server, a database server): Chaos puts its
+    /// fault proxy in front of each and gives the app the proxy's address
+    /// (``TargetContext/remotes``).
+    static var remotes: [Remote] { get }
+    /// The systems (features) its scenarios may name in `system:`; empty: any kebab-case
+    /// name.
+    static var systems: [String] { get }
 
     init(context: TargetContext)
 
@@ -80,6 +87,8 @@ extension ChaosTarget {
     public static var variants: [String] { [] }
     public static var sqlite: [SQLiteLibrary] { [.system] }
     public static var options: [TargetOption] { [] }
+    public static var remotes: [Remote] { [] }
+    public static var systems: [String] { [] }
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

@@ -11,19 +11,26 @@ public struct TargetContext: Sendable {
     public var options: [String: String]
     /// The case's seed, for any randomness in the target.
     public var seed: UInt64
+    /// Where the app reaches each remote it declares (``ChaosTarget/remotes``), by name:
+    /// the fault proxy in front of it. A remote the case runs without is absent.
+    public var remotes: [String: RemoteAddress]
 
-    public init(dataDirectory: URL, variant: String, options: [String: String] = [:], seed: UInt64 = 1) {
+    public init(dataDirectory: URL, variant: String, options: [String: String] = [:], seed: UInt64 = 1,
+                remotes: [String: RemoteAddress] = [:]) {
         self.dataDirectory = dataDirectory
         self.variant = variant
         self.options = options
         self.seed = seed
+        self.remotes = remotes
     }
 
     /// The arguments Chaos starts a worker with, which ``init(workerArguments:)`` reads:
-    /// `--data DIR --variant V --seed N`, then `--option KEY=VALUE` by key.
+    /// `--data DIR --variant V --seed N`, then `--option KEY=VALUE` and `--remote
+    /// NAME=HOST:PORT`, by key.
     package var workerArguments: [String] {
         var arguments = ["--data", dataDirectory.path, "--variant", variant, "--seed", String(seed)]
         for (key, value) in options.sorted(by: { $0.key < $1.key }) { arguments += ["--option", "\(key)=\(value)"] }
+        for (name, address) in remotes.sorted(by: { $0.key < $1.key }) { arguments += ["--remote", "\(name)=\(address)"] }
         return arguments
     }
 
@@ -37,10 +44,11 @@ public struct TargetContext: Sendable {
         var variant = "hardened"
         var seed: UInt64 = 1
         var options: [String: String] = [:]
+        var remotes: [String: RemoteAddress] = [:]
         var words = arguments.makeIterator()
         while let word = words.next() {
-            guard ["--data", "--variant", "--seed", "--option"].contains(word) else {
-                throw TargetError("unknown worker argument '\(word)'; expected --data, --variant, --seed, --option")
+            guard ["--data", "--variant", "--seed", "--option", "--remote"].contains(word) else {
+                throw TargetError("unknown worker argument '\(word)'; expected --data, --variant, --seed, --option, --remote")
             }
             guard let value = words.next() else { throw TargetError("\(word) needs a value") }
             switch word {
@@ -49,6 +57,12 @@ public struct TargetContext: Sendable {
             case "--seed":
                 guard let number = UInt64(value) else { throw TargetError("--seed wants a whole number, got '\(value)'") }
                 seed = number
+            case "--remote":
+                let pair = value.split(separator: "=", maxSplits: 1).map(String.init)
+                guard pair.count == 2, let address = RemoteAddress(pair[1]) else {
+                    throw TargetError("--remote wants NAME=HOST:PORT, got '\(value)'")
+                }
+                remotes[pair[0]] = address
             default:
                 let pair = value.split(separator: "=", maxSplits: 1).map(String.init)
                 guard pair.count == 2 else { throw TargetError("--option wants KEY=VALUE, got '\(value)'") }
@@ -56,7 +70,7 @@ public struct TargetContext: Sendable {
             }
         }
         guard let data else { throw TargetError("--data DIR is required: the app's data folder") }
-        self.init(dataDirectory: URL(fileURLWithPath: data), variant: variant, options: options, seed: seed)
+        self.init(dataDirectory: URL(fileURLWithPath: data), variant: variant, options: options, seed: seed, remotes: remotes)
     }
 }
 

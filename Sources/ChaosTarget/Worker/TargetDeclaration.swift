@@ -27,6 +27,10 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
     package var libcSeamMissing: String?
     /// The options it reads (nil: an older target, whose options are not checked).
     package var options: [TargetOption]?
+    /// The remotes its app talks to.
+    package var remotes: [Remote]?
+    /// The systems its scenarios may name (nil or empty: any kebab-case name).
+    package var systems: [String]?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
@@ -48,6 +52,8 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
         sqliteLibraries = Target.sqlite.count
         libcSeamMissing = LibcSeam.whyNotLoaded
         options = Target.options
+        remotes = Target.remotes.isEmpty ? nil : Target.remotes
+        systems = Target.systems.isEmpty ? nil : Target.systems
         let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
         parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
     }

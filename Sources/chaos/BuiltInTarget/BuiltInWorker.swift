@@ -1,5 +1,6 @@
 import Chaos
 import Foundation
+import ReferenceTarget
 
 /// `chaos worker --data DIR ...`: hosts the reference app (SystemUnderTest) for a
 /// controller. Internal: `chaos run` starts it; people don't.
@@ -12,6 +13,6 @@ enum BuiltInWorker {
     static let subcommand = WorkerCommand.builtInSubcommand
 
     static func run(arguments: [String]) async -> Int32 {
-        await SystemUnderTestTarget.serve(arguments: arguments)
+        await ReferenceApp.serveWorker(arguments: arguments)
     }
 }

@@ -40,7 +40,7 @@ struct ValidateCommand: ParsableCommand {
             for file in files {
                 do {
                     let scenario = try ScenarioLoader.resolve(file)
-                    let problems = ScenarioTargetCheck.problems(scenario, target: choice.declaration, systems: choice.systems)
+                    let problems = ScenarioTargetCheck.problems(scenario, target: choice.declaration)
                     guard problems.isEmpty else {
                         for problem in problems { printError(String(describing: problem)) }
                         failed = true

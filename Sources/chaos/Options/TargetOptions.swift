@@ -1,6 +1,7 @@
 import ArgumentParser
 import Chaos
 import Foundation
+import ReferenceTarget
 
 /// Which app a command works on: the built-in one, or a user's target executable, and
 /// which of its variants. Every command that starts the app takes these.
@@ -35,7 +36,7 @@ struct TargetOptions: ParsableArguments {
 
     /// What the built-in app declares, read in this process (it is compiled in).
     static var builtInDeclaration: TargetDeclaration {
-        MainActor.assumeIsolated { TargetDeclaration(target: SystemUnderTestTarget.self, pid: 0) }
+        MainActor.assumeIsolated { ReferenceApp.declaration }
     }
 
     /// This executable's own path: the built-in worker is `chaos worker`.

@@ -27,7 +27,7 @@ import Testing
 
     @Test(arguments: [
         ("synchronous=", "both non-empty"), ("=v", "both non-empty"),
-        ("bogus-key=1", "the target has no option 'bogus-key'; it reads: synchronous, backup-every, remote-url"),
+        ("bogus-key=1", "the target has no option 'bogus-key'; it reads: synchronous, backup-every"),
         ("synchronous=sometimes", "must be one of full, normal, off, found 'sometimes'"),
         ("backup-every=0", "must be a whole number from 1 to 1000000"),
     ])
@@ -46,6 +46,15 @@ import Testing
         let run = try Self.run(["run", scenario.path, "--report-dir", work.url.path])
         #expect(run.exitCode == 64)
         #expect(run.stderr.contains("opt.yaml:5:3") && run.stderr.contains("did you mean 'synchronous'"), "\(run.stderr)")
+    }
+
+    @Test func aSystemTheTargetDoesNotDeclareIsRefusedAtItsLineWithTheClosestOne() throws {
+        let work = try TemporaryFolder()
+        let scenario = try work.write("sys.yaml", "name: sys\nsummary: s\nsystem: favourites\nsteps:\n  - launch\n")
+        let result = try Self.run(["validate", scenario.path])
+        #expect(result.exitCode == 64)
+        #expect(result.stderr.contains("sys.yaml:3:9") && result.stderr.contains("unknown system 'favourites'")
+            && result.stderr.contains("did you mean 'favorites'"), "\(result.stderr)")
     }
 
     @Test func aTargetExecutableThatCannotBeRunIsBadUsageWhateverTheReason() throws {

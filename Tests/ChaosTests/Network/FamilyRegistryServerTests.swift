@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import ReferenceTarget
 @testable import Chaos
 @testable import ChaosTarget
 
@@ -7,7 +8,7 @@ extension NetworkLabSuite {
     /// The family registry over real HTTP on loopback: 201, 409, 404, the list.
     @Suite("Family registry")
     struct FamilyRegistryServerTests {
-        private func exchange(_ lab: NetworkLab, _ request: String) throws -> (status: Int, body: String) {
+        private func exchange(_ lab: RegistryLab, _ request: String) throws -> (status: Int, body: String) {
             let client = try LoopbackClient.connect(port: lab.registry.port)
             client.send(request)
             let text = String(decoding: client.receiveAll(within: .seconds(5)).chunks.joined(), as: UTF8.self)
@@ -26,7 +27,7 @@ extension NetworkLabSuite {
         }
 
         @Test func registersLooksUpAndRefusesATakenCode() throws {
-            let lab = try NetworkLab.start()
+            let lab = try RegistryLab.start()
             defer { lab.stop() }
             let created = try exchange(lab, post(#"{"code":"ABC234","name":"Rivera","clientID":"d-1"}"#))
             #expect(created.status == 201)
@@ -45,6 +46,18 @@ extension NetworkLabSuite {
             #expect(lab.probe("remote.duplicates") == .int(0))
             #expect(lab.probe("remote.registrations") == .int(2))
             #expect(lab.probe("remote.nothing") == nil)
+        }
+
+        @Test func registryCountsDuplicatesSoTheCheckCanFail() {
+            let registry = FamilyRegistry()
+            #expect(registry.register(.init(code: "ABC234", name: "A", clientID: "d-1")) == .created(.init(code: "ABC234", name: "A", clientID: "d-1")))
+            #expect(registry.register(.init(code: "ABC234", name: "B", clientID: "d-2")) == .conflict(.init(code: "ABC234", name: "A", clientID: "d-1")))
+            #expect(registry.duplicates == 0)
+            // A client that retried its creation under a new code: one request, two families.
+            _ = registry.register(.init(code: "XYZ789", name: "A", clientID: "d-1"))
+            #expect(registry.duplicates == 1)
+            #expect(registry.families.count == 2)
+            #expect(registry.registrationRequests == 3)
         }
     }
 }

@@ -135,15 +135,4 @@ struct NetworkFaultDecisionTests {
         #expect(NetworkPipeline.plan(16, through: &blackholeFirst) == .drop)
     }
 
-    @Test func registryCountsDuplicatesSoTheCheckCanFail() {
-        let registry = FamilyRegistry()
-        #expect(registry.register(.init(code: "ABC234", name: "A", clientID: "d-1")) == .created(.init(code: "ABC234", name: "A", clientID: "d-1")))
-        #expect(registry.register(.init(code: "ABC234", name: "B", clientID: "d-2")) == .conflict(.init(code: "ABC234", name: "A", clientID: "d-1")))
-        #expect(registry.duplicates == 0)
-        // A client that retried its creation under a new code: one request, two families.
-        _ = registry.register(.init(code: "XYZ789", name: "A", clientID: "d-1"))
-        #expect(registry.duplicates == 1)
-        #expect(registry.families.count == 2)
-        #expect(registry.registrationRequests == 3)
-    }
 }

@@ -42,8 +42,10 @@ package final class ChildProcess: @unchecked Sendable {
     // Guards every mutable field: the runner may kill from a timeout path.
     private let lock = NSLock()
 
-    /// Starts `executable` with `arguments` and exactly `environment`.
-    package init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL) throws {
+    /// Starts `executable` with `arguments` and exactly `environment`. With an
+    /// `outputFile`, its stdout goes there (a server's log) and nothing is read from it.
+    package init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL,
+                 outputFile: URL? = nil) throws {
         self.stderrFile = stderrFile
         forkServer = nil
         // With cases running in parallel, another thread's child must never inherit
@@ -58,7 +60,11 @@ package final class ChildProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_adddup2(&actions, toChild[0], 0)
-        posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        if let outputFile {
+            posix_spawn_file_actions_addopen(&actions, 1, outputFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        } else {
+            posix_spawn_file_actions_adddup2(&actions, fromChild[1], 1)
+        }
         posix_spawn_file_actions_addopen(&actions, 2, stderrFile.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addclose(&actions, toChild[0])
         posix_spawn_file_actions_addclose(&actions, fromChild[1])
@@ -85,6 +91,7 @@ package final class ChildProcess: @unchecked Sendable {
         self.pid = pid
         stdinFD = toChild[1]
         stdoutFD = fromChild[0]
+        if outputFile != nil { close(stdoutFD); stdoutFD = -1 }
         exitFD = chaos_pidfd_open(pid)
         Self.register(pid)
     }

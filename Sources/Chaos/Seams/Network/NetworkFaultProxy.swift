@@ -18,7 +18,7 @@ import ChaosTarget
 /// again.
 ///
 /// ```swift
-/// let proxy = try NetworkFaultProxy.start(upstreamPort: registry.port, group: group)
+/// let proxy = try NetworkFaultProxy.start(upstreamPort: remotePort, group: group)
 /// try proxy.arm(LatencyFault(latency: .milliseconds(200)), trigger: Trigger(), seed: 7)
 /// try proxy.clear(kind: nil)
 /// proxy.stop()
@@ -28,6 +28,7 @@ package final class NetworkFaultProxy: Sendable {
 
     /// The port the proxy listens on (kept across a `network-down` and its clear).
     package let port: Int
+    package let upstreamHost: String
     package let upstreamPort: Int
     private let group: any EventLoopGroup
     private let state: NIOLockedValueBox<State>
@@ -58,18 +59,20 @@ package final class NetworkFaultProxy: Sendable {
         var stopped = false
     }
 
-    private init(port: Int, upstreamPort: Int, group: any EventLoopGroup, state: NIOLockedValueBox<State>,
+    private init(port: Int, upstreamHost: String, upstreamPort: Int, group: any EventLoopGroup, state: NIOLockedValueBox<State>,
                  acceptor: NIOLockedValueBox<NetworkFaultProxy?>) {
         self.port = port
+        self.upstreamHost = upstreamHost
         self.upstreamPort = upstreamPort
         self.group = group
         self.state = state
         self.acceptor = acceptor
     }
 
-    /// Starts listening on 127.0.0.1 (`port` 0: a free port) in front of the remote
-    /// at 127.0.0.1:`upstreamPort`. Blocks until bound; call it off the event loops.
-    package static func start(upstreamPort: Int, group: any EventLoopGroup, port: Int = 0) throws -> NetworkFaultProxy {
+    /// Starts listening on 127.0.0.1 (`port` 0: a free port) in front of the remote at
+    /// `upstreamHost:upstreamPort`. Blocks until bound; call it off the event loops.
+    package static func start(upstreamHost: String = host, upstreamPort: Int, group: any EventLoopGroup,
+                              port: Int = 0) throws -> NetworkFaultProxy {
         let state = NIOLockedValueBox(State())
         // The listener needs the proxy and the proxy its port: bind through a box.
         let box = NIOLockedValueBox<NetworkFaultProxy?>(nil)
@@ -81,7 +84,8 @@ package final class NetworkFaultProxy: Sendable {
             listener.close(promise: nil)
             throw ChaosError.io("the fault proxy has no local port")
         }
-        let proxy = NetworkFaultProxy(port: bound, upstreamPort: upstreamPort, group: group, state: state, acceptor: box)
+        let proxy = NetworkFaultProxy(port: bound, upstreamHost: upstreamHost, upstreamPort: upstreamPort, group: group,
+                                      state: state, acceptor: box)
         box.withLockedValue { $0 = proxy }
         state.withLockedValue { $0.listener = listener }
         return proxy
@@ -99,8 +103,8 @@ package final class NetworkFaultProxy: Sendable {
             .wait()
     }
 
-    /// The URL the app is given for its remote.
-    package var url: String { "http://\(Self.host):\(port)" }
+    /// Where the app is given to reach its remote.
+    package var address: RemoteAddress { RemoteAddress(host: Self.host, port: port) }
 
     // MARK: - Connections
 
@@ -125,7 +129,7 @@ package final class NetworkFaultProxy: Sendable {
         }
         return channel.eventLoop.makeCompletedFuture {
             try channel.pipeline.syncOperations.addHandler(ProxyGlueHandler(connection: connection, side: .client))
-            connection.start(upstreamHost: Self.host, upstreamPort: self.upstreamPort)
+            connection.start(upstreamHost: self.upstreamHost, upstreamPort: self.upstreamPort)
         }
     }
 

@@ -1,88 +1,104 @@
+import Foundation
 import NIOCore
 import NIOPosix
 import ChaosTarget
 
-/// The network of one case: the family registry (the remote), the fault proxy in
-/// front of it, and the one event-loop thread they run on. The case runner starts a
-/// lab for the scenarios that need a remote, gives the app the proxy's URL (target
-/// option `remote-url`), arms and clears network faults in it, asks it the `remote.*`
-/// probes, and stops it when the case ends, however it ends. Stopped, it leaves no
+/// The network of one case: the remotes the target declares that the case needs, each
+/// started or reached (``RemoteServer``), a fault proxy in front of each (the only
+/// address the app is given), and the one event-loop thread the proxies run on. The
+/// network seam arms and clears network faults in it, asks it the `remote.*` probes,
+/// and stops it when the case ends, however it ends. Stopped, it leaves no server, no
 /// listening socket and no thread behind.
 ///
 /// ```swift
-/// let lab = try NetworkLab.start()
+/// let lab = try NetworkLab.start([registry], scratch: folder, mark: mark, deadline: .now + .seconds(30))
 /// defer { lab.stop() }
-/// try lab.arm(NetworkDownFault(), trigger: Trigger(), seed: 1)
-/// lab.probe("remote.families")   // .int(0)
+/// try lab.proxy(nil)?.arm(NetworkDownFault(), trigger: Trigger(), seed: 1)
+/// lab.probe("remote.connections")   // .int(0)
 /// ```
-package final class NetworkLab: Sendable {
-    /// The probes it answers, by name.
-    package static let probes = ["remote.families", "remote.duplicates", "remote.registrations", "remote.connections"]
+package final class NetworkLab {
+    /// The probe every lab answers: connections open through the proxies now.
+    package static let connectionsProbe = "remote.connections"
+    /// How scenarios name a remote's own probes: `remote.NAME`.
+    package static let probePrefix = "remote."
 
-    package let registry: FamilyRegistryServer
-    package let proxy: NetworkFaultProxy
     private let group: MultiThreadedEventLoopGroup
+    private let servers: [RemoteServer]
+    /// The proxy in front of each remote, by the remote's name.
+    private let proxies: [String: NetworkFaultProxy]
 
-    private init(registry: FamilyRegistryServer, proxy: NetworkFaultProxy, group: MultiThreadedEventLoopGroup) {
-        self.registry = registry
-        self.proxy = proxy
+    private init(group: MultiThreadedEventLoopGroup, servers: [RemoteServer], proxies: [String: NetworkFaultProxy]) {
         self.group = group
+        self.servers = servers
+        self.proxies = proxies
     }
 
-    /// Starts the registry and the proxy on free ports of 127.0.0.1.
-    package static func start() throws -> NetworkLab {
+    /// Starts or reaches each of `remotes`, and a proxy in front of each on a free port of
+    /// 127.0.0.1. On a failure, what was started is stopped.
+    package static func start(_ remotes: [Remote], scratch: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> NetworkLab {
         // One thread is plenty for a few connections at a time, and one is less to stop.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        do {
-            let registry = try FamilyRegistryServer.start(group: group)
-            do {
-                let proxy = try NetworkFaultProxy.start(upstreamPort: registry.port, group: group)
-                return NetworkLab(registry: registry, proxy: proxy, group: group)
-            } catch {
-                registry.stop()
-                throw error
-            }
-        } catch {
-            try? group.syncShutdownGracefully()
-            throw ChaosError.io("cannot start the network lab: \(error)")
+        var servers: [RemoteServer] = []
+        var proxies: [String: NetworkFaultProxy] = [:]
+        let fail = { (problem: SeamUnavailable) -> SeamUnavailable in
+            NetworkLab(group: group, servers: servers, proxies: proxies).stop()
+            return problem
         }
+        for remote in remotes {
+            let server: RemoteServer
+            do { server = try RemoteServer.start(remote, scratch: scratch, mark: mark, deadline: deadline) } catch { throw fail(error) }
+            servers.append(server)
+            do {
+                proxies[remote.name] = try NetworkFaultProxy.start(upstreamHost: server.host, upstreamPort: server.port, group: group)
+            } catch {
+                throw fail(.harness("cannot start the fault proxy in front of '\(remote.name)': \(error)"))
+            }
+        }
+        return NetworkLab(group: group, servers: servers, proxies: proxies)
     }
 
-    /// What the app is given as its remote: the proxy, never the registry itself.
-    package var remoteURL: String { proxy.url }
+    /// Where the app reaches each remote: its proxy.
+    package var addresses: [String: RemoteAddress] { proxies.mapValues(\.address) }
 
-    package func arm(_ fault: any NetworkFault, id: String? = nil, trigger: Trigger, seed: UInt64) throws {
-        try proxy.arm(fault, id: id, trigger: trigger, seed: seed)
+    /// The proxy of the remote `name`, or of the only remote when nil.
+    package func proxy(_ name: String?) -> NetworkFaultProxy? {
+        if let name { return proxies[name] }
+        return proxies.count == 1 ? proxies.values.first : nil
     }
 
-    /// Clears the network faults of `kind` (all when nil); returns their labels.
+    /// Clears the network faults of `kind` (all when nil) on every proxy; their labels.
     @discardableResult
     package func clear(kind: String?) throws -> [String] {
-        try proxy.clear(kind: kind)
+        try proxies.keys.sorted().flatMap { try proxies[$0]?.clear(kind: kind) ?? [] }
     }
 
-    /// What the faults did since the last call.
-    package func takeFirings() -> [NetworkFiring] { proxy.takeFirings() }
+    /// What the faults of every proxy did since the last call, in the order it happened.
+    package func takeFirings() -> [NetworkFiring] {
+        proxies.keys.sorted().flatMap { proxies[$0]?.takeFirings() ?? [] }.sorted { $0.at < $1.at }
+    }
 
-    /// `remote.families`: families registered; `remote.duplicates`: codes registered
-    /// twice plus creations (client ids) behind two families; `remote.registrations`:
-    /// registration requests received, retries included; `remote.connections`:
-    /// connections open through the proxy. Nil for another name.
+    /// `remote.connections`: connections open through the proxies; `remote.NAME`: the
+    /// probe `NAME` a remote declares, asked of the remote itself. Nil for another name.
     package func probe(_ name: String) -> ScenarioValue? {
-        switch name {
-        case "remote.families": .int(registry.registry.families.count)
-        case "remote.duplicates": .int(registry.registry.duplicates)
-        case "remote.registrations": .int(registry.registry.registrationRequests)
-        case "remote.connections": .int(proxy.openConnections)
-        default: nil
+        if name == Self.connectionsProbe { return .int(proxies.values.reduce(0) { $0 + $1.openConnections }) }
+        guard name.hasPrefix(Self.probePrefix) else { return nil }
+        let probe = String(name.dropFirst(Self.probePrefix.count))
+        for server in servers {
+            if let path = server.remote.probes[probe] { return RemoteProbe.get(host: server.host, port: server.port, path: path) }
         }
+        return nil
     }
 
-    /// Stops the proxy and the registry, then the event-loop thread. Blocks until
-    /// everything is closed; call it once, off the event loop.
+    /// Every probe name the remotes of `declaration` answer, as a scenario writes it.
+    package static func probes(of declaration: TargetDeclaration) -> [String] {
+        [connectionsProbe] + (declaration.remotes ?? []).flatMap { $0.probes.keys.map { probePrefix + $0 } }.sorted()
+    }
+
+    /// Stops the proxies, the servers Chaos started, then the event-loop thread. Blocks
+    /// until everything is closed; call it once, off the event loop.
     package func stop() {
-        proxy.stop()
-        registry.stop()
+        for proxy in proxies.values { proxy.stop() }
+        for server in servers { server.stop() }
         try? group.syncShutdownGracefully()
     }
 }

@@ -1,42 +1,59 @@
 import ChaosTarget
 import Foundation
 
-/// The network: a case that needs a remote gets a network lab (``NetworkLab``: the
-/// remote, and the fault proxy in front of it, whose address the app is given); network
-/// faults are armed in the proxy, which decides per connection what each fault does, and
-/// what they did is gathered after every step.
+/// The network: the remotes the target declares (``Remote``) that a case needs run for
+/// it in a network lab (``NetworkLab``), each behind a fault proxy whose address is what
+/// the app is given; network faults are armed in the proxy of the remote they name, which
+/// decides per connection what each fault does, and what they did is gathered after
+/// every step.
 final class NetworkSeam: FaultSeam {
     private(set) var lab: NetworkLab?
+    private let remotes: [Remote]
+
+    init(remotes: [Remote]) {
+        self.remotes = remotes
+    }
 
     func carries(_ fault: AnyFault) -> Bool {
         fault.base is any NetworkFault
     }
 
-    /// A lab for a scenario whose app talks to the family registry, that arms a network
-    /// fault, or that asks the remote a `remote.*` probe.
-    func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
-        let asksTheRemote = scenario.expectations.contains { if case let .state(probe, _) = $0.kind { probe.hasPrefix("remote.") } else { false } }
-        guard scenario.system == "family" || !steps.isEmpty || asksTheRemote else { return }
-        do {
-            lab = try NetworkLab.start()
-        } catch {
-            throw .harness("\(error)")
+    /// The remotes a case needs: those its system talks to, those its network faults
+    /// name (the only one, when a fault names none), those it asks a probe of.
+    static func needed(by scenario: Scenario, steps: [FaultStep], among remotes: [Remote]) -> [Remote] {
+        let probes = scenario.expectations.compactMap { expectation -> String? in
+            if case let .state(probe, _) = expectation.kind, probe.hasPrefix(NetworkLab.probePrefix) { return probe }
+            return nil
+        }
+        return remotes.filter { remote in
+            let byFault = steps.contains { $0.remote == remote.name || ($0.remote == nil && remotes.count == 1) }
+            let bySystem = remote.systems.map { $0.contains(scenario.system) } ?? true
+            let byProbe = probes.contains { $0 == NetworkLab.connectionsProbe || remote.probes[String($0.dropFirst(NetworkLab.probePrefix.count))] != nil }
+            return byFault || bySystem || byProbe
         }
     }
 
-    var targetOptions: [String: String] {
-        lab.map { ["remote-url": $0.remoteURL] } ?? [:]
+    func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
+        let needed = Self.needed(by: scenario, steps: steps, among: remotes)
+        guard !needed.isEmpty else { return }
+        lab = try NetworkLab.start(needed, scratch: setting.scratch, mark: setting.mark + "/remote", deadline: setting.deadline)
     }
+
+    /// Where the app reaches each remote of the case: its proxy.
+    var addresses: [String: RemoteAddress] { lab?.addresses ?? [:] }
 
     func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
         guard let fault = step.fault.base as? any NetworkFault else { throw .harness("'\(step.fault.kind)' is not a network fault") }
-        guard let lab else { throw .harness("fault '\(step.fault.kind)' needs the network lab, which is not running") }
+        guard let proxy = lab?.proxy(step.remote) else {
+            throw .harness("fault '\(step.fault.kind)' needs \(step.remote.map { "the remote '\($0)'" } ?? "a remote"), "
+                + "which this case does not run (the target declares: \(NameList.text(remotes.map(\.name))))")
+        }
         do {
-            try lab.arm(fault, id: id, trigger: step.trigger, seed: seed)
+            try proxy.arm(fault, id: id, trigger: step.trigger, seed: seed)
         } catch {
             throw .harness("arming \(fault.label) in the fault proxy: \(error)")
         }
-        return .armed(in: "the fault proxy", step)
+        return .armed(in: "the fault proxy" + (step.remote.map { " of \($0)" } ?? ""), step)
     }
 
     func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
@@ -50,7 +67,7 @@ final class NetworkSeam: FaultSeam {
         do { return try lab.clear(kind: kind) } catch { throw .harness("clearing \(scope.label) in the fault proxy: \(error)") }
     }
 
-    /// The connections the proxy's faults picked and ended since the last step.
+    /// The connections the proxies' faults picked and ended since the last step.
     func gather(in session: any CaseSession) {
         for firing in lab?.takeFirings() ?? [] {
             if let id = firing.faultID { session.ledger.update(id) { $0.fired += 1 } }
@@ -60,6 +77,8 @@ final class NetworkSeam: FaultSeam {
         }
     }
 
+    /// A fault that acted on no connection proves nothing: the app never reached the
+    /// remote while it was armed.
     func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
         let fired = activity.fired
         return fired > 0 ? FaultEffect(hadEffect: true, summary: "acted on \(fired) connection\(fired == 1 ? "" : "s")")

@@ -26,8 +26,8 @@ package final class FamilyRegistryServer: Sendable {
         self.listener = listener
     }
 
-    /// Binds 127.0.0.1 on a free port and serves `registry`. Blocks until bound.
-    package static func start(registry: FamilyRegistry = FamilyRegistry(), group: any EventLoopGroup) throws -> FamilyRegistryServer {
+    /// Binds 127.0.0.1 on `port` (0: a free one) and serves `registry`. Blocks until bound.
+    package static func start(registry: FamilyRegistry = FamilyRegistry(), group: any EventLoopGroup, port: Int = 0) throws -> FamilyRegistryServer {
         let listener = try ServerBootstrap(group: group)
             .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
@@ -36,19 +36,28 @@ package final class FamilyRegistryServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(RegistryHTTPHandler(registry: registry))
                 }
             }
-            .bind(host: "127.0.0.1", port: 0)
+            .bind(host: "127.0.0.1", port: port)
             .wait()
         guard let port = listener.localAddress?.port else {
             listener.close(promise: nil)
-            throw ChaosError.io("the family registry has no local port")
+            throw RegistryError(description: "the family registry has no local port")
         }
         return FamilyRegistryServer(registry: registry, port: port, listener: listener)
     }
+
+    /// The probes, by name, with the paths that answer them: the registry's declaration
+    /// (``RegistryHTTPHandler`` answers them).
+    package static let probes = ["families", "duplicates", "registrations"].reduce(into: [String: String]()) { $0[$1] = "/chaos/probe/\($1)" }
 
     /// Stops listening. Blocks until the listening socket is closed.
     package func stop() {
         try? listener.close().wait()
     }
+}
+
+/// Why the registry could not start.
+package struct RegistryError: Error, CustomStringConvertible {
+    package let description: String
 }
 
 /// One request → one JSON answer → close.
@@ -100,8 +109,23 @@ final class RegistryHTTPHandler: ChannelInboundHandler, @unchecked Sendable {
             return (.ok, Self.encode(family))
         case (.GET, 1) where parts[0] == "families":
             return (.ok, Self.encode(["families": registry.families]))
+        case (.GET, 3) where parts[0] == "chaos" && parts[1] == "probe":
+            guard let value = probe(parts[2]) else { return (.notFound, Self.message("no probe \(parts[2])")) }
+            return (.ok, Self.encode(value))
         default:
             return (.notFound, Self.message("no route for \(head.method) \(path)"))
+        }
+    }
+
+    /// What the controller may ask of the registry itself (its declared probes, never
+    /// through the proxy): families registered; codes registered twice plus creations
+    /// (client ids) behind two families; registration requests received, retries included.
+    private func probe(_ name: String) -> Int? {
+        switch name {
+        case "families": registry.families.count
+        case "duplicates": registry.duplicates
+        case "registrations": registry.registrationRequests
+        default: nil
         }
     }
 

@@ -1,4 +1,4 @@
-import Chaos
+import ChaosTarget
 import Foundation
 import SystemUnderTest
 

@@ -1,4 +1,4 @@
-import Chaos
+import ChaosTarget
 import SystemUnderTest
 
 /// One feature of the reference app, as the built-in target drives it: its actions,
@@ -17,7 +17,7 @@ protocol FeatureDriver: AnyObject {
     /// What the feature's screen shows the user right now, if anything.
     func surfaced(app: ChaosApp) -> Surfaced
     /// Called once when the target starts, for a driver that needs the target's
-    /// options or seed (the family feature's `remote-url`). Default: nothing.
+    /// options, seed or remotes (the family feature's registry). Default: nothing.
     func configure(_ context: TargetContext)
     /// A fallback the feature runs on that the store's health cannot see (family:
     /// `local-only` while families wait to sync), or nil. Default: nil.

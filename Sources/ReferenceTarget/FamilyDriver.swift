@@ -1,12 +1,12 @@
-import Chaos
+import ChaosTarget
 import Foundation
 import SystemUnderTest
 
 /// The family feature (seed 001) under the built-in target: family creation with
 /// remote sync, against the registry the case runner starts behind its fault proxy.
 ///
-/// The remote's URL comes from the target option `remote-url` (set by the runner
-/// when it runs a network lab); without it the feature has no remote and keeps
+/// The remote's address is the registry's, as the target declares it (its fault proxy's,
+/// given by Chaos for the cases that run it); without it the feature has no remote and keeps
 /// families on the device. While families wait to sync the health mode is
 /// `local-only`, and the screen shows a warning that says so.
 @MainActor
@@ -17,7 +17,7 @@ final class FamilyDriver: FeatureDriver {
     private var settings = FamilyRemoteSettings.unconfigured
 
     func configure(_ context: TargetContext) {
-        settings = FamilyRemoteSettings(baseURL: context.options["remote-url"].flatMap(URL.init(string:)),
+        settings = FamilyRemoteSettings(baseURL: context.remotes[SystemUnderTestTarget.registryName]?.url(),
                                         seed: context.seed)
     }
 

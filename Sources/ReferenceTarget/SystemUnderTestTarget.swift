@@ -1,4 +1,4 @@
-import Chaos
+import ChaosTarget
 import Foundation
 import GRDB
 import SystemUnderTest
@@ -23,8 +23,18 @@ final class SystemUnderTestTarget: ChaosTarget {
         TargetOption("synchronous", .choice(Durability.allCases.map(\.rawValue)),
                      summary: "SQLite's durability: full (the default), normal or off"),
         TargetOption("backup-every", .int(1...1_000_000), summary: "a backup every N acknowledged writes (default 100)"),
-        TargetOption("remote-url", .text, summary: "the family registry's address (set by the network lab)"),
     ]
+    /// The systems of the seed documents, one driver each (``makeDrivers(_:)``).
+    static let systems = ["favorites", "vocabulary", "family", "visits", "settings"]
+    /// The family registry, the remote family creation syncs to: started for each family
+    /// scenario (and any that arms a network fault or asks one of its probes), by this very
+    /// executable (`chaos registry`).
+    static var remotes: [Remote] {
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return [.command(registryName, executable: executable, arguments: [RegistryCommand.subcommand, "--port", Remote.portPlaceholder],
+                         systems: ["family"], probes: FamilyRegistryServer.probes)]
+    }
+    static let registryName = "registry"
     static var actions: [TargetAction<SystemUnderTestTarget>] {
         makeDrivers(URL(fileURLWithPath: "/")).flatMap { driver in
             driver.actions.map { name in

@@ -6,14 +6,14 @@ import Testing
 /// The app's HTTP client against the real registry and fault proxy on loopback: what
 /// each kind of network failure looks like to the app, and so what it does about it
 /// (unreachable: stop and queue; interrupted: retry).
-extension SystemUnderTestSuite {
+extension NetworkLabSuite {
     @Suite struct FamilyRemoteHTTP {
-        private func remote(_ lab: NetworkLab, timeout: Duration = .seconds(2)) throws -> HTTPFamilyRemote {
+        private func remote(_ lab: RegistryLab, timeout: Duration = .seconds(2)) throws -> HTTPFamilyRemote {
             HTTPFamilyRemote(baseURL: try #require(URL(string: lab.remoteURL)), timeout: timeout)
         }
 
         @Test func looksUpAndRegistersThroughTheProxy() async throws {
-            let lab = try NetworkLab.start()
+            let lab = try RegistryLab.start()
             defer { lab.stop() }
             let client = try remote(lab)
             let family = RemoteFamily(code: "ABC234", name: "Rivera", clientID: "d-1")
@@ -25,7 +25,7 @@ extension SystemUnderTestSuite {
         }
 
         @Test func aRefusedConnectionIsUnreachable() async throws {
-            let lab = try NetworkLab.start()
+            let lab = try RegistryLab.start()
             defer { lab.stop() }
             try lab.arm(NetworkDownFault(), trigger: Trigger(), seed: 1)
             let client = try remote(lab)
@@ -38,7 +38,7 @@ extension SystemUnderTestSuite {
         }
 
         @Test func aSilentRemoteIsUnreachableWithinTheTimeout() async throws {
-            let lab = try NetworkLab.start()
+            let lab = try RegistryLab.start()
             defer { lab.stop() }
             try lab.arm(BlackholeFault(), trigger: Trigger(), seed: 1)
             let client = try remote(lab, timeout: .seconds(1))
@@ -55,7 +55,7 @@ extension SystemUnderTestSuite {
         }
 
         @Test func aResetAnswerIsInterruptedAndTheRemoteDidTheWork() async throws {
-            let lab = try NetworkLab.start()
+            let lab = try RegistryLab.start()
             defer { lab.stop() }
             try lab.arm(ResetPeerFault(afterBytes: 0), trigger: Trigger(times: 1), seed: 1)
             let client = try remote(lab)
@@ -74,7 +74,7 @@ extension SystemUnderTestSuite {
         /// the reason the app reads its answers itself.)
         @Test(arguments: [0, 10, 40, 104])
         func aCutAnswerIsInterrupted(bytes: Int) async throws {
-            let lab = try NetworkLab.start()
+            let lab = try RegistryLab.start()
             defer { lab.stop() }
             try lab.arm(LimitDataFault(bytes: bytes), trigger: Trigger(), seed: 1)
             let client = try remote(lab)
@@ -88,7 +88,7 @@ extension SystemUnderTestSuite {
 
         /// An answer in 3-byte slices is read whole: short reads are normal.
         @Test func aSlicedAnswerIsReadWhole() async throws {
-            let lab = try NetworkLab.start()
+            let lab = try RegistryLab.start()
             defer { lab.stop() }
             let client = try remote(lab)
             let family = RemoteFamily(code: "ABC234", name: "Rivera", clientID: "d-1")

@@ -1,0 +1,142 @@
+import ChaosTarget
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A remote the target declares, running for one case: a server Chaos started on a free
+/// port of 127.0.0.1 (and ends with everything it started), or an address that already
+/// listened. Either way it accepted a connection before the case went on.
+final class RemoteServer {
+    let remote: Remote
+    let host: String
+    let port: Int
+    private let process: ChildProcess?
+    private let log: URL?
+
+    private init(remote: Remote, host: String, port: Int, process: ChildProcess?, log: URL?) {
+        self.remote = remote
+        self.host = host
+        self.port = port
+        self.process = process
+        self.log = log
+    }
+
+    /// Starts or reaches `remote`; its folder and logs go in `scratch`. `mark` goes in a
+    /// started server's environment, so what it leaves is found if the controller dies.
+    static func start(_ remote: Remote, scratch: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
+        switch remote.source {
+        case let .address(host, port):
+            let bound = min(deadline, .now + .seconds(5))
+            guard TCPProbe.accepts(host: host, port: port, until: bound) else {
+                throw .harness("the remote '\(remote.name)' at \(host):\(port) does not accept connections: start it before the run "
+                    + "(it is declared as an address that already listens)")
+            }
+            return RemoteServer(remote: remote, host: host, port: port, process: nil, log: nil)
+        case let .command(executable, arguments, environment):
+            return try launch(remote, executable: executable, arguments: arguments, environment: environment,
+                              scratch: scratch, mark: mark, deadline: deadline)
+        }
+    }
+
+    private static func launch(_ remote: Remote, executable: String, arguments: [String], environment: [String: String],
+                               scratch: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
+        guard let port = TCPProbe.freePort() else { throw .harness("no free port on 127.0.0.1 for the remote '\(remote.name)'") }
+        let folder = scratch.appendingPathComponent("remote-\(remote.name)", isDirectory: true)
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let fill = { (text: String) in
+            text.replacingOccurrences(of: Remote.portPlaceholder, with: String(port))
+                .replacingOccurrences(of: Remote.dataPlaceholder, with: folder.path)
+        }
+        var env = ProcessInfo.processInfo.environment.merging(environment.mapValues(fill)) { _, new in new }
+        env[ProcessLeftovers.markVariable] = mark
+        let log = folder.appendingPathComponent("stderr")
+        let process: ChildProcess
+        do {
+            process = try ChildProcess(executable: executable, arguments: arguments.map(fill), environment: env, stderrFile: log,
+                                       outputFile: folder.appendingPathComponent("stdout"))
+        } catch {
+            throw .harness("the remote '\(remote.name)' could not be started (\(executable)): \(error)")
+        }
+        // Its stdin stays open while the case runs: a server that reads it (the reference
+        // app's registry) ends when the controller does, however it ends.
+        let server = RemoteServer(remote: remote, host: NetworkFaultProxy.host, port: port, process: process, log: log)
+        // Until it accepts a connection, it dies, or the case's deadline (a server gets 30 s at most).
+        let bound = min(deadline, .now + .seconds(30))
+        while !TCPProbe.accepts(host: NetworkFaultProxy.host, port: port, until: min(bound, .now + .milliseconds(100))) {
+            if let ended = process.pollExit() {
+                throw .harness("the remote '\(remote.name)' ended before it listened (\(ended)): \(server.logTail)")
+            }
+            guard ContinuousClock.now < bound else {
+                server.stop()
+                throw .harness("the remote '\(remote.name)' did not listen on port \(port) in time: \(server.logTail)")
+            }
+            _ = ChildProcess.awaitEnd(of: process.pid, deadline: min(bound, .now + .milliseconds(20)))
+        }
+        return server
+    }
+
+    /// The end of what a started server wrote to stderr.
+    var logTail: String {
+        log.map { OutputTail.read($0, bytes: 1_000) }.map { $0.isEmpty ? "(it wrote nothing to stderr)" : $0 } ?? ""
+    }
+
+    /// Ends a started server with its process group; an address is left as it is.
+    func stop() {
+        guard let process else { return }
+        process.killGroup()
+        _ = process.waitForExit()
+        _ = process.endGroup()
+    }
+}
+
+/// TCP on loopback, as a remote is started and reached.
+enum TCPProbe {
+    /// A port no one listens on now (the kernel's choice for a socket bound to port 0).
+    static func freePort() -> Int? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+        guard bound == 0 else { return nil }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let named = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+        return named == 0 ? Int(UInt16(bigEndian: address.sin_port)) : nil
+    }
+
+    /// Whether `host:port` accepts a TCP connection before `deadline`.
+    static func accepts(host: String, port: Int, until deadline: ContinuousClock.Instant) -> Bool {
+        guard let fd = connect(host: host, port: port, until: deadline) else { return false }
+        close(fd)
+        return true
+    }
+
+    /// A connected socket to `host:port` (an IPv4 address or `localhost`), or nil by `deadline`.
+    static func connect(host: String, port: Int, until deadline: ContinuousClock.Instant) -> Int32? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr(host == "localhost" ? "127.0.0.1" : host)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        let started = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        if started != 0, errno != EINPROGRESS { close(fd); return nil }
+        if started != 0 {
+            var watched = pollfd(fd: fd, events: Int16(POLLOUT), revents: 0)
+            let ready = poll(&watched, 1, max(0, (deadline - .now).pollTimeout(cap: 5_000)))
+            var failure: Int32 = 0
+            var length = socklen_t(MemoryLayout<Int32>.size)
+            guard ready == 1, getsockopt(fd, SOL_SOCKET, SO_ERROR, &failure, &length) == 0, failure == 0 else { close(fd); return nil }
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
+        return fd
+    }
+}

@@ -1,0 +1,92 @@
+import Foundation
+
+/// A remote the app talks to — its own server, a fake of its API, a database server —
+/// declared by the target so that Chaos can put its fault proxy in front of it and give
+/// the app the proxy's address (``TargetContext/remotes``): network faults then act
+/// between the two, and every injection is recorded `via proxy`.
+///
+/// ```swift
+/// static var remotes: [Remote] {
+///     [.command("sync", executable: serverPath, arguments: ["--port", "{port}", "--data", "{data}"]),
+///      .address("postgres", host: "127.0.0.1", port: 5432)]
+/// }
+/// ```
+///
+/// A command is started for each case that needs the remote, on a free port of
+/// 127.0.0.1 (`{port}` in its arguments and environment), with a folder of its own
+/// (`{data}`) that lives as long as the case; Chaos waits until it accepts connections,
+/// and ends it, with everything it started, when the case ends. An address is one that
+/// already listens (a database server a CI job started); Chaos only checks that it
+/// does. Either way the app is only ever given the proxy's address.
+public struct Remote: Sendable, Codable, Equatable {
+    /// Where the real remote comes from.
+    public enum Source: Sendable, Codable, Equatable {
+        /// A server Chaos starts for each case.
+        case command(executable: String, arguments: [String], environment: [String: String])
+        /// A server that already listens.
+        case address(host: String, port: Int)
+    }
+
+    /// Its name: what a network fault's `remote:` names, and the key of
+    /// ``TargetContext/remotes``.
+    public var name: String
+    public var source: Source
+    /// The systems whose scenarios talk to it (nil: every scenario's, the storage
+    /// catalog's included): a case that neither is of one of them, nor arms a network
+    /// fault, nor asks one of its probes, runs without it.
+    public var systems: [String]?
+    /// Probes the controller asks of the remote itself, not through the proxy, so they
+    /// answer whatever faults are armed and after the app trapped: a probe's name (a
+    /// scenario asks `remote.NAME`) → the HTTP path that answers its value as JSON.
+    public var probes: [String: String]
+
+    public init(name: String, source: Source, systems: [String]? = nil, probes: [String: String] = [:]) {
+        self.name = name
+        self.source = source
+        self.systems = systems
+        self.probes = probes
+    }
+
+    /// A server Chaos starts for each case: `{port}` and `{data}` in `arguments` and in
+    /// the values of `environment` are its port and its folder.
+    public static func command(_ name: String, executable: String, arguments: [String] = [], environment: [String: String] = [:],
+                               systems: [String]? = nil, probes: [String: String] = [:]) -> Remote {
+        Remote(name: name, source: .command(executable: executable, arguments: arguments, environment: environment),
+               systems: systems, probes: probes)
+    }
+
+    /// A server that already listens at `host:port`.
+    public static func address(_ name: String, host: String, port: Int, systems: [String]? = nil,
+                               probes: [String: String] = [:]) -> Remote {
+        Remote(name: name, source: .address(host: host, port: port), systems: systems, probes: probes)
+    }
+
+    /// The placeholders of a command's arguments and environment.
+    package static let portPlaceholder = "{port}"
+    package static let dataPlaceholder = "{data}"
+}
+
+/// Where the app reaches a remote: the fault proxy's address.
+public struct RemoteAddress: Sendable, Equatable, CustomStringConvertible {
+    public var host: String
+    public var port: Int
+
+    public init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// `http://127.0.0.1:PORT` (or another scheme), for an HTTP client.
+    public func url(scheme: String = "http") -> URL? {
+        URL(string: "\(scheme)://\(host):\(port)")
+    }
+
+    public var description: String { "\(host):\(port)" }
+
+    /// Reads `HOST:PORT` back.
+    package init?(_ text: String) {
+        guard let colon = text.lastIndex(of: ":"), let port = Int(text[text.index(after: colon)...]), (1...65_535).contains(port)
+        else { return nil }
+        self.init(host: String(text[..<colon]), port: port)
+    }
+}
