@@ -2,6 +2,8 @@ import Testing
 @testable import Chaos
 @testable import ChaosTarget
 
+/// corrupt-file plans its damage as a value, seeded, for a file of a given size: each
+/// method does what its doc comment says, and no plan reaches past the end of the file.
 @Suite("Fault: corrupt-file")
 struct CorruptFileFaultTests {
     let page = FileDamagePlan.pageSize
@@ -29,19 +31,53 @@ struct CorruptFileFaultTests {
     }
 
     @Test func rejectsBadParameters() {
-        func message(_ body: String) -> String? {
-            do {
-                _ = try ScenarioFixtures.faultStep("- fault: corrupt-file\n" + body)
-                return nil
-            } catch { return error.message }
+        func refused(_ body: String, at spot: StepSpot, saying text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+            ScenarioFixtures.expectRefused("- fault: corrupt-file\n" + body, at: spot, saying: text, sourceLocation: sourceLocation)
         }
-        #expect(message("  file: store")?.contains("needs 'how:'") == true)
-        #expect(message("  how: shred")?.contains("unknown 'how' value 'shred'") == true)
-        #expect(message("  how: truncate\n  bytes: 5")?.contains("'bytes' of fault 'corrupt-file' only applies to how: flip-bytes") == true)
-        #expect(message("  how: flip-bytes\n  bytes: 100000")?.contains("must be from 1 to 4096") == true)
-        #expect(message("  how: flip-bytes\n  file: ../etc/passwd")?.contains("logical file name") == true)
-        #expect(message("  how: flip-bytes\n  file: [a]")?.contains("expected a string, found a list") == true)
-        #expect(message("  how: truncate\n  after: 1")?.contains("acts once") == true)
+        refused("  file: store", at: .step, saying: "needs 'how:'")
+        refused("  how: shred", at: .value("how"), saying: "unknown 'how' value 'shred'")
+        refused("  how: truncate\n  bytes: 5", at: .value("bytes"), saying: "'bytes' of fault 'corrupt-file' only applies to how: flip-bytes")
+        refused("  how: flip-bytes\n  bytes: 100000", at: .value("bytes"), saying: "must be from 1 to 4096")
+        refused("  how: flip-bytes\n  file: ../etc/passwd", at: .value("file"), saying: "logical file name")
+        refused("  how: flip-bytes\n  file: [a]", at: .value("file"), saying: "expected a string, found a list")
+        refused("  how: truncate\n  after: 1", at: .key("after"), saying: "acts once")
+        refused("  how: truncate\n  file: wal\n  scope: database", at: .value("scope"), saying: "it needs 'file: store', found 'wal'")
+        refused("  how: truncate\n  scope: pages", at: .value("scope"), saying: "unknown 'scope' value 'pages'")
+    }
+
+    /// `scope: database` folds the WAL into the store before the plan is made, so the
+    /// damage reaches the pages SQLite reads; `scope: file` (the default) takes the file as it is.
+    @Test func scopeDatabaseCheckpointsTheWALFirst() throws {
+        let step = try ScenarioFixtures.faultStep("- fault: corrupt-file\n  how: flip-bytes\n  scope: database")
+        let fault = try #require(step.fault.as(CorruptFileFault.self))
+        #expect(fault == CorruptFileFault(how: .flipBytes, scope: .database))
+        #expect(fault.preparation == .checkpointWAL)
+        #expect(fault.label == "corrupt-file store (flip-bytes, the database)")
+        #expect(CorruptFileFault(how: .flipBytes).preparation == FileDamagePreparation.none)
+        #expect(CorruptFileFault.needsTheFile && !CorruptFileFault.needsPermissionBits, "damage needs a file to damage")
+    }
+
+    /// A plain file (a target without SQLite) may lose any page, its first too; one of
+    /// a page or less is zeroed whole, its length kept. Other methods plan as for SQLite.
+    @Test func zeroPagesOfAPlainFileMayZeroAnyPageAndKeepsTheLength() {
+        func plain(_ how: CorruptFileFault.Method, size: Int, seed: UInt64) -> FileDamagePlan {
+            var rng = SplitMix64(seed: seed)
+            return CorruptFileFault(how: how).plan(fileSize: size, format: .plain, rng: &rng)
+        }
+        #expect(plain(.zeroPages, size: 300, seed: 1) == .edits([ByteEdit(offset: 0, bytes: [UInt8](repeating: 0, count: 300))]))
+        var zeroedFirst = false
+        for seed in UInt64(1)...50 {
+            let size = 5 * page + 10
+            let zeroed = edits(plain(.zeroPages, size: size, seed: seed))
+            #expect((1...3).contains(zeroed.count), "seed \(seed)")
+            #expect(zeroed.allSatisfy { $0.offset % page == 0 && $0.bytes == [UInt8](repeating: 0, count: min(page, size - $0.offset)) },
+                    "whole pages, the last, partial one to the end of the file and not past it")
+            zeroedFirst = zeroedFirst || zeroed.contains { $0.offset == 0 }
+        }
+        #expect(zeroedFirst, "the first page is a page like any other in a plain file")
+        for how in CorruptFileFault.Method.allCases where how != .zeroPages {
+            #expect(plain(how, size: 10 * page, seed: 9) == plan(how, size: 10 * page, seed: 9), "\(how)")
+        }
     }
 
     @Test func plansAreDeterministicPerSeed() {

@@ -3,6 +3,8 @@ import Testing
 @testable import Chaos
 @testable import ChaosTarget
 
+/// delay makes a fault point wait its duration, then go on: a slow fetch, a save stuck
+/// behind another writer.
 @Suite("Fault: delay")
 struct DelayFaultTests {
     @Test func parsesItsExample() throws {
@@ -21,13 +23,13 @@ struct DelayFaultTests {
     }
 
     @Test func rejectsAMissingOrUnboundedDuration() {
-        func message(_ body: String) -> String? {
-            ScenarioFixtures.error(ScenarioFixtures.scenario(steps: "  - fault: delay\n" + body))?.message
+        func refused(_ body: String, at spot: StepSpot, saying text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+            ScenarioFixtures.expectRefused("- fault: delay\n" + body, at: spot, saying: text, sourceLocation: sourceLocation)
         }
-        #expect(message("    point: a/b")?.contains("needs 'for'") == true)
-        #expect(message("    point: a/b\n    for: 0ms")?.contains("above 0 and at most 60s") == true)
-        #expect(message("    point: a/b\n    for: 2m")?.contains("above 0 and at most 60s") == true)
-        #expect(message("    for: 1s")?.contains("needs 'point:'") == true)
+        refused("  point: a/b", at: .step, saying: "needs 'for'")
+        refused("  point: a/b\n  for: 0ms", at: .value("for"), saying: "above 0 and at most 60s")
+        refused("  point: a/b\n  for: 2m", at: .value("for"), saying: "above 0 and at most 60s")
+        refused("  for: 1s", at: .step, saying: "needs 'point:'")
     }
 
     @Test func aDelayedHitGoesOnAfterItsWait() throws {

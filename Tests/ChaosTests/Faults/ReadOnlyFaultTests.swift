@@ -2,6 +2,8 @@ import Testing
 @testable import Chaos
 @testable import ChaosTarget
 
+/// read-only clears a file's write permission bits while the app is down; the app's
+/// workers then run without root's override of them, or the bits would mean nothing.
 @Suite("Fault: read-only")
 struct ReadOnlyFaultTests {
     @Test func parsesItsExampleAndPlansReadOnly() throws {
@@ -12,8 +14,15 @@ struct ReadOnlyFaultTests {
         #expect(ReadOnlyFault(file: "wal").plan(fileSize: 0, rng: &rng) == .makeReadOnly)
     }
 
+    @Test func needsThePermissionBitsHonoured() {
+        #expect(ReadOnlyFault.needsPermissionBits, "root ignores permission bits")
+        #expect(ReadOnlyFault.needsTheFile)
+        var rng = SplitMix64(seed: 2)
+        #expect(ReadOnlyFault().plan(fileSize: 1 << 20, format: .plain, rng: &rng) == .makeReadOnly, "whatever the file holds")
+    }
+
     @Test func rejectsBadParameters() {
-        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: read-only\n  file: ''") }
-        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: read-only\n  mode: 444") }
+        ScenarioFixtures.expectRefused("- fault: read-only\n  file: ''", at: .value("file"), saying: "must be a logical file name like 'store'")
+        ScenarioFixtures.expectRefused("- fault: read-only\n  mode: 444", at: .key("mode"), saying: "unknown key 'mode' in fault 'read-only'")
     }
 }

@@ -3,6 +3,8 @@ import Testing
 @testable import Chaos
 @testable import ChaosTarget
 
+/// replace-file puts another file in place of one of the app's, resolved where the
+/// scenario is and checked to exist when it is loaded.
 @Suite("Fault: replace-file")
 struct ReplaceFileFaultTests {
     @Test func parsesItsExampleAndResolvesAgainstTheScenarioFolder() throws {
@@ -43,11 +45,19 @@ struct ReplaceFileFaultTests {
         #expect(fault.replacement.path == "/bundle/fixtures/a.db")
     }
 
+    /// A replacement goes in place whether or not the app left a file there.
+    @Test func needsNoFileInPlace() {
+        #expect(!ReplaceFileFault.needsTheFile)
+        #expect(!ReplaceFileFault.needsPermissionBits)
+    }
+
     @Test func rejectsBadParameters() throws {
         let directory = try ScenarioFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: replace-file", baseDirectory: directory) }
-        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: replace-file\n  with: nope.db", baseDirectory: directory) }
-        #expect(throws: ScenarioError.self) { try ScenarioFixtures.faultStep("- fault: replace-file\n  with: .", baseDirectory: directory) }
+        ScenarioFixtures.expectRefused("- fault: replace-file", at: .step, saying: "fault 'replace-file' needs 'with:'", baseDirectory: directory)
+        ScenarioFixtures.expectRefused("- fault: replace-file\n  with: nope.db", at: .value("with"),
+                                       saying: "the replacement file 'nope.db' does not exist", baseDirectory: directory)
+        ScenarioFixtures.expectRefused("- fault: replace-file\n  with: .", at: .value("with"),
+                                       saying: "is a directory, not a file", baseDirectory: directory)
     }
 }

@@ -1,7 +1,10 @@
+import FaultPoints
 import Testing
 @testable import Chaos
 @testable import ChaosTarget
 
+/// throw makes a fault point throw an `InjectedFault` carrying its message, so a report
+/// can tell an injected failure from an organic one.
 @Suite("Fault: throw")
 struct ThrowFaultTests {
     @Test func parsesItsExample() throws {
@@ -20,16 +23,50 @@ struct ThrowFaultTests {
         }
     }
 
-    @Test func rejectsBadParameters() {
-        func message(_ body: String) -> String? {
-            do {
-                _ = try ScenarioFixtures.faultStep("- fault: throw\n" + body)
-                return nil
-            } catch { return error.message }
+    /// A firing fails with the step's message, "injected failure" when it writes none.
+    @Test func aFiringFailsWithItsMessage() throws {
+        let context = PointFaultContext { _, _ in }
+        guard case let .fail(message) = ThrowFault(point: "a/b").action(context) else {
+            Issue.record("a throw fault must fail")
+            return
         }
-        #expect(message("  message: x")?.contains("needs 'point:'") == true)
-        #expect(message("  point: favorites")?.contains("must be a point path") == true)
-        #expect(message("  point: a/b\n  mesage: x")?.contains("unknown key 'mesage'") == true)
-        #expect(message("  point: a/b\n  message: [x]")?.contains("expected a string, found a list") == true)
+        #expect(message == "injected failure")
+        let step = try ScenarioFixtures.faultStep("- fault: throw\n  point: store/*\n  message: disk I/O error")
+        let fault = try #require(step.fault.as(ThrowFault.self))
+        #expect(fault == ThrowFault(point: "store/*", message: "disk I/O error"))
+        #expect(fault.label == "throw store/* (\"disk I/O error\")")
+        guard case let .fail(written) = fault.action(context) else {
+            Issue.record("a throw fault must fail")
+            return
+        }
+        #expect(written == "disk I/O error")
+    }
+
+    /// Carried out by the registry, the point throws an `InjectedFault` naming the point
+    /// that threw, its hit and the message.
+    @Test func thePointThrowsAnInjectedFault() {
+        let registry = FaultRegistry()
+        let fault = ThrowFault(point: "store/*", message: "disk I/O error")
+        registry.arm(fault.point) { _ in fault.action(PointFaultContext { _, _ in }) }
+        do {
+            try registry.fire(FaultPoint("store/notes/save")).performSync()
+            Issue.record("the point did not throw")
+        } catch let error as InjectedFault {
+            #expect(error.message == "disk I/O error")
+            #expect(error.point == "store/notes/save")
+            #expect(error.hit == 1)
+        } catch {
+            Issue.record("not an InjectedFault: \(error)")
+        }
+    }
+
+    @Test func rejectsBadParameters() {
+        func refused(_ body: String, at spot: StepSpot, saying text: String, sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+            ScenarioFixtures.expectRefused("- fault: throw\n" + body, at: spot, saying: text, sourceLocation: sourceLocation)
+        }
+        refused("  message: x", at: .step, saying: "needs 'point:'")
+        refused("  point: favorites", at: .value("point"), saying: "must be a point path")
+        refused("  point: a/b\n  mesage: x", at: .key("mesage"), saying: "unknown key 'mesage'")
+        refused("  point: a/b\n  message: [x]", at: .value("message"), saying: "expected a string, found a list")
     }
 }
