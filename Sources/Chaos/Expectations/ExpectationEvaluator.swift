@@ -48,7 +48,11 @@ package enum ExpectationEvaluator {
         }
         let check = AcknowledgedSetCheck(evidence)
         guard !check.lost.isEmpty else {
-            return judge(true, expected: expected, observed: "all \(check.acknowledgedCount) acknowledged records kept")
+            // Writes whose outcome the app could not know are said, though allowed.
+            let uncertain = [("indeterminate", check.indeterminate.count), ("recovered", check.recovered.count)]
+                .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
+            return judge(true, expected: expected, observed: "all \(check.acknowledgedCount) acknowledged records kept"
+                + (uncertain.isEmpty ? "" : " (\(uncertain.joined(separator: ", ")): writes whose outcome the app could not know)"))
         }
         let severity = evidence.surfaced?["severity"]?.stringValue ?? "none"
         let lost = "\(check.lost.count) of \(check.acknowledgedCount) acknowledged records lost"

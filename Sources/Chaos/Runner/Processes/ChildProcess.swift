@@ -261,12 +261,24 @@ package final class ChildProcess: @unchecked Sendable {
                 killGroup()
                 return (waitForExit(), true)
             }
-            awaitExitOrOutput(timeoutMs: remaining.pollTimeout(cap: 200))
+            let slice = remaining.pollTimeout(cap: 200)
+            let ended = awaitExitOrOutput(timeoutMs: slice)
+            if let forkServer, ended || lock.withLock({ stdoutFD < 0 }) {
+                // How a forked child ended is its server's word: waited for, not polled.
+                if let done = forkServer.termination(of: pid, until: min(deadline, clock.now + .milliseconds(Int64(slice)))) {
+                    lock.withLock { termination = done }
+                    return (done, false)
+                }
+            } else if ended {
+                // It has ended: reaping it does not block.
+                return (waitForExit(), false)
+            }
         }
     }
 
-    /// One bounded wait for the child's end (its pidfd) or output to drop.
-    private func awaitExitOrOutput(timeoutMs: Int32) {
+    /// One bounded wait for the child's end (its pidfd) or output to drop. True when the
+    /// pidfd says the child has ended.
+    private func awaitExitOrOutput(timeoutMs: Int32) -> Bool {
         let (output, exit) = lock.withLock { (stdoutFD, exitFD) }
         var descriptors: [pollfd] = []
         if output >= 0 { descriptors.append(pollfd(fd: output, events: Int16(POLLIN), revents: 0)) }
@@ -274,14 +286,17 @@ package final class ChildProcess: @unchecked Sendable {
         // Without a pidfd, once the output is closed nothing wakes the wait: poll the exit often.
         let timeout = exit >= 0 ? timeoutMs : min(timeoutMs, output >= 0 ? 50 : 5)
         let ready = descriptors.isEmpty ? poll(nil, 0, timeout) : poll(&descriptors, nfds_t(descriptors.count), timeout)
-        guard ready > 0, output >= 0, let first = descriptors.first, first.revents != 0 else { return }
-        lock.withLock {
-            guard stdoutFD >= 0 else { return }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(stdoutFD, $0.baseAddress, $0.count) }
-            if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { close(stdoutFD); stdoutFD = -1 }
-            lines.clear()
+        guard ready > 0 else { return false }
+        if output >= 0, let first = descriptors.first, first.revents != 0 {
+            lock.withLock {
+                guard stdoutFD >= 0 else { return }
+                var chunk = [UInt8](repeating: 0, count: 65_536)
+                let count = chunk.withUnsafeMutableBytes { Glibc.read(stdoutFD, $0.baseAddress, $0.count) }
+                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { close(stdoutFD); stdoutFD = -1 }
+                lines.clear()
+            }
         }
+        return exit >= 0 && descriptors.last?.revents ?? 0 != 0
     }
 
     private func closeFDs() {

@@ -66,7 +66,11 @@ package final class ProcessLeftovers: @unchecked Sendable {
         var found: [ProcessEntry] = []
         ChildProcess.withSpawnsHeld {
             let spawned = ChildProcess.spawnedChildren
-            for entry in ProcessTable.entries() where entry.pid != me && entry.startTicks >= since && !spawned.contains(entry.pid) {
+            // Every worker of the case has ended: under a subreaper, whatever they left is a
+            // child of this process now, and the children are all there is to look at (a
+            // sweep does this once a trial); elsewhere the whole table is read.
+            let candidates = subreaper ? ProcessTable.ownChildren() ?? ProcessTable.entries() : ProcessTable.entries()
+            for entry in candidates where entry.pid != me && entry.startTicks >= since && !spawned.contains(entry.pid) {
                 let orphan = subreaper && entry.parent == me
                 if entry.isZombie {
                     // Ended on its own, re-parented here: only reaped.

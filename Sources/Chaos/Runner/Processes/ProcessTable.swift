@@ -39,6 +39,22 @@ package enum ProcessTable {
         return entries
     }
 
+    /// This process's children, as the kernel lists them per thread
+    /// (`/proc/self/task/*/children`); nil where it does not.
+    package static func ownChildren() -> [ProcessEntry]? {
+        guard let tasks = opendir("/proc/self/task") else { return nil }
+        defer { closedir(tasks) }
+        var pids: [pid_t] = []
+        var listed = false
+        while let item = readdir(tasks) {
+            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self) }
+            guard Int(name) != nil, let text = read("/proc/self/task/\(name)/children", limit: 65_536) else { continue }
+            listed = true
+            pids += text.split(separator: " ").compactMap { pid_t($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
+        }
+        return listed ? pids.compactMap(entry) : nil
+    }
+
     /// One process, or nil when it is gone.
     package static func entry(_ pid: pid_t) -> ProcessEntry? {
         guard let text = read("/proc/\(pid)/stat", limit: 4_096) else { return nil }
