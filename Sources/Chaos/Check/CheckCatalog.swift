@@ -26,4 +26,13 @@ package enum CheckCatalog {
     package static func scenarios() throws(ScenarioError) -> [Scenario] {
         try ScenarioLoader.storageCatalog()
     }
+
+    /// Whether a case of the catalog applies to a target: its network cases need a
+    /// remote the target's workload talks to (one declared for every system, or for the
+    /// storage catalog's); every other case applies to every target.
+    package static func applies(_ scenario: Scenario, to declaration: TargetDeclaration) -> Bool {
+        let network = scenario.steps.contains { if case let .fault(step) = $0.action { step.fault.family == .network } else { false } }
+        guard network else { return true }
+        return (declaration.remotes ?? []).contains { $0.systems?.contains(ScenarioTargetCheck.storageSystem) ?? true }
+    }
 }

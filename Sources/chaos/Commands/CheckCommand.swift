@@ -38,7 +38,9 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         RunInterruption.install()
-        let catalog = try CommandFailure.usage { try CheckCatalog.scenarios() }
+        let choice = try target.resolve()
+        // The catalog as it applies to this target: network cases only for one with a remote.
+        let catalog = try CommandFailure.usage { try CheckCatalog.scenarios() }.filter { CheckCatalog.applies($0, to: choice.declaration) }
         let names = StorageCheck.caseNames(of: catalog)
         if list {
             for name in names { print(name) }
@@ -46,10 +48,9 @@ struct CheckCommand: ParsableCommand {
         }
         for name in only where !names.contains(name) {
             let hint = ClosestName.suggestion(for: name, among: names).map { " (did you mean '\($0)'?)" } ?? ""
-            throw CommandFailure("chaos check: no case named '\(name)' in the catalog\(hint); see 'chaos check --list'", .usage)
+            throw CommandFailure("chaos check: no case named '\(name)' in the catalog for this target\(hint); see 'chaos check --list'", .usage)
         }
         try output.prepare()
-        let choice = try target.resolve()
         try choice.check([], options: cases.overrides)
         var options = cases.runOptions(choice)
         guard choice.declaration.workload != nil else {
