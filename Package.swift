@@ -29,6 +29,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         // The ledger example's store: sqlite-nio, with its own renamed copy of SQLite.
         .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
+        // The sync example's server: an app's own backend, a real HTTP server. Its default
+        // traits (swift-configuration, full Foundation) are not needed.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
     ],
     targets: [
         // What app code links to mark fault points. No dependencies.
@@ -125,6 +128,13 @@ let package = Package(
         // storage faults and power cuts reach it through the libc seam.
         .target(name: "TodosCore", path: "Examples/Todos/Sources/TodosCore"),
         .executableTarget(name: "chaos-example-todos", dependencies: ["TodosCore", "ChaosTarget"], path: "Examples/Todos/Sources/TodosTarget"),
+        // A fifth style: a notebook saved on the device and synced to the app's own server
+        // (Hummingbird), the target's declared remote (Examples/Sync).
+        .target(name: "SyncCore", dependencies: ["NotesCore"], path: "Examples/Sync/Sources/SyncCore"),
+        .executableTarget(name: "chaos-example-sync", dependencies: ["SyncCore", "NotesCore", "ChaosTarget"],
+                          path: "Examples/Sync/Sources/SyncTarget"),
+        .executableTarget(name: "chaos-example-sync-server", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
+                          path: "Examples/Sync/Sources/SyncServer"),
         // A test app that never checkpoints its WAL (raw SQLite C API): what a file fault
         // that lands where SQLite does not read is tested on.
         .executableTarget(

@@ -1,0 +1,51 @@
+import Chaos
+import Foundation
+import Testing
+
+/// Network faults on a user's own remote: the sync example (a notebook saved on the
+/// device and synced to the app's own Hummingbird server, its declared remote). Chaos
+/// starts the server for each case behind its fault proxy; the fragile sync, which trusts
+/// the network, loses notes the user was told were saved; the fixed one passes the whole
+/// catalog, network cases included.
+@Suite(.serialized) struct RemoteExampleTests {
+    static let sync = CheckTests.example("sync")
+
+    func check(_ arguments: [String]) throws -> (result: ChaosExecutable.Result, report: RunReport) {
+        let reports = try TemporaryFolder()
+        let result = try ChaosExecutable.run(["check", "-j", "2", "--target-exec", Self.sync, "--report-dir", reports.url.path] + arguments,
+                                             timeout: .seconds(300))
+        return (result, try JSONReportWriter.read(from: reports.url.appendingPathComponent(ReportSet.jsonFileName)))
+    }
+
+    @Test func theFragileSyncLosesSavedNotesWhenTheRemoteIsDownOrResets() throws {
+        let caught = try check(["--variant", "fragile", "--only", "check-network-down-on-save", "--only", "check-network-reset-on-save"])
+        #expect(caught.result.exitCode == 1, "\(caught.result.stdout)")
+        for report in caught.report.cases {
+            #expect(report.verdict == .deviated, "\(report.scenario): \(report.verdict)")
+            let loss = report.expectations.first { $0.kind == "no-silent-loss" }
+            #expect(loss?.passed == false && loss?.observed.contains("lost, and nothing shown to the user") == true, "\(loss?.observed ?? "")")
+            #expect(!report.injections.isEmpty && report.injections.allSatisfy { $0.mechanism == InjectionRecord.Mechanism.proxy },
+                    "\(report.injections.map { "\($0.kind) via \($0.mechanism)" })")
+        }
+    }
+
+    @Test func theFixedSyncPassesTheCatalogNetworkCasesIncluded() throws {
+        let passed = try check(["--variant", "fixed"])
+        let failures = passed.report.cases.filter { $0.verdict != .passed && $0.verdict != .skipped }
+            .map { "\($0.scenario): \($0.error ?? "") \($0.expectations.filter { !$0.passed }.map(\.observed))" }
+        #expect(passed.result.exitCode == 0, "\(failures)")
+        let network = passed.report.cases.filter { $0.scenario.hasPrefix("check-network-") }
+        #expect(network.count == 4, "\(network.map(\.scenario))")
+        // Every network fault acted on the app's connections to its own server.
+        #expect(network.flatMap { $0.faults ?? [] }.allSatisfy { $0.hadEffect == true }, "\(network.flatMap { $0.faults ?? [] })")
+    }
+
+    /// A target with no remote is never given the network cases.
+    @Test func aTargetWithoutARemoteHasNoNetworkCases() throws {
+        let listed = try ChaosExecutable.run(["check", "--list", "--target-exec", CheckTests.example("notes")])
+        #expect(listed.exitCode == 0)
+        #expect(!listed.stdout.contains("check-network-"), "\(listed.stdout)")
+        let sync = try ChaosExecutable.run(["check", "--list", "--target-exec", Self.sync])
+        #expect(sync.stdout.split(separator: "\n").filter { $0.hasPrefix("check-network-") }.count == 4, "\(sync.stdout)")
+    }
+}
