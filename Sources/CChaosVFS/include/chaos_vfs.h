@@ -91,6 +91,11 @@ typedef struct chaos_sqlite_api {
 ** more copies than the shim keeps were installed). */
 int chaos_vfs_register_library(const chaos_sqlite_api *api, int make_default);
 
+/* The address of a function linked into the running executable, by its name in the
+** executable's ELF symbol table (statically linked code is not in the dynamic symbol
+** table dlsym reads); NULL when there is none, or the executable was stripped. */
+void *chaos_linked_symbol(const char *name);
+
 /* How many copies of SQLite the shim is installed into. */
 int chaos_vfs_library_count(void);
 

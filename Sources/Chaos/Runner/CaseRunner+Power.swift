@@ -68,6 +68,23 @@ extension CaseRunner {
         }
     }
 
+    /// The seam that cuts the power saw none of the app's writes and syncs while a cut
+    /// waited: the cut could not come, whatever the steps did.
+    var powerLossSawNothing: Bool {
+        guard let io = log.trackedIO else { return true }
+        return io.writes == 0 && io.syncs == 0
+    }
+
+    /// Why a cut that saw no write never came: the seam that cuts the power does not reach
+    /// the app's files.
+    var powerLossUnreached: String {
+        powerLossMechanism == InjectionRecord.Mechanism.libc
+            ? "the libc seam saw none of the app's writes under its data folder (is it loaded? does the app write elsewhere?)"
+            : "the fault VFS saw none of the app's writes: its SQLite is not the copy the VFS is installed into (sqlite-nio and "
+                + "SQLCipher compile their own: declare it, `static let sqlite = [SQLiteLibrary.sqliteNIO]`; for plain files, "
+                + "`static let sqlite: [SQLiteLibrary] = []`)"
+    }
+
     /// What each fault of the case did, measured by its seam; a power loss, by whether
     /// its moment came.
     func measureFaults() -> [FaultActivity] {
@@ -75,8 +92,9 @@ extension CaseRunner {
             guard activity.kind == StepKeyword.powerLoss.rawValue else { return activity }
             var measured = activity
             let io = activity.writes.map { " (\($0) writes, \(activity.syncs ?? 0) syncs while it waited)" } ?? ""
+            let unreached = (activity.writes ?? 0) == 0 && (activity.syncs ?? 0) == 0 ? " — \(powerLossUnreached)" : ""
             (measured.hadEffect, measured.effect) = activity.fired > 0 ? (true, "the power went out")
-                : (false, "no effect: its moment never came\(io)")
+                : (false, "no effect: its moment never came\(io)\(unreached)")
             return measured
         }
     }

@@ -1,5 +1,5 @@
-import CChaosVFS
-import CSQLite
+package import CChaosVFS
+package import CSQLite
 import FaultPoints
 import Foundation
 

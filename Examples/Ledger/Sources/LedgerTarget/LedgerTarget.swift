@@ -1,20 +1,16 @@
 import ChaosTarget
 import Foundation
 import LedgerCore
-import VaporCSQLite
 
 /// The ledger example's Chaos target: a store on sqlite-nio, whose own copy of SQLite
-/// (every symbol renamed `sqlite_nio_sqlite3_*`) is named here so the fault VFS is
-/// installed into it. `--variant fragile` starts the app as Xcode's templates do;
+/// (every symbol renamed `sqlite_nio_sqlite3_*`) is named here, in one line, so the fault
+/// VFS is installed into it. `--variant fragile` starts the app as Xcode's templates do;
 /// `fixed` as `chaos check` taught it to.
 @main
 final class LedgerTarget: ChaosTarget {
     static let files = ["store": "ledger.sqlite"]
     static let variants = ["fixed", "fragile"]
-    static let sqlite = [SQLiteLibrary(
-        vfsFind: { OpaquePointer(sqlite_nio_sqlite3_vfs_find($0)) },
-        vfsRegister: { sqlite_nio_sqlite3_vfs_register(UnsafeMutablePointer($0), $1) },
-        malloc: sqlite_nio_sqlite3_malloc, free: sqlite_nio_sqlite3_free)]
+    static let sqlite = [SQLiteLibrary.sqliteNIO]
     static let workload: Workload? = Workload(write: "ledger.add", read: "ledger.list")
     static let actions: [TargetAction<LedgerTarget>] = [
         TargetAction("ledger.add", parameters: [.int("amount", in: -1_000_000...1_000_000)]) { target, call in

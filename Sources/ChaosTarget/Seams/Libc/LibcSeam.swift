@@ -1,4 +1,4 @@
-import CLibcSeamAPI
+package import CLibcSeamAPI
 import Foundation
 import Synchronization
 

@@ -1,5 +1,5 @@
-import CChaosVFS
-import CSQLite
+package import CChaosVFS
+package import CSQLite
 import Synchronization
 
 /// Simulated power loss: the process dies and every write that was not yet synced is

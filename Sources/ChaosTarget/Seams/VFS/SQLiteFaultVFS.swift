@@ -1,5 +1,5 @@
-import CChaosVFS
-import CSQLite
+package import CChaosVFS
+package import CSQLite
 
 /// The "chaos" SQLite VFS: a pass-through shim over "unix" (in the C target
 /// `CChaosVFS`) that every connection goes through once it is registered as
@@ -9,8 +9,17 @@ package enum SQLiteFaultVFS {
     /// Registration failed; `code` is the SQLite result code.
     package struct RegistrationError: Error, Equatable, CustomStringConvertible {
         package let code: Int32
+        /// Why, when SQLite's code does not say it (a copy of SQLite that was not found).
+        package var reason: String?
+
+        package init(code: Int32, reason: String? = nil) {
+            self.code = code
+            self.reason = reason
+        }
+
         package var description: String {
-            "registering the \"\(SQLiteFaultVFS.name)\" SQLite VFS failed: \(String(cString: sqlite3_errstr(code))) (\(code))"
+            "registering the \"\(SQLiteFaultVFS.name)\" SQLite VFS failed: "
+                + (reason ?? "\(String(cString: sqlite3_errstr(code))) (\(code))")
         }
     }
 

@@ -1,5 +1,5 @@
-import CChaosVFS
-import CSQLite
+package import CChaosVFS
+package import CSQLite
 import Foundation
 
 /// The seams' side of storage faults, one call at a time (a VFS call or a libc call):

@@ -1,6 +1,6 @@
-import CChaosVFS
-import CLibcSeamAPI
-import CSQLite
+package import CChaosVFS
+package import CLibcSeamAPI
+package import CSQLite
 import Foundation
 import Synchronization
 
