@@ -52,9 +52,14 @@ public struct CaseOutcome: Sendable, CustomStringConvertible {
     static func failures(of report: CaseReport, scenario: Scenario?) -> [Failure] {
         let start = scenario?.location ?? ScenarioLocation(file: report.scenarioFile, line: 1, column: 1)
         let trappedStep = report.steps.firstIndex { $0.outcome == StepRecord.Outcome.trapped }
-        return report.expectations.filter { !$0.passed }.map { result in
+        // One issue for the app's end, which names the expectations it kept from being judged.
+        let unreached = report.expectations.filter(\.wasNotReached)
+        return report.expectations.filter { !$0.passed && !$0.wasNotReached }.map { result in
             var text = "✘ \(result.label): expected \(result.expected), saw \(result.observed)"
             if let detail = result.detail { text += "\n  \(detail)" }
+            if result.kind == "no-trap", let why = unreached.first?.detail {
+                text += "\n  \(why): " + unreached.map(\.label).joined(separator: ", ")
+            }
             text += "\n  reproduce: \(report.reproduce)"
             let written = scenario?.expectations.first { $0.kind.label == result.label }?.location
             let atStep = result.kind == "no-trap" ? trappedStep.flatMap { scenario?.steps.indices.contains($0) == true ? scenario?.steps[$0].location : nil } : nil

@@ -25,4 +25,14 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
         self.detail = detail
     }
 
+    /// How a gap in the evidence is worded when the app's end kept an expectation from
+    /// being judged: `not reached: the app trapped`.
+    package static func notReached(_ why: String) -> String { notReachedPrefix + why }
+    static let notReachedPrefix = "not reached: "
+
+    /// Failed only because the app trapped, hung or ended before the evidence it needs:
+    /// a person reads the trap, once, not the same cause again under every expectation.
+    package var wasNotReached: Bool {
+        !passed && kind != "no-trap" && (detail?.hasPrefix(Self.notReachedPrefix) ?? false)
+    }
 }

@@ -69,7 +69,7 @@ final class AppProcess {
         case let .refused(why):
             throw .harness("the target's declaration cannot be used: \(why)")
         case let .hung(seen):
-            throw .failed("hung: \(seen) before the case timeout; its processes were killed", gap: "not reached: the app hung")
+            throw .failed("hung: \(seen) before the case timeout; its processes were killed", gap: ExpectationResult.notReached("the app hung"))
         case .interrupted:
             throw .interrupted
         }
@@ -99,7 +99,7 @@ final class AppProcess {
         case let .hung(seen):
             self.worker = nil
             let why = seen.map { "\($0) during '\(what)' before the case timeout" } ?? "no answer to '\(what)' before the case timeout"
-            throw .failed("hung: \(why); the worker's processes were killed", gap: "not reached: the app hung")
+            throw .failed("hung: \(why); the worker's processes were killed", gap: ExpectationResult.notReached("the app hung"))
         case let .brokeProtocol(why):
             self.worker = nil
             throw .harness("the target broke the worker protocol during '\(what)': \(why)")
@@ -117,7 +117,7 @@ final class AppProcess {
             return .trapped(TrapParser.trap(signal: signal, stderr: stderr))
         }
         return .failed("the worker ended unexpectedly during '\(what)' (\(termination))",
-                       gap: "not reached: the app ended unexpectedly")
+                       gap: ExpectationResult.notReached("the app ended unexpectedly"))
     }
 
     /// Stops the app gracefully and waits for its worker to exit.

@@ -53,7 +53,7 @@ extension CaseRunner {
             powerWentOut(order, during: during)
         case let .trapped(trap):
             log.evidence.trap = trap
-            log.evidence.evidenceGap = "not reached: the app trapped"
+            log.evidence.evidenceGap = ExpectationResult.notReached("the app trapped")
             endRun(powerLost: false)
             throw .trapped
         case let .failed(what, gap):

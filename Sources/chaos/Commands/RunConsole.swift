@@ -74,9 +74,19 @@ final class RunConsole: @unchecked Sendable {
         say(line)
         if let trap = report.trap, trap.site == nil, let why = trap.backtrace, why.hasPrefix("no backtrace:") { say("    \(why)") }
         if report.verdict != .passed {
-            for failed in report.expectations where !failed.passed {
-                say("    \(paint("✘", 31)) \(failed.label): expected \(failed.expected), saw \(failed.observed)")
+            // The app's end once (a trap: its site, message and step), then only the
+            // expectations it let be judged; those it kept from it, in one line.
+            for failed in report.expectations where !failed.passed && !failed.wasNotReached {
+                var label = failed.label
+                if failed.kind == "no-trap", let step = report.steps.last(where: { $0.outcome == StepRecord.Outcome.trapped || $0.outcome == "error" }) {
+                    label += " (at step \(step.index): \(step.label))"
+                }
+                say("    \(paint("✘", 31)) \(label): expected \(failed.expected), saw \(failed.observed)")
                 if let detail = failed.detail { say("      \(detail)") }
+            }
+            let unreached = report.expectations.filter(\.wasNotReached)
+            if let why = unreached.first?.detail {
+                say("    \(paint("·", 90)) \(why): " + unreached.map(\.label).joined(separator: ", "))
             }
             if let error = report.error { say("    \(error)") }
             for fault in report.faults ?? [] where report.verdict != .skipped {

@@ -49,3 +49,24 @@ import Testing
         #expect(sync.stdout.split(separator: "\n").filter { $0.hasPrefix("check-network-") }.count == 4, "\(sync.stdout)")
     }
 }
+
+/// docs/TARGETS.md's table of the catalog names every case `chaos check --list` runs, and
+/// no other: the built-in app's 24, and the four network cases of a target with a remote.
+@Suite struct CatalogTableTests {
+    @Test func theTableInTargetsMDIsTheCatalog() throws {
+        let docs = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/TARGETS.md")
+        let text = try String(contentsOf: docs, encoding: .utf8)
+        let rows = text.split(separator: "\n").filter { $0.hasPrefix("| `check-") }
+        let documented = Set(rows.flatMap { row in
+            row.split(separator: "|")[0].split(separator: "`").filter { $0.hasPrefix("check-") }.map(String.init)
+        })
+        let builtIn = try ChaosExecutable.run(["check", "--list"])
+        let withRemote = try ChaosExecutable.run(["check", "--list", "--target-exec", RemoteExampleTests.sync])
+        let listed = Set((builtIn.stdout + "\n" + withRemote.stdout).split(separator: "\n").map(String.init))
+        #expect(listed.count == 28, "\(listed.sorted())")
+        let extra = documented.subtracting(listed).sorted()
+        let missing = listed.subtracting(documented).sorted()
+        #expect(documented == listed, "documented, not listed: \(extra); listed, not documented: \(missing)")
+    }
+}

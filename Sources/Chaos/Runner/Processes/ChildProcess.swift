@@ -124,13 +124,6 @@ package final class ChildProcess: @unchecked Sendable {
         closeFDs()
     }
 
-    /// 16 MiB: a snapshot of 100,000 records is a few MiB; `CHAOS_MAX_LINE_MB` raises it
-    /// for a target whose snapshot is larger.
-    package static let defaultMaxLineBytes: Int = {
-        let megabytes = ProcessInfo.processInfo.environment["CHAOS_MAX_LINE_MB"].flatMap(Int.init) ?? 16
-        return max(1, min(megabytes, 4_096)) << 20
-    }()
-
     /// Writes one line to the child's stdin. False when the child is gone.
     @discardableResult
     package func writeLine(_ line: String) -> Bool {

@@ -1,4 +1,13 @@
+import Foundation
+
 extension ChildProcess {
+    /// 16 MiB: a snapshot of 100,000 records is a few MiB; `CHAOS_MAX_LINE_MB` raises it
+    /// for a target whose snapshot is larger.
+    package static let defaultMaxLineBytes: Int = {
+        let megabytes = ProcessInfo.processInfo.environment["CHAOS_MAX_LINE_MB"].flatMap(Int.init) ?? 16
+        return max(1, min(megabytes, 4_096)) << 20
+    }()
+
     /// What `readLine(deadline:)` found.
     package enum LineResult: Sendable, Equatable {
         case line(String)

@@ -59,9 +59,14 @@ final class FileSeam: FaultSeam {
         do {
             // Paths in the report are relative to the app's data folder, so two runs compare.
             let done = try FileDamage.apply(plan, to: url).replacingOccurrences(of: session.hostDataDirectory.path + "/", with: "")
-            if plan == .makeReadOnly { deferred[id] = Self.stayedUnwritten(url) }
-            let measured = store.flatMap { store in before.map { FileDamageEffect.after($0, store: store, scratch: effects) } }
+            var measured = store.flatMap { store in before.map { FileDamageEffect.after($0, store: store, scratch: effects) } }
                 ?? FileDamageEffect.bytes(before: bytesBefore, url: url)
+            if plan == .makeReadOnly {
+                // No byte changes: its effect is what the app meets when it next writes.
+                deferred[id] = Self.stayedUnwritten(url)
+                measured = FileDamageEffect(hadEffect: true, summary: "\(url.lastPathComponent) lost its write permission; "
+                    + "what the app meets shows when it next writes")
+            }
             return note(fault, id: id, done: (prepared.map { $0 + "; then " } ?? "") + done,
                         effect: FaultEffect(hadEffect: measured.hadEffect, summary: measured.summary), in: session)
         } catch {
@@ -84,7 +89,8 @@ final class FileSeam: FaultSeam {
         let untouched = FileStamp(url)
         return {
             !untouched.writtenSince(FileStamp(url))
-                ? FaultEffect(hadEffect: true, summary: "\(url.lastPathComponent) stayed unwritten after it lost its write permission")
+                ? FaultEffect(hadEffect: true, summary: "the app's writes were refused: \(url.lastPathComponent) stayed unwritten "
+                    + "after it lost its write permission")
                 : FaultEffect(hadEffect: false, summary: "no effect: the app still wrote to \(url.lastPathComponent) "
                     + "(it runs as root, whom the permission bits do not stop, and does not check them itself)")
         }
