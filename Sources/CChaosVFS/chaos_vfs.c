@@ -144,8 +144,41 @@ static int cCheckReservedLock(sqlite3_file *pFile, int *pResOut) {
     HOOK(pFile, CHAOS_OP_CHECK_RESERVED_LOCK, 0, 0);
     return REAL(pFile)->pMethods->xCheckReservedLock(REAL(pFile), pResOut);
 }
+/* The durability settings the app gave its store, as SQLite reports each PRAGMA to the
+** main database's file (SQLITE_FCNTL_PRAGMA: azArg[1] the name, azArg[2] the value or
+** NULL for a query): what a lost commit's cause is read from. -1: never set. */
+static _Atomic int store_synchronous = -1;  /* 0 off, 1 normal, 2 full, 3 extra */
+static _Atomic int store_wal = -1;          /* 1 wal, 0 another journal mode */
+
+static int word_is(const char *word, const char *name) {
+    if (!word) return 0;
+    for (; *word && *name; word++, name++) {
+        char c = *word >= 'A' && *word <= 'Z' ? (char)(*word + 32) : *word;
+        if (c != *name) return 0;
+    }
+    return *word == 0 && *name == 0;
+}
+
+static void note_pragma(char **azArg) {
+    if (!azArg || !azArg[1] || !azArg[2]) return;
+    if (word_is(azArg[1], "synchronous")) {
+        const char *v = azArg[2];
+        int level = word_is(v, "off") || word_is(v, "0") ? 0 : word_is(v, "normal") || word_is(v, "1") ? 1
+                  : word_is(v, "full") || word_is(v, "2") ? 2 : word_is(v, "extra") || word_is(v, "3") ? 3 : -1;
+        if (level >= 0) atomic_store(&store_synchronous, level);
+    } else if (word_is(azArg[1], "journal_mode")) {
+        atomic_store(&store_wal, word_is(azArg[2], "wal") ? 1 : 0);
+    }
+}
+
+void chaos_vfs_store_settings(int *synchronous, int *wal) {
+    *synchronous = atomic_load(&store_synchronous);
+    *wal = atomic_load(&store_wal);
+}
+
 static int cFileControl(sqlite3_file *pFile, int op, void *pArg) {
     HOOK(pFile, CHAOS_OP_FILE_CONTROL, 0, op);
+    if (op == SQLITE_FCNTL_PRAGMA) note_pragma((char **)pArg);
     int rc = REAL(pFile)->pMethods->xFileControl(REAL(pFile), op, pArg);
     if (op == SQLITE_FCNTL_VFSNAME) {
         /* "chaos/<inner>", allocated by the copy of SQLite that will free it. */

@@ -96,6 +96,10 @@ int chaos_vfs_register_library(const chaos_sqlite_api *api, int make_default);
 ** table dlsym reads); NULL when there is none, or the executable was stripped. */
 void *chaos_linked_symbol(const char *name);
 
+/* The last `PRAGMA synchronous` (0 off … 3 extra) and `PRAGMA journal_mode` (1 wal, 0
+** another) the app set on a database through the fault VFS; -1 for one never set. */
+void chaos_vfs_store_settings(int *synchronous, int *wal);
+
 /* How many copies of SQLite the shim is installed into. */
 int chaos_vfs_library_count(void);
 

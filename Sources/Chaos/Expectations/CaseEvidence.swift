@@ -37,6 +37,10 @@ package struct CaseEvidence: Sendable {
     package var probes: [String: ScenarioValue] = [:]
     /// Why the end-of-case evidence could not be gathered, if it could not.
     package var evidenceGap: String?
+    /// The power went out during the case (a power loss fired).
+    package var powerWentOut = false
+    /// The durability settings the app gave its store, as the worker last reported them.
+    package var storeSettings: StoreSettings?
 
     package init() {}
 

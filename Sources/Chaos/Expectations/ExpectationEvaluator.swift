@@ -60,7 +60,8 @@ package enum ExpectationEvaluator {
             let message = evidence.surfaced?["message"]?.stringValue.map { " \"\($0)\"" } ?? ""
             return judge(true, expected: expected, observed: "\(lost); the user was told (\(severity)\(message))")
         }
-        return judge(false, expected: expected, observed: "\(lost), and nothing shown to the user", detail: check.summary)
+        return judge(false, expected: expected, observed: "\(lost), and nothing shown to the user",
+                     detail: [check.summary, LossCause.named(by: evidence)].compactMap { $0 }.joined(separator: "\n"))
     }
 
     /// Makes the result of one expectation.
@@ -106,7 +107,8 @@ package enum ExpectationEvaluator {
             return judge(false, expected: "every acknowledged write present", observed: "no final snapshot", detail: evidence.evidenceGap)
         }
         let check = AcknowledgedSetCheck(evidence)
-        return judge(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary)
+        return judge(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary,
+                     detail: check.lost.isEmpty ? nil : LossCause.named(by: evidence))
     }
 
     static func preserved(checkpoint name: String, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {

@@ -67,5 +67,6 @@ final class CaseLog {
     /// What a reply says beyond its answer: the writes and syncs the worker tracked.
     func record(_ reply: WorkerReply) {
         if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
+        if let settings = reply.storeSettings { evidence.storeSettings = settings }
     }
 }

@@ -42,6 +42,7 @@ extension CaseRunner {
 
     func powerWentOut(_ order: PowerLossOrder, during what: String) {
         powerOut = true
+        log.evidence.powerWentOut = true
         endRun(powerLost: true)
         let when = order.isNow ? "now" : "during '\(what)'"
         log.injections.append(InjectionRecord(kind: StepKeyword.powerLoss.rawValue, target: "store",

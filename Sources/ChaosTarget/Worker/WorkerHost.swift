@@ -45,6 +45,7 @@ package enum WorkerHost {
                 reply.trackedSyncs = stats.syncs
             }
             if !StorageHook.armedIDs.isEmpty { reply.reach = StorageReach.now() }
+            reply.storeSettings = SQLiteFaultVFS.storeSettings
             WorkerOutput.write(reply)
             if request.op == .stop { return 0 }
         }

@@ -152,6 +152,9 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     /// While storage faults are armed: which seam saw the app's files (what tells a
     /// fault no seam reaches from a fault whose moment did not come).
     package var reach: StorageReach?
+    /// The durability settings the app gave its store (through the fault VFS), once it
+    /// set any: what names the cause of a commit a power cut undid.
+    package var storeSettings: StoreSettings?
 
     package init(id: Int, ok: Bool) {
         self.id = id
@@ -171,5 +174,23 @@ package struct StorageReach: Codable, Sendable, Equatable {
         self.vfsOpens = vfsOpens
         self.libcOpens = libcOpens
         self.libcCalls = libcCalls
+    }
+}
+
+/// The durability settings an app gave its SQLite store, as the fault VFS saw its PRAGMAs:
+/// `synchronous` (`off`, `normal`, `full`, `extra`) and whether the journal is a WAL.
+package struct StoreSettings: Codable, Sendable, Equatable {
+    package var synchronous: String?
+    package var wal: Bool?
+
+    package init(synchronous: String?, wal: Bool?) {
+        self.synchronous = synchronous
+        self.wal = wal
+    }
+
+    /// A commit may not survive a power cut at these settings, as SQLite documents: the
+    /// WAL with `synchronous` below FULL, or any journal with it OFF.
+    package var commitsMayRollBack: Bool {
+        synchronous == "off" || (wal == true && synchronous == "normal")
     }
 }

@@ -82,7 +82,7 @@ final class RunConsole: @unchecked Sendable {
                     label += " (at step \(step.index): \(step.label))"
                 }
                 say("    \(paint("✘", 31)) \(label): expected \(failed.expected), saw \(failed.observed)")
-                if let detail = failed.detail { say("      \(detail)") }
+                for line in (failed.detail ?? "").split(separator: "\n") { say("      \(line)") }
             }
             let unreached = report.expectations.filter(\.wasNotReached)
             if let why = unreached.first?.detail {

@@ -44,4 +44,15 @@ package enum SQLiteFaultVFS {
         defer { sqlite3_free(zName) }
         return rc == SQLITE_OK ? String(cString: zName) : nil
     }
+
+    /// The durability settings the app gave its store through the VFS; nil before it set any.
+    package static var storeSettings: StoreSettings? {
+        var synchronous: Int32 = -1
+        var wal: Int32 = -1
+        chaos_vfs_store_settings(&synchronous, &wal)
+        guard synchronous >= 0 || wal >= 0 else { return nil }
+        let names = ["off", "normal", "full", "extra"]
+        return StoreSettings(synchronous: names.indices.contains(Int(synchronous)) ? names[Int(synchronous)] : nil,
+                             wal: wal < 0 ? nil : wal == 1)
+    }
 }
