@@ -40,6 +40,21 @@ final class AppDatabase {
         try writer.write { db in try Entry(text: text).inserted(db) }
     }
 
+    /// What GRDB's demo app does at launch: an empty table gets a few entries, chosen at
+    /// random, so the first screen is not blank.
+    func addSamplesIfEmpty() throws {
+        let texts = ["Rain all day", "Long walk", "New recipe", "Call with Anna", "Read by the window",
+                     "Market morning", "Late train", "Quiet evening"]
+        let moods = ["calm", "tired", "glad", nil]
+        try writer.write { db in
+            guard try Entry.fetchCount(db) == 0 else { return }
+            for _ in 0..<8 {
+                var entry = Entry(text: texts.randomElement() ?? "Hello", mood: moods.randomElement() ?? nil)
+                try entry.insert(db)
+            }
+        }
+    }
+
     func entries() throws -> [Entry] {
         try writer.read { db in try Entry.order(Column("id")).fetchAll(db) }
     }

@@ -2,11 +2,14 @@ import ChaosTarget
 import Foundation
 
 /// The journal example's Chaos target. `--variant template` starts the app the way
-/// Xcode's templates do; `--variant careful` the way `chaos check` taught it to.
+/// Xcode's templates do; `--variant careful` the way `chaos check` taught it to;
+/// `--variant demo` starts carefully and, like GRDB's demo app, fills an empty journal
+/// with sample entries: records the app makes by itself, which Chaos learns from a clean
+/// launch and never counts as unexpected.
 @main
 final class JournalTarget: ChaosTarget {
     static let files = ["store": "journal.sqlite"]
-    static let variants = ["careful", "template"]
+    static let variants = ["careful", "template", "demo"]
     static let workload: Workload? = Workload(write: "journal.write", read: "journal.read")
     static let actions: [TargetAction<JournalTarget>] = [
         TargetAction("journal.write") { target, call in target.write(call) },
@@ -28,6 +31,7 @@ final class JournalTarget: ChaosTarget {
             database = TemplateStartup.open(at: path)
         } else {
             (database, notice) = { let opened = CarefulStartup.open(at: path); return (opened.database, opened.notice) }()
+            if context.variant == "demo" { try? database?.addSamplesIfEmpty() }
         }
         return health
     }

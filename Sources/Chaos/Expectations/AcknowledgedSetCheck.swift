@@ -8,8 +8,9 @@ import ChaosTarget
 /// may have written records whose keys nobody announced (a commit that landed just
 /// before the cut, with the acknowledgement still on its way): while there is such an
 /// action, a record no acknowledgement or announced attempt explains is
-/// *indeterminate*, allowed. Only a record that no action, finished or cut, can explain
-/// is *unexpected*.
+/// *indeterminate*, allowed. A record the app makes by itself (``OwnRecords``: sample
+/// rows of a first launch) is *the app's own*, allowed. Only a record that no action,
+/// finished or cut, and not the app itself can explain is *unexpected*.
 package struct AcknowledgedSetCheck: Sendable, Equatable {
     /// Acknowledged, yet missing at the end.
     package var lost: [String]
@@ -17,6 +18,8 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
     package var unexpected: [String]
     /// Present, not announced, but an unresolved action may have written it: allowed.
     package var indeterminate: [String]
+    /// Present, not announced, and one the app makes by itself: allowed.
+    package var own: [String]
     /// Attempted and not acknowledged, yet present: allowed.
     package var recovered: [String]
     /// Removals acknowledged, yet the record is back.
@@ -24,10 +27,12 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
     package var acknowledgedCount: Int
 
     package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>,
-                 unresolvedActions: Int = 0) {
+                 unresolvedActions: Int = 0, own isOwn: (String) -> Bool = { _ in false }) {
         let expected = acknowledged.subtracting(removed)
         lost = expected.subtracting(present).sorted()
-        let unexplained = present.subtracting(attempted).subtracting(acknowledged).sorted()
+        var unexplained = present.subtracting(attempted).subtracting(acknowledged).sorted()
+        own = unexplained.filter(isOwn)
+        unexplained.removeAll(where: isOwn)
         (unexpected, indeterminate) = unresolvedActions > 0 ? ([], unexplained) : (unexplained, [])
         recovered = present.intersection(attempted.subtracting(acknowledged)).sorted()
         resurrected = removed.intersection(present).sorted()
@@ -43,6 +48,7 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
         var parts = ["\(acknowledgedCount) acknowledged", "\(lost.count) lost", "\(unexpected.count) unexpected",
                      "\(recovered.count) recovered"]
         if !indeterminate.isEmpty { parts.append("\(indeterminate.count) indeterminate") }
+        if !own.isEmpty { parts.append("\(own.count) the app's own") }
         if !resurrected.isEmpty { parts.append("\(resurrected.count) resurrected") }
         var text = parts.joined(separator: ", ")
         if !lost.isEmpty { text += "; lost: " + list(lost) }
@@ -56,6 +62,7 @@ extension AcknowledgedSetCheck {
     /// The check over a case's evidence: its writes, its unresolved actions, its final snapshot.
     init(_ evidence: CaseEvidence) {
         self.init(acknowledged: evidence.acknowledged, attempted: evidence.attempted, removed: evidence.removed,
-                  present: evidence.presentKeys, unresolvedActions: evidence.unresolvedActions.count)
+                  present: evidence.presentKeys, unresolvedActions: evidence.unresolvedActions.count,
+                  own: evidence.ownRecords.contains)
     }
 }

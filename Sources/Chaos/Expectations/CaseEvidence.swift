@@ -41,6 +41,8 @@ package struct CaseEvidence: Sendable {
     package var powerWentOut = false
     /// The durability settings the app gave its store, as the worker last reported them.
     package var storeSettings: StoreSettings?
+    /// The records the app makes by itself: never unexpected.
+    package var ownRecords = OwnRecords()
 
     package init() {}
 

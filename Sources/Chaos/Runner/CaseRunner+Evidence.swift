@@ -54,6 +54,18 @@ extension CaseRunner {
             }
         }
         log.evidence.finalSnapshot = try snapshot(purpose: "the final snapshot, after a restart")
+        gatherOwnRecords()
+    }
+
+    /// The records of the final snapshot the app makes by itself (``OwnRecords``): what
+    /// the target declares, and what a clean launch makes, learned only when some record
+    /// is left that no action explains.
+    func gatherOwnRecords() {
+        log.evidence.ownRecords.declared = declaration.ownRecords ?? []
+        let explained = log.evidence.attempted.union(log.evidence.acknowledged)
+        let unexplained = log.evidence.presentKeys.subtracting(explained).filter { !log.evidence.ownRecords.contains($0) }
+        guard !unexplained.isEmpty, options.launcher == nil, let cleanLaunch = options.target.cleanLaunch else { return }
+        log.evidence.ownRecords.learned = cleanLaunch.records(for: self)
     }
 
     /// The `remote.*` probes, answered by the remotes themselves (and the proxies), not

@@ -23,7 +23,7 @@ extension TargetDeclaration {
         let named: [(String, [String])] = [
             ("file", Array(ready.files.keys) + Array(ready.files.values)), ("action", ready.actions), ("probe", ready.probes),
             ("mode", ready.modes ?? []), ("variant", ready.variants ?? []),
-            ("option", (ready.options ?? []).map(\.name)),
+            ("option", (ready.options ?? []).map(\.name)), ("own record", ready.ownRecords ?? []),
         ]
         for (what, names) in named {
             for name in names where name.isEmpty || name.count > maxNameLength || name.unicodeScalars.contains(where: \.properties.isControlCharacter) {

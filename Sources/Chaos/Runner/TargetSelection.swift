@@ -35,6 +35,9 @@ package struct TargetSelection: Sendable {
     package var variants: [String]
     /// What it declares: its files, actions and their arguments, probes, modes, workload.
     package var declaration: TargetDeclaration
+    /// What a clean first launch makes by itself, learned when a case first needs it and
+    /// shared by every copy of this selection; nil in the run that learns it.
+    package var cleanLaunch: CleanLaunch? = CleanLaunch()
 
     package init(origin: Origin, worker: WorkerCommand, variant: String, variants: [String], declaration: TargetDeclaration) {
         self.origin = origin

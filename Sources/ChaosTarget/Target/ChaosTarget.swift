@@ -60,6 +60,11 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// The systems (features) its scenarios may name in `system:`; empty: any kebab-case
     /// name.
     static var systems: [String] { get }
+    /// Keys of records the app makes by itself, not for any action (a default row, a
+    /// sample made at first use); a key ending in `*` covers every key it begins. Never
+    /// counted as unexpected. Records a clean first launch makes need no declaring:
+    /// Chaos learns those from one launch on an empty folder.
+    static var ownRecords: [String] { get }
 
     init(context: TargetContext)
 
@@ -89,6 +94,7 @@ extension ChaosTarget {
     public static var options: [TargetOption] { [] }
     public static var remotes: [Remote] { [] }
     public static var systems: [String] { [] }
+    public static var ownRecords: [String] { [] }
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

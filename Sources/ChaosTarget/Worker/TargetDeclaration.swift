@@ -31,6 +31,8 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
     package var remotes: [Remote]?
     /// The systems its scenarios may name (nil or empty: any kebab-case name).
     package var systems: [String]?
+    /// Keys (or `prefix*`) of records the app makes by itself (``ChaosTarget/ownRecords``).
+    package var ownRecords: [String]?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
@@ -54,6 +56,7 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
         options = Target.options
         remotes = Target.remotes.isEmpty ? nil : Target.remotes
         systems = Target.systems.isEmpty ? nil : Target.systems
+        ownRecords = Target.ownRecords.isEmpty ? nil : Target.ownRecords
         let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
         parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
     }

@@ -1,4 +1,4 @@
-package import CForkServer
+internal import CForkServer
 import Foundation
 
 /// The worker side of the fork server (`TARGET --fork-server`, stdin a socket): the

@@ -1,5 +1,5 @@
-package import CChaosVFS
-package import CSQLite
+internal import CChaosVFS
+internal import CSQLite
 import FaultPoints
 import Foundation
 

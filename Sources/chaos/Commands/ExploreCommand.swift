@@ -83,7 +83,7 @@ struct ExploreCommand: ParsableCommand {
             let result = sweeper.runTrial(parsed)
             print("trial \(parsed): \(result.report.verdict.rawValue)\(result.fired ? "" : " (its fault never fired)")")
             RunConsole().event(.finished(result.report, scratch: nil))
-            try write([result.report], sweep: nil, options: options)
+            try write([result.report], sweep: nil, options: options, note: "(the trial)")
             if RunInterruption.requested { throw ExitCode(.interrupted) }
             if result.report.verdict != .passed { throw ExitCode(.failed) }
             return
@@ -158,11 +158,11 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// The report: the sweep's coverage, and a case for each failed trial.
-    private func write(_ reports: [CaseReport], sweep: SweepSummary?, options: RunOptions) throws {
+    private func write(_ reports: [CaseReport], sweep: SweepSummary?, options: RunOptions, note: String = "(the failed trials)") throws {
         var report = RunReport(run: RunInfo.now(options: options), cases: reports)
         report.sweep = sweep
         let written = try ReportSet.write(report, to: URL(fileURLWithPath: reportDir))
-        print("report: \(written.html.path)\(reports.isEmpty ? "" : " (the failed trials)")")
+        print("report: \(written.html.path)\(reports.isEmpty ? "" : " " + note)")
         if let archived = written.archived { print("the reports of the run before are now in \(archived.path)") }
     }
 }

@@ -1,0 +1,54 @@
+import Foundation
+import ChaosTarget
+
+/// What a clean first launch of the target makes by itself: the keys of the records a
+/// launch on an empty data folder leaves, with no action and no fault. Learned at most
+/// once per variant, options, seed and system in a command (every case and sweep trial
+/// of the command shares this through its ``TargetSelection``), and only when a case
+/// has records no action explains: most cases never ask.
+package final class CleanLaunch: @unchecked Sendable {
+    private struct Key: Hashable {
+        var variant: String
+        var options: [String: String]
+        var seed: UInt64
+        var system: String
+    }
+
+    /// Held while learning: two cases that need the same answer wait for one launch.
+    private let lock = NSLock()
+    private var learned: [Key: Set<String>] = [:]
+
+    package init() {}
+
+    /// The record keys a clean launch makes for `runner`'s case (empty when the launch
+    /// or its snapshot failed: then nothing is excused).
+    func records(for runner: CaseRunner) -> Set<String> {
+        let key = Key(variant: runner.options.variant, options: runner.targetOptions, seed: runner.seed, system: runner.scenario.system)
+        lock.lock()
+        defer { lock.unlock() }
+        if let known = learned[key] { return known }
+        let keys = Self.learn(like: runner)
+        learned[key] = keys
+        return keys
+    }
+
+    /// One case of its own: launch on an empty folder, the snapshot of the running app
+    /// (it wrote nothing Chaos asked for and ran with no fault, so it holds what the
+    /// disk holds), stop.
+    private static func learn(like runner: CaseRunner) -> Set<String> {
+        let location = SourceLocation(file: "a clean launch", line: 1, column: 1)
+        let scenario = Scenario(
+            name: "clean-launch", summary: "What a clean first launch makes by itself.", system: runner.scenario.system,
+            seed: runner.seed, options: runner.scenario.options,
+            steps: [ScenarioStep(action: .launch, location: location, label: "launch")],
+            expectations: [ScenarioExpectation(kind: .preserved(Expectation.acknowledged), location: location)],
+            location: location, sourceText: "")
+        var options = runner.options
+        options.keepScratch = false
+        options.seed = runner.seed
+        options.target.cleanLaunch = nil
+        let learner = CaseRunner(scenario: scenario, options: options)
+        _ = learner.run()
+        return learner.log.evidence.finalSnapshot.map { Set($0.values.flatMap(\.keys)) } ?? []
+    }
+}
