@@ -108,7 +108,7 @@ package enum ExpectationEvaluator {
         }
         let check = AcknowledgedSetCheck(evidence)
         return judge(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary,
-                     detail: check.lost.isEmpty ? nil : LossCause.named(by: evidence))
+                     detail: check.lost.isEmpty ? OwnRecords.hint(for: check.unexpected) : LossCause.named(by: evidence))
     }
 
     static func preserved(checkpoint name: String, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {

@@ -23,4 +23,14 @@ package struct OwnRecords: Sendable, Equatable {
             pattern.hasSuffix("*") ? key.hasPrefix(pattern.dropLast()) : key == pattern
         }
     }
+
+    /// What to do about records no action explains, when the app may have made them:
+    /// a clean launch's are learned already, so these came later or under new keys.
+    package static func hint(for unexpected: [String]) -> String? {
+        guard let first = unexpected.first else { return nil }
+        let prefix = first.firstIndex(of: ":").map { String(first[...$0]) + "*" } ?? first
+        return "no action of the case explains \(unexpected.count == 1 ? "this record" : "these records"), and a clean launch "
+            + "does not make \(unexpected.count == 1 ? "it" : "them"): if the app makes such records by itself (at a later "
+            + "launch, or under keys that change), declare them in its target: static var ownRecords = [\"\(prefix)\"]"
+    }
 }

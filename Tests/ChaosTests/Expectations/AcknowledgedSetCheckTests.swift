@@ -45,6 +45,13 @@ struct AcknowledgedSetCheckTests {
         #expect(lost.lost == ["entry:1"], "an acknowledged record is owed, whoever could have made it")
     }
 
+    @Test func recordsNoActionExplainsComeWithTheDeclarationThatWouldOwnThem() {
+        #expect(OwnRecords.hint(for: []) == nil)
+        let hint = OwnRecords.hint(for: ["tag:6F1C", "tag:9A0B"]) ?? ""
+        #expect(hint.contains("these records") && hint.hasSuffix("static var ownRecords = [\"tag:*\"]"), "\(hint)")
+        #expect(OwnRecords.hint(for: ["settings"])?.hasSuffix("[\"settings\"]") == true)
+    }
+
     @Test func unacknowledgedWriteThatReachedTheDiskIsRecoveredAndAllowed() {
         let check = AcknowledgedSetCheck(acknowledged: ["a"], attempted: ["a", "b"], removed: [], present: ["a", "b"])
         #expect(check.passed)
