@@ -29,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
         // The ledger example's store: sqlite-nio, with its own renamed copy of SQLite.
         .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
+        // The orders example's store: a PostgreSQL server, reached through postgres-nio.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // What app code links to mark fault points. No dependencies.
@@ -125,6 +127,12 @@ let package = Package(
         // storage faults and power cuts reach it through the libc seam.
         .target(name: "TodosCore", path: "Examples/Todos/Sources/TodosCore"),
         .executableTarget(name: "chaos-example-todos", dependencies: ["TodosCore", "ChaosTarget"], path: "Examples/Todos/Sources/TodosTarget"),
+        // A fifth style: the data on a database server, PostgreSQL through postgres-nio, the
+        // target's declared remote (Examples/Orders): network faults between app and server.
+        .target(name: "OrdersCore", dependencies: [.product(name: "PostgresNIO", package: "postgres-nio")],
+                path: "Examples/Orders/Sources/OrdersCore"),
+        .executableTarget(name: "chaos-example-orders", dependencies: ["OrdersCore", "ChaosTarget"],
+                          path: "Examples/Orders/Sources/OrdersTarget"),
         // A test app that never checkpoints its WAL (raw SQLite C API): what a file fault
         // that lands where SQLite does not read is tested on.
         .executableTarget(
