@@ -4,9 +4,11 @@
 SWIFT        ?= swift
 # What the tool needs (gcc builds the preloaded C libraries: PreloadLibrary.swift),
 # and what its tests need besides (reports checked with a real
-# browser, xmllint and jsonschema).
+# browser, xmllint and jsonschema; a PostgreSQL server for the orders example, which
+# each test starts as a throwaway cluster of its own: a cluster the package may start
+# on install is never used).
 APT_PACKAGES      := libsqlite3-dev libfaketime pkg-config util-linux gcc
-TEST_APT_PACKAGES := libxml2-utils chromium
+TEST_APT_PACKAGES := libxml2-utils chromium postgresql
 # make bench counts instructions with callgrind (valgrind) on a copy stripped by binutils,
 # and measures libfiu's fiu_fail beside our fault points, and sqlite3's .recover beside the salvage.
 BENCH_APT_PACKAGES := valgrind binutils libfiu0 sqlite3

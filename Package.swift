@@ -32,6 +32,8 @@ let package = Package(
         // The sync example's server: an app's own backend, a real HTTP server. Its default
         // traits (swift-configuration, full Foundation) are not needed.
         .package(url: "https://github.com/hummingbird-project/hummingbird", exact: "2.28.1", traits: []),
+        // The orders example's store: a PostgreSQL server, reached through postgres-nio.
+        .package(url: "https://github.com/vapor/postgres-nio", exact: "1.33.2"),
     ],
     targets: [
         // What app code links to mark fault points. No dependencies.
@@ -135,6 +137,12 @@ let package = Package(
                           path: "Examples/Sync/Sources/SyncTarget"),
         .executableTarget(name: "chaos-example-sync-server", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],
                           path: "Examples/Sync/Sources/SyncServer"),
+        // A sixth style: the data on a database server, PostgreSQL through postgres-nio, the
+        // target's declared remote (Examples/Orders): network faults between app and server.
+        .target(name: "OrdersCore", dependencies: [.product(name: "PostgresNIO", package: "postgres-nio")],
+                path: "Examples/Orders/Sources/OrdersCore"),
+        .executableTarget(name: "chaos-example-orders", dependencies: ["OrdersCore", "ChaosTarget"],
+                          path: "Examples/Orders/Sources/OrdersTarget"),
         // A test app that never checkpoints its WAL (raw SQLite C API): what a file fault
         // that lands where SQLite does not read is tested on.
         .executableTarget(

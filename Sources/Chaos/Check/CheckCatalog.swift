@@ -35,4 +35,27 @@ package enum CheckCatalog {
         guard network else { return true }
         return (declaration.remotes ?? []).contains { $0.systems?.contains(ScenarioTargetCheck.storageSystem) ?? true }
     }
+
+    /// Why a case of the catalog that applies does not run on a target, if it does not:
+    /// its storage cases (a file damaged, a storage fault, a power cut, the sweeps of the
+    /// workload's file calls) act on the files the target keeps, and a target that
+    /// declares none (`static let files = [:]`: its data lives on a remote) has nothing
+    /// for them to act on. Such a case is `skipped` with this reason, so the report says
+    /// what was not tried, rather than `inconclusive` (a fault that reached nothing) or
+    /// `errored` (a file the scenario names and the target lacks).
+    package static func skipReason(_ scenario: Scenario, on declaration: TargetDeclaration) -> String? {
+        guard declaration.files.isEmpty, scenario.name == sweptScenario || actsOnFiles(scenario) else { return nil }
+        return "the target keeps no files (it declares none: static let files = [:]), so this storage case has nothing to act on"
+    }
+
+    /// A file fault, a storage fault or a power cut among its steps.
+    static func actsOnFiles(_ scenario: Scenario) -> Bool {
+        scenario.steps.contains { step in
+            switch step.action {
+            case let .fault(fault): [.file, .storage].contains(fault.fault.family)
+            case .powerLoss: true
+            default: false
+            }
+        }
+    }
 }

@@ -47,10 +47,24 @@ package struct StorageCheck {
             sweeps = sweeps.filter { SuiteRunner.shardIndex(of: $0.name, count: count) == index }
         }
         let started = ContinuousClock.now
+        // Cases that have nothing to act on in this target are reported skipped, not run.
+        let declaration = options.target.declaration
+        let skipped = scenarios.compactMap { scenario in
+            CheckCatalog.skipReason(scenario, on: declaration).map { CaseRunner(scenario: scenario, options: options).notApplicable($0) }
+        }
+        scenarios.removeAll { CheckCatalog.skipReason($0, on: declaration) != nil }
         let suite = SuiteRunner(options: options, command: command).run(scenarios, jobs: jobs, progress: progress)
-        var cases = suite.cases
+        for report in skipped { progress(.finished(report, scratch: nil)) }
+        var cases = suite.cases + skipped
         if let swept = catalog.first(where: { $0.name == CheckCatalog.sweptScenario }) {
             for (name, kind) in sweeps {
+                if let reason = CheckCatalog.skipReason(swept, on: declaration) {
+                    let report = sweepReport(name: name, kind: kind, on: swept, verdict: .skipped, expectations: [],
+                                             error: "does not apply: \(reason)")
+                    progress(.finished(report, scratch: nil))
+                    cases.append(report)
+                    continue
+                }
                 guard !RunInterruption.requested else {
                     cases.append(sweepReport(name: name, kind: kind, on: swept, verdict: .interrupted,
                                              expectations: [], error: "not started: the run was interrupted"))

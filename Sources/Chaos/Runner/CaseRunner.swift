@@ -52,6 +52,11 @@ package final class CaseRunner {
         report(verdict: .interrupted, error: "not started: the run was interrupted")
     }
 
+    /// The report of a case that does not apply to the target (`skipped`, saying why).
+    package func notApplicable(_ reason: String) -> CaseReport {
+        report(verdict: .skipped, error: "does not apply: \(reason)")
+    }
+
     /// Where this case's files are (meaningful with `--keep`).
     package var scratchDirectory: URL { scratch }
 

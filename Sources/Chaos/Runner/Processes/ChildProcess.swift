@@ -20,15 +20,16 @@ import ChaosTarget
 ///
 /// Unchecked Sendable: every mutable field is read and written under `lock` (a
 /// timeout path may kill the child from another thread); the descriptors are plain ints.
+/// How the child ends, and the waits for it, are in `ChildProcess+Exit.swift`.
 package final class ChildProcess: @unchecked Sendable {
     package let pid: pid_t
     package let stderrFile: URL
     private var stdinFD: Int32
-    private var stdoutFD: Int32
-    private var lines = LineBuffer(maxLineBytes: ChildProcess.defaultMaxLineBytes)
-    private var termination: Termination?
+    var stdoutFD: Int32
+    var lines = LineBuffer(maxLineBytes: ChildProcess.defaultMaxLineBytes)
+    var termination: Termination?
     /// Becomes readable when the child ends (a pidfd); -1 where the kernel has none.
-    private var exitFD: Int32 = -1
+    var exitFD: Int32 = -1
     /// The longest line the child may write; past it, ``readLine(deadline:)`` says
     /// `tooLong` and reads no more (a target printing with no newline would otherwise
     /// grow the controller without bound).
@@ -38,9 +39,9 @@ package final class ChildProcess: @unchecked Sendable {
     }
     /// The fork server that made this child, which reaps it and says how it ended; nil
     /// for a child this process spawned (and reaps) itself.
-    private let forkServer: ForkServer?
+    let forkServer: ForkServer?
     // Guards every mutable field: the runner may kill from a timeout path.
-    private let lock = NSLock()
+    let lock = NSLock()
 
     /// Starts `executable` with `arguments` and exactly `environment`. With an
     /// `outputFile`, its stdout goes there (a server's log) and nothing is read from it.
@@ -194,102 +195,6 @@ package final class ChildProcess: @unchecked Sendable {
         guard termination == nil else { return }
         _ = kill(-pid, signal)
         _ = kill(pid, signal)
-    }
-
-    /// Waits for the child to end and returns how. Blocks; call after the child was
-    /// told to stop, saw end of output, or was killed.
-    package func waitForExit() -> Termination {
-        lock.lock(); defer { lock.unlock() }
-        if let termination { return termination }
-        if let forkServer {
-            let result = forkServer.termination(of: pid, until: .now + .seconds(30)) ?? .exited(-1)
-            termination = result
-            return result
-        }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) < 0 {
-            if errno != EINTR {
-                // Already reaped elsewhere: nothing more can be known.
-                termination = .exited(-1)
-                Self.unregister(pid)
-                return .exited(-1)
-            }
-        }
-        return reaped(status: status)
-    }
-
-    /// Records how the child ended, once it was reaped. Under `lock`.
-    private func reaped(status: Int32) -> Termination {
-        let result: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
-        termination = result
-        Self.unregister(pid)
-        return result
-    }
-
-    /// The child's exit, if it has already ended (never blocks).
-    package func pollExit() -> Termination? {
-        lock.lock(); defer { lock.unlock() }
-        if let termination { return termination }
-        if let forkServer {
-            termination = forkServer.termination(of: pid, until: nil)
-            return termination
-        }
-        var status: Int32 = 0
-        let reapedPID = waitpid(pid, &status, WNOHANG)
-        guard reapedPID == pid else { return nil }
-        return reaped(status: status)
-    }
-
-    /// Waits until the child ends, `deadline` passes or Ctrl-C; kills the group unless
-    /// it ended. Its output is read and dropped meanwhile (a child blocked on a full pipe
-    /// would never end). The end of the child is the event, not the end of its output: a
-    /// descendant may hold the output open long after the child is gone, and a child may
-    /// close its output and live on.
-    package func waitForExit(deadline: ContinuousClock.Instant) -> (Termination, killed: Bool) {
-        let clock = ContinuousClock()
-        while true {
-            if let done = pollExit() { return (done, false) }
-            let remaining = deadline - clock.now
-            if remaining <= .zero || RunInterruption.requested {
-                killGroup()
-                return (waitForExit(), true)
-            }
-            let slice = remaining.pollTimeout(cap: 200)
-            let ended = awaitExitOrOutput(timeoutMs: slice)
-            if let forkServer, ended || lock.withLock({ stdoutFD < 0 }) {
-                // How a forked child ended is its server's word: waited for, not polled.
-                if let done = forkServer.termination(of: pid, until: min(deadline, clock.now + .milliseconds(Int64(slice)))) {
-                    lock.withLock { termination = done }
-                    return (done, false)
-                }
-            } else if ended {
-                // It has ended: reaping it does not block.
-                return (waitForExit(), false)
-            }
-        }
-    }
-
-    /// One bounded wait for the child's end (its pidfd) or output to drop. True when the
-    /// pidfd says the child has ended.
-    private func awaitExitOrOutput(timeoutMs: Int32) -> Bool {
-        let (output, exit) = lock.withLock { (stdoutFD, exitFD) }
-        var descriptors: [pollfd] = []
-        if output >= 0 { descriptors.append(pollfd(fd: output, events: Int16(POLLIN), revents: 0)) }
-        if exit >= 0 { descriptors.append(pollfd(fd: exit, events: Int16(POLLIN), revents: 0)) }
-        // Without a pidfd, once the output is closed nothing wakes the wait: poll the exit often.
-        let timeout = exit >= 0 ? timeoutMs : min(timeoutMs, output >= 0 ? 50 : 5)
-        let ready = descriptors.isEmpty ? poll(nil, 0, timeout) : poll(&descriptors, nfds_t(descriptors.count), timeout)
-        guard ready > 0 else { return false }
-        if output >= 0, let first = descriptors.first, first.revents != 0 {
-            lock.withLock {
-                guard stdoutFD >= 0 else { return }
-                var chunk = [UInt8](repeating: 0, count: 65_536)
-                let count = chunk.withUnsafeMutableBytes { Glibc.read(stdoutFD, $0.baseAddress, $0.count) }
-                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { close(stdoutFD); stdoutFD = -1 }
-                lines.clear()
-            }
-        }
-        return exit >= 0 && descriptors.last?.revents ?? 0 != 0
     }
 
     private func closeFDs() {
