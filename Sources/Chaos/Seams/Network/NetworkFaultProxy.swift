@@ -180,9 +180,15 @@ package final class NetworkFaultProxy: Sendable {
             }
             return adoptions
         }
-        for (connection, chosen) in adoptions {
-            connection.eventLoop.execute { connection.adopt(chosen) }
-        }
+        Self.onTheirLoops(adoptions.map { connection, chosen in (connection, { connection.adopt(chosen) }) })
+    }
+
+    /// Runs each piece of work on its connection's event loop and returns once all of
+    /// them ran: a step that arms or clears a fault returns when every open connection
+    /// carries the change, so the app's next request cannot slip through before it.
+    private static func onTheirLoops(_ work: [(ProxyConnection, @Sendable () -> Void)]) {
+        let done = work.map { connection, body in connection.eventLoop.submit(body) }
+        for future in done { _ = try? future.wait() }
     }
 
     /// Stops listening and resets the open connections.
@@ -200,9 +206,7 @@ package final class NetworkFaultProxy: Sendable {
             return (listener, Array(state.connections.values))
         }
         try listener?.close().wait()
-        for connection in open {
-            connection.eventLoop.execute { connection.end(.reset(after: .zero), reported: false) }
-        }
+        Self.onTheirLoops(open.map { connection in (connection, { connection.end(.reset(after: .zero), reported: false) }) })
     }
 
     /// Disarms the faults of `kind` (every fault when nil); returns their labels.
@@ -218,9 +222,7 @@ package final class NetworkFaultProxy: Sendable {
             return (removed, Array(state.connections.values), relisten)
         }
         let ids = Set(removed.map(\.id))
-        for connection in open where !ids.isEmpty {
-            connection.eventLoop.execute { connection.drop(armedIDs: ids) }
-        }
+        if !ids.isEmpty { Self.onTheirLoops(open.map { connection in (connection, { connection.drop(armedIDs: ids) }) }) }
         if relisten {
             let acceptor = self.acceptor
             let listener = try Self.bind(port: port, group: group) { channel in
