@@ -4,8 +4,9 @@ import ChaosTarget
 /// Reads a Swift runtime crash from a worker's stderr: the "Fatal error" message, the
 /// backtrace, and the first frame in project code as the trap's `site`.
 ///
-/// The runtime prints `FILE:LINE: Fatal error: MESSAGE` (or `Fatal error: MESSAGE`)
-/// and then, with `SWIFT_BACKTRACE=enable=yes`, a backtrace whose frames read
+/// The runtime prints `FILE:LINE: Fatal error: MESSAGE` (or `Fatal error: MESSAGE`;
+/// `Precondition failed:` for `precondition`, `Assertion failed:` for `assert`, as a
+/// dependency's debug build may stop the app) and then, with `SWIFT_BACKTRACE=enable=yes`, a backtrace whose frames read
 /// `N 0xADDR SYMBOL in IMAGE at /path/File.swift:LINE:COLUMN`.
 package enum TrapParser {
     /// Signals that mean the Swift runtime (or the OS) stopped the program: a trap.
@@ -21,11 +22,16 @@ package enum TrapParser {
             backtrace: backtrace(in: stderr) ?? Backtracer.missingBacktrace(in: stderr))
     }
 
-    /// The text after "Fatal error: " on its line, or a runtime crash line.
+    /// How the runtime begins the message of each way Swift code stops the program.
+    static let messageMarkers = ["Fatal error: ", "Precondition failed: ", "Assertion failed: "]
+
+    /// The runtime's message line (from its marker on: "Assertion failed: …" says which
+    /// check stopped the app), or a runtime crash line.
     package static func message(in stderr: String) -> String? {
         for line in stderr.split(separator: "\n", omittingEmptySubsequences: true) {
-            if let range = line.range(of: "Fatal error: ") {
-                return String(line[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+            if let range = messageMarkers.lazy.compactMap({ line.range(of: $0) }).first {
+                let text = String(line[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
+                return text.hasPrefix("Fatal error: ") ? String(text.dropFirst("Fatal error: ".count)) : text
             }
         }
         for line in stderr.split(separator: "\n") where line.hasPrefix("💣 Program crashed:") || line.hasPrefix("*** Program crashed:") {
@@ -43,7 +49,7 @@ package enum TrapParser {
             return "\(URL(fileURLWithPath: frame.path).lastPathComponent):\(frame.line)"
         }
         for line in stderr.split(separator: "\n") {
-            guard let range = line.range(of: ": Fatal error: ") else { continue }
+            guard let range = messageMarkers.lazy.compactMap({ line.range(of: ": " + $0) }).first else { continue }
             let location = line[..<range.lowerBound]
             let parts = location.split(separator: ":")
             if parts.count >= 2, let number = Int(parts[parts.count - 1]), isProjectFileID(String(parts[parts.count - 2])) {

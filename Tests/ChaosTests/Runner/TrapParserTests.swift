@@ -50,6 +50,32 @@ struct TrapParserTests {
 
     // MARK: The real legacy-store crash
 
+    /// A dependency's `assert` in a debug build (async-kit's connection pool, left without
+    /// `shutdown()` when Fluent's migrator threw in a user's start-up code), as a worker printed it.
+    static let dependencyAssertion = """
+        AsyncKit/EventLoopGroupConnectionPool.swift:386: Assertion failed: ConnectionPool.shutdown() was not called before deinit.
+
+        *** Signal 4: Backtracing from 0x7f23612f9361... done ***
+
+        *** Program crashed: Illegal instruction at 0x00007f23612f9361 ***
+
+        Thread 3 "oot.default-qos" crashed:
+
+          0                  0x00007f23612f9361 _assertionFailure(_:_:file:line:flags:) + 225 in libswiftCore.so
+          1 [ra]             0x000055e334ee5699 EventLoopGroupConnectionPool.deinit + 296 in todo-chaos-target at /work/todos/.build/checkouts/async-kit/Sources/AsyncKit/ConnectionPool/EventLoopGroupConnectionPool.swift:386:9
+         17 [ra] [system]    0x000055e3359dae71 TodoStore.deinit + 32 in todo-chaos-target at /work/todos/Sources/TodoCore/TodoStore.swift
+         21 [ra]             0x000055e3359d9fa0 TodoStore.init(path:) + 255 in todo-chaos-target at /work/todos/Sources/TodoCore/TodoStore.swift:28:5
+
+        """
+
+    @Test func anAssertionOrPreconditionIsReadWithWhatKindOfCheckItWas() {
+        #expect(TrapParser.message(in: Self.dependencyAssertion) == "Assertion failed: ConnectionPool.shutdown() was not called before deinit.")
+        #expect(TrapParser.site(in: Self.dependencyAssertion) == "TodoStore.swift:28", "the app's own line, not the dependency's")
+        #expect(TrapParser.message(in: "App/Store.swift:9: Precondition failed: store open\n") == "Precondition failed: store open")
+        #expect(TrapParser.site(in: "App/Store.swift:9: Precondition failed: store open\n") == "Store.swift:9")
+        #expect(TrapParser.message(in: Self.legacyStoreCrash)?.hasPrefix("Failed to load store") == true, "a fatal error reads as before")
+    }
+
     @Test func messageIsTheTextAfterFatalError() {
         #expect(TrapParser.message(in: Self.legacyStoreCrash)
             == "Failed to load store: SQLite error 26: file is not a database - while executing `SELECT * FROM sqlite_master LIMIT 1`")
