@@ -63,6 +63,6 @@ extension AcknowledgedSetCheck {
     init(_ evidence: CaseEvidence) {
         self.init(acknowledged: evidence.acknowledged, attempted: evidence.attempted, removed: evidence.removed,
                   present: evidence.presentKeys, unresolvedActions: evidence.unresolvedActions.count,
-                  own: evidence.ownRecords.contains)
+                  own: { [own = evidence.ownRecords, snapshot = evidence.finalSnapshot ?? [:]] in own.contains($0, in: snapshot) })
     }
 }

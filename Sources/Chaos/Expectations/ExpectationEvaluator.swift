@@ -44,7 +44,7 @@ package enum ExpectationEvaluator {
     static func noSilentLoss(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         let expected = "every acknowledged record kept, or the loss shown to the user"
         guard evidence.finalSnapshot != nil else {
-            return judge(false, expected: expected, observed: "no final snapshot", detail: evidence.evidenceGap)
+            return judge(false, expected: expected, observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
         }
         let check = AcknowledgedSetCheck(evidence)
         guard !check.lost.isEmpty else {
@@ -104,7 +104,7 @@ package enum ExpectationEvaluator {
 
     static func acknowledged(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         guard evidence.finalSnapshot != nil else {
-            return judge(false, expected: "every acknowledged write present", observed: "no final snapshot", detail: evidence.evidenceGap)
+            return judge(false, expected: "every acknowledged write present", observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
         }
         let check = AcknowledgedSetCheck(evidence)
         return judge(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary,
@@ -117,7 +117,7 @@ package enum ExpectationEvaluator {
                          detail: evidence.evidenceGap)
         }
         guard let final = evidence.finalSnapshot else {
-            return judge(false, expected: "checkpoint \(name) kept", observed: "no final snapshot", detail: evidence.evidenceGap)
+            return judge(false, expected: "checkpoint \(name) kept", observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
         }
         var missing: [String] = []
         var changed: [String] = []

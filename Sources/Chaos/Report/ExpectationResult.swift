@@ -28,6 +28,10 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
     /// How a gap in the evidence is worded when the app's end kept an expectation from
     /// being judged: `not reached: the app trapped`.
     package static func notReached(_ why: String) -> String { notReachedPrefix + why }
+
+    /// What an expectation on the app's data saw when the final snapshot could not be
+    /// taken: the harness's gap, not the app's failure.
+    package static let noFinalSnapshot = "no final snapshot"
     static let notReachedPrefix = "not reached: "
 
     /// Failed only because the app trapped, hung or ended before the evidence it needs:

@@ -61,11 +61,13 @@ extension CaseRunner {
     /// the target declares, and what a clean launch makes, learned only when some record
     /// is left that no action explains.
     func gatherOwnRecords() {
-        log.evidence.ownRecords.declared = declaration.ownRecords ?? []
+        let declared = declaration.ownRecords ?? []
+        log.evidence.ownRecords = OwnRecords(declared: declared)
         let explained = log.evidence.attempted.union(log.evidence.acknowledged)
         let unexplained = log.evidence.presentKeys.subtracting(explained).filter { !log.evidence.ownRecords.contains($0) }
         guard !unexplained.isEmpty, options.launcher == nil, let cleanLaunch = options.target.cleanLaunch else { return }
-        log.evidence.ownRecords.learned = cleanLaunch.records(for: self)
+        log.evidence.ownRecords = cleanLaunch.records(for: self)
+        log.evidence.ownRecords.declared = declared
     }
 
     /// The `remote.*` probes, answered by the remotes themselves (and the proxies), not

@@ -182,8 +182,11 @@ package final class CaseRunner {
         case let .notApplicable(reason)?: return report(verdict: .skipped, error: "does not apply: \(reason)")
         default:
             let results = expectationResults()
-            // Evidence the harness failed to gather is not data lost: the case proves nothing.
-            if ending == nil, needsFinalSnapshot, log.evidence.finalSnapshot == nil {
+            // Evidence the harness failed to gather is not data lost: the case proves nothing
+            // — unless the app failed an expectation that stands without it (a store it
+            // keeps using though SQLite calls it malformed, no successful read): deviated.
+            let standing = results.filter { !$0.passed && $0.observed != ExpectationResult.noFinalSnapshot }
+            if ending == nil, needsFinalSnapshot, log.evidence.finalSnapshot == nil, standing.isEmpty {
                 return report(verdict: .errored, expectations: results,
                               error: "no final snapshot to judge the data by: \(log.evidence.evidenceGap ?? "not taken")")
             }

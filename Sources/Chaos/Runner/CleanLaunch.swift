@@ -16,13 +16,13 @@ package final class CleanLaunch: @unchecked Sendable {
 
     /// Held while learning: two cases that need the same answer wait for one launch.
     private let lock = NSLock()
-    private var learned: [Key: Set<String>] = [:]
+    private var learned: [Key: OwnRecords] = [:]
 
     package init() {}
 
-    /// The record keys a clean launch makes for `runner`'s case (empty when the launch
-    /// or its snapshot failed: then nothing is excused).
-    func records(for runner: CaseRunner) -> Set<String> {
+    /// The records a clean launch makes for `runner`'s case (none when the launch or its
+    /// snapshot failed: then nothing is excused).
+    func records(for runner: CaseRunner) -> OwnRecords {
         let key = Key(variant: runner.options.variant, options: runner.targetOptions, seed: runner.seed, system: runner.scenario.system)
         lock.lock()
         defer { lock.unlock() }
@@ -35,7 +35,7 @@ package final class CleanLaunch: @unchecked Sendable {
     /// One case of its own: launch on an empty folder, the snapshot of the running app
     /// (it wrote nothing Chaos asked for and ran with no fault, so it holds what the
     /// disk holds), stop.
-    private static func learn(like runner: CaseRunner) -> Set<String> {
+    private static func learn(like runner: CaseRunner) -> OwnRecords {
         let location = SourceLocation(file: "a clean launch", line: 1, column: 1)
         let scenario = Scenario(
             name: "clean-launch", summary: "What a clean first launch makes by itself.", system: runner.scenario.system,
@@ -49,6 +49,6 @@ package final class CleanLaunch: @unchecked Sendable {
         options.target.cleanLaunch = nil
         let learner = CaseRunner(scenario: scenario, options: options)
         _ = learner.run()
-        return learner.log.evidence.finalSnapshot.map { Set($0.values.flatMap(\.keys)) } ?? []
+        return learner.log.evidence.finalSnapshot.map(OwnRecords.init(cleanLaunch:)) ?? OwnRecords()
     }
 }

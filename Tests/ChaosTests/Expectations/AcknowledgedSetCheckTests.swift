@@ -45,6 +45,15 @@ struct AcknowledgedSetCheckTests {
         #expect(lost.lost == ["entry:1"], "an acknowledged record is owed, whoever could have made it")
     }
 
+    @Test func aRowACleanLaunchMadeUnderANewKeyIsTheAppsOwn() {
+        // Fluent's seed migration: the same tags, under fresh UUIDs at every launch.
+        let own = OwnRecords(cleanLaunch: ["tags": ["tag:A1": "Home", "tag:B2": "Work"], "todos": [:]])
+        let snapshot = ["tags": ["tag:C3": "Home", "tag:D4": "Work", "tag:E5": "Gym"], "todos": ["todo:1": "Home"]]
+        #expect(own.contains("tag:C3", in: snapshot) && own.contains("tag:D4", in: snapshot))
+        #expect(!own.contains("tag:E5", in: snapshot), "a row no clean launch made")
+        #expect(!own.contains("todo:1", in: snapshot), "the same text in another table is not the app's own")
+    }
+
     @Test func recordsNoActionExplainsComeWithTheDeclarationThatWouldOwnThem() {
         #expect(OwnRecords.hint(for: []) == nil)
         let hint = OwnRecords.hint(for: ["tag:6F1C", "tag:9A0B"]) ?? ""

@@ -172,4 +172,19 @@ import Testing
         #expect(report.error?.contains("no final snapshot to judge the data by") == true, "\(report.error ?? "")")
         #expect(report.error?.contains("the snapshot query failed") == true)
     }
+
+    /// An app that cannot read its own data and also fails what needs no snapshot (no
+    /// successful read after its launch) has deviated: that is its failure, not the harness's.
+    @Test func aMissingFinalSnapshotBesideTheAppsOwnFailureIsDeviated() throws {
+        let app = ScriptedApp { _, request in
+            guard request.op == .snapshot || request.op == .perform else { return nil }
+            var reply = WorkerReply(id: 0, ok: false)
+            reply.error = "database disk image is malformed"
+            return .reply(reply)
+        }
+        let report = try app.run(ScenarioFixtures.scenario(steps: "  - launch\n  - do: favorites.list",
+                                                           expect: "  - preserved: acknowledged\n  - recovered-within: 5s"))
+        #expect(report.verdict == .deviated, "\(report.expectations.map(\.observed)) \(report.error ?? "")")
+        #expect(report.expectations.contains { $0.kind == "recovered-within" && !$0.passed })
+    }
 }
