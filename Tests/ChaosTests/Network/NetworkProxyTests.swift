@@ -179,6 +179,34 @@ extension NetworkLabSuite {
             }
         }
 
+        /// An app that ended leaves its connections open in the proxy until the proxy reads
+        /// their close; a fault armed then counts them. The seam closes them first, so
+        /// `times: 1` picks the next app's connection, not a dead one (a commit cut that
+        /// missed on a busy machine).
+        @Test func connectionsClosedBeforeArmingAreNotPicked() throws {
+            func armAfterAKeptConnection(closingFirst: Bool) throws -> [Int] {
+                var picked: [Int] = []
+                try withLab { lab in
+                    // Connection 1 waits on its unfinished request; connection 2's whole answer
+                    // means the proxy accepted both (it accepts in order, on one loop).
+                    let kept = try LoopbackClient.connect(port: lab.proxy.port)
+                    kept.send("GET /families HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+                    #expect(try get(lab).text.hasPrefix("HTTP/1.1 200"))
+                    if closingFirst {
+                        #expect(lab.proxy.closeOpenConnections() >= 1)
+                        #expect(kept.receiveAll(within: Self.bound).end == .closed)
+                        #expect(lab.proxy.openConnections == 0)
+                    }
+                    try lab.arm(ResetPeerFault(), trigger: Trigger(times: 1), seed: 1)
+                    #expect(try get(lab).end == (closingFirst ? .reset : .closed))
+                    picked = lab.takeFirings().filter { $0.detail.contains(" on connection ") }.compactMap(\.connection)
+                }
+                return picked
+            }
+            #expect(try armAfterAKeptConnection(closingFirst: false) == [1], "an open connection is picked")
+            #expect(try armAfterAKeptConnection(closingFirst: true) == [3])
+        }
+
         @Test func clearingRestoresPlainForwarding() throws {
             try withLab { lab in
                 try lab.arm(BlackholeFault(), trigger: Trigger(), seed: 1)

@@ -267,6 +267,20 @@ package final class NetworkFaultProxy: Sendable {
     /// Connections open right now.
     package var openConnections: Int { state.withLockedValue { $0.connections.count } }
 
+    /// Closes every open connection, both sides, and forgets it; returns how many there
+    /// were. For connections whose app has ended: the kernel closed its sockets, but the
+    /// proxy may not have read that yet, and a fault armed now would count each one as a
+    /// connection it picks (`after: 1` would let a dead one through, not the next one).
+    @discardableResult
+    package func closeOpenConnections() -> Int {
+        let open = state.withLockedValue { state in
+            defer { state.connections.removeAll() }
+            return Array(state.connections.values)
+        }
+        Self.onTheirLoops(open.map { connection in (connection, { connection.shutDown() }) })
+        return open.count
+    }
+
     /// Closes the listener and every connection. Blocks until the listener is closed.
     package func stop() {
         let (listener, open) = state.withLockedValue { state in

@@ -72,6 +72,11 @@ package final class NetworkLab {
         try proxies.keys.sorted().flatMap { try proxies[$0]?.clear(kind: kind) ?? [] }
     }
 
+    /// Closes the connections open through every proxy (``NetworkFaultProxy/closeOpenConnections()``).
+    package func closeOpenConnections() {
+        for proxy in proxies.values { proxy.closeOpenConnections() }
+    }
+
     /// What the faults of every proxy did since the last call, in the order it happened.
     package func takeFirings() -> [NetworkFiring] {
         proxies.keys.sorted().flatMap { proxies[$0]?.takeFirings() ?? [] }.sorted { $0.at < $1.at }

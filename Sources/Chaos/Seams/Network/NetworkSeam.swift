@@ -48,6 +48,9 @@ final class NetworkSeam: FaultSeam {
             throw .harness("fault '\(step.fault.kind)' needs \(step.remote.map { "the remote '\($0)'" } ?? "a remote"), "
                 + "which this case does not run (the target declares: \(NameList.text(remotes.map(\.name))))")
         }
+        // Armed while the app is down: what is still open through the proxy is what the
+        // ended app left, not yet read as closed. It must not take the fault's first picks.
+        if !session.appIsRunning { lab?.closeOpenConnections() }
         do {
             try proxy.arm(fault, id: id, trigger: step.trigger, seed: seed)
         } catch {
