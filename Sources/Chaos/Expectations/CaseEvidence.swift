@@ -25,6 +25,9 @@ package struct CaseEvidence: Sendable {
     package var recoveryMs: Int?
     /// Why recovery was not measured, when it was not.
     package var recoveryMissing: String?
+    /// The longest the app took to answer one launch or action, and which: an app that
+    /// stops answering for seconds has not recovered, whenever its recovery is measured.
+    package var slowestAnswer: SlowAnswer?
     /// `integrity_check` result: nil passed; otherwise what failed.
     package var integrityProblem: String?
     package var integrityChecked = false

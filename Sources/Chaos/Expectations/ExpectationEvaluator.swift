@@ -8,6 +8,7 @@ package enum ExpectationEvaluator {
         case .noTrap: return noTrap(evidence, judge)
         case let .fallback(mode): return fallback(mode, evidence, judge)
         case let .recoveredWithin(bound): return recovered(within: bound, evidence, judge)
+        case let .responsiveWithin(bound): return responsive(within: bound, evidence, judge)
         case let .preserved(name) where name == Expectation.acknowledged: return acknowledged(evidence, judge)
         case let .preserved(name): return preserved(checkpoint: name, evidence, judge)
         case let .surfaced(level): return surfaced(level, evidence, judge)
@@ -99,7 +100,22 @@ package enum ExpectationEvaluator {
         guard let measured = evidence.recoveryMs else {
             return judge(false, expected: "≤ \(boundMs) ms", observed: "not recovered", detail: evidence.recoveryMissing ?? evidence.evidenceGap)
         }
+        // A quick first read after the last launch does not make up for an app that
+        // stopped answering for longer than the bound earlier in the case.
+        if let slowest = evidence.slowestAnswer, slowest.ms > boundMs {
+            return judge(false, expected: "≤ \(boundMs) ms", observed: "\(measured) ms, but \(slowest.text)",
+                         detail: "the app did not answer for longer than it may take to recover")
+        }
         return judge(measured <= boundMs, expected: "≤ \(boundMs) ms", observed: "\(measured) ms")
+    }
+
+    static func responsive(within bound: Duration, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
+        let boundMs = bound.wholeMilliseconds
+        let expected = "every launch and action answered in ≤ \(boundMs) ms"
+        guard let slowest = evidence.slowestAnswer else {
+            return judge(true, expected: expected, observed: "no launch or action answered")
+        }
+        return judge(slowest.ms <= boundMs, expected: expected, observed: "the slowest: \(slowest.text)")
     }
 
     static func acknowledged(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {

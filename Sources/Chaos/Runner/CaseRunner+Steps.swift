@@ -38,8 +38,15 @@ extension CaseRunner {
     /// Sends a request; nil when the power went out, as a power loss said it would
     /// (the case goes on). Any other end of the app ends the case.
     func ask(_ request: WorkerRequest) throws(CaseEnd) -> WorkerReply? {
+        let asked = clock.now
         do {
-            return try app.request(request)
+            let reply = try app.request(request)
+            if request.op == .launch || request.op == .perform {
+                let answer = SlowAnswer(ms: (clock.now - asked).wholeMilliseconds, what: request.name ?? request.op.rawValue,
+                                        step: currentStep)
+                log.evidence.slowestAnswer = SlowAnswer.slower(log.evidence.slowestAnswer, answer)
+            }
+            return reply
         } catch {
             try absorb(error)
             return nil

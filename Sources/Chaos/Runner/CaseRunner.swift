@@ -32,6 +32,8 @@ package final class CaseRunner {
     var leftovers: ProcessLeftovers?
     /// The processes the app left running, named once the case is over.
     var leftBehind: [String] = []
+    /// The step being carried out (`step-7`), nil once the steps are done.
+    var currentStep: String?
 
     /// The app's data folder, as the app sees it.
     var dataDirectory: URL { scratch.appendingPathComponent("data") }
@@ -131,6 +133,8 @@ package final class CaseRunner {
             let started = clock.now
             var result: StepResult
             var ending: CaseEnd?
+            currentStep = id
+            defer { currentStep = nil }
             do {
                 result = try perform(step, id: id)
             } catch {

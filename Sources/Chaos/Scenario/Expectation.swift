@@ -7,8 +7,12 @@ package enum Expectation: Sendable, Equatable {
     case noTrap
     /// `fallback: MODE`: the `health` probe reports this storage mode, one of ``fallbackModes``.
     case fallback(String)
-    /// `recovered-within: 5s`: from the launch (or the fault's clearing) to the first successful read.
+    /// `recovered-within: 5s`: from the launch (or the fault's clearing) to the first
+    /// successful read, and no launch or action answered later than that.
     case recoveredWithin(Duration)
+    /// `responsive-within: 5s`: every launch and action answered within the bound
+    /// (what every sweep trial is held to, whatever its fault).
+    case responsiveWithin(Duration)
     /// `preserved: CHECKPOINT` (declared in the steps) or `preserved: acknowledged`.
     case preserved(String)
     /// `surfaced: error|warning|none`: what the user is shown.
@@ -38,6 +42,7 @@ package enum Expectation: Sendable, Equatable {
         case .noTrap: .noTrap
         case .fallback: .fallback
         case .recoveredWithin: .recoveredWithin
+        case .responsiveWithin: .responsiveWithin
         case .preserved: .preserved
         case .surfaced: .surfaced
         case .state: .state
@@ -54,7 +59,7 @@ package enum Expectation: Sendable, Equatable {
         switch self {
         case .noTrap: wireName
         case let .fallback(mode): "\(wireName): \(mode)"
-        case let .recoveredWithin(duration): "\(wireName): \(ScenarioDuration.format(duration))"
+        case let .recoveredWithin(duration), let .responsiveWithin(duration): "\(wireName): \(ScenarioDuration.format(duration))"
         case let .preserved(name): "\(wireName): \(name)"
         case let .surfaced(level): "\(wireName): \(level.rawValue)"
         case let .state(probe, value): "\(wireName): \(probe) = \(value.description)"
@@ -70,6 +75,7 @@ package enum ExpectationKeyword: String, CaseIterable, Sendable {
     case noTrap = "no-trap"
     case fallback
     case recoveredWithin = "recovered-within"
+    case responsiveWithin = "responsive-within"
     case preserved
     case surfaced
     case state

@@ -40,7 +40,7 @@ extension ScenarioParser {
         switch keyword {
         case .noTrap, .noSilentLoss: ""
         case .fallback: "in-memory"
-        case .recoveredWithin: "5s"
+        case .recoveredWithin, .responsiveWithin: "5s"
         case .preserved: "before-fault"
         case .surfaced: "warning"
         case .state: "{probe: favorites.count, equals: 25}"
@@ -63,13 +63,13 @@ extension ScenarioParser {
             }
             return .fallback(mode)
 
-        case .recoveredWithin:
+        case .recoveredWithin, .responsiveWithin:
             let text = try value.nonEmptyText(what, expected: "a duration like 5s")
             let duration = try ScenarioDuration.parse(text, at: value.location)
             guard duration > .zero, duration <= Scenario.maximumTimeout else {
-                throw ScenarioError("'recovered-within' must be more than 0s and at most \(ScenarioDuration.format(Scenario.maximumTimeout)), found '\(text)'", at: value.location)
+                throw ScenarioError("\(what) must be more than 0s and at most \(ScenarioDuration.format(Scenario.maximumTimeout)), found '\(text)'", at: value.location)
             }
-            return .recoveredWithin(duration)
+            return keyword == .recoveredWithin ? .recoveredWithin(duration) : .responsiveWithin(duration)
 
         case .preserved:
             let name = try value.nonEmptyText(what, expected: "a checkpoint name or 'acknowledged'")

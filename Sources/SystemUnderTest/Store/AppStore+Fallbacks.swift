@@ -7,10 +7,8 @@ extension AppStore {
     static func openReadOnly(
         _ configuration: StoreConfiguration, because cause: (any Error)? = nil
     ) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
-        var grdbConfiguration = Configuration()
-        grdbConfiguration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: configuration.storeURL.path, configuration: grdbConfiguration)
+            let queue = try ReadOnlyStore.open(configuration.storeURL.path)
             if let problem = try queue.read({ StoreIntegrity.quickCheck($0) }) {
                 try? queue.close()
                 return try inMemory(reason: "read-only store is damaged: \(problem)")
@@ -51,11 +49,9 @@ extension AppStore {
         _ configuration: StoreConfiguration, unknownMigrations: [String]
     ) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
         let reason = "the store was written by a newer version of the app (unknown migrations: \(unknownMigrations.joined(separator: ", ")))"
-        var grdbConfiguration = Configuration()
-        grdbConfiguration.readonly = true
         var (writer, health): (any DatabaseWriter, StoreHealth)
         do {
-            writer = try DatabaseQueue(path: configuration.storeURL.path, configuration: grdbConfiguration)
+            writer = try ReadOnlyStore.open(configuration.storeURL.path)
             health = StoreHealth(mode: .readOnly, userMessage: LaunchMessages.newerSchema, severity: .error, loadError: reason)
         } catch {
             (writer, health) = try inMemory(reason: "\(reason); it cannot be opened: \(error)")

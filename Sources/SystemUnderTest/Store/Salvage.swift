@@ -20,9 +20,7 @@ enum Salvage {
     }
 
     private static func copyRows(from damagedPath: String, into target: any DatabaseWriter) -> Int {
-        var configuration = Configuration()
-        configuration.readonly = true
-        guard let damaged = try? DatabaseQueue(path: damagedPath, configuration: configuration) else { return 0 }
+        guard let damaged = try? ReadOnlyStore.open(damagedPath) else { return 0 }
         defer { try? damaged.close() }
         var added = 0
         for table in AppSchema.userTables {

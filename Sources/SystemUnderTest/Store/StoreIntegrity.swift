@@ -33,10 +33,8 @@ enum StoreIntegrity {
 
     /// Opens `path` read-only on its own and checks it.
     static func quickCheck(path: String) -> String? {
-        var configuration = Configuration()
-        configuration.readonly = true
         do {
-            let queue = try DatabaseQueue(path: path, configuration: configuration)
+            let queue = try ReadOnlyStore.open(path)
             defer { try? queue.close() }
             return try queue.read { quickCheck($0) }
         } catch {

@@ -21,9 +21,7 @@ enum StorePeek: Equatable {
     static func of(_ path: String) -> StorePeek {
         let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber
         if size?.intValue == 0 { return .blank }
-        var configuration = Configuration()
-        configuration.readonly = true
-        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return .ordinary }
+        guard let queue = try? ReadOnlyStore.open(path) else { return .ordinary }
         defer { try? queue.close() }
         let peek: StorePeek? = try? queue.read { db in
             guard try db.tableExists("grdb_migrations") else {
@@ -43,9 +41,7 @@ enum StorePeek: Equatable {
 
     /// Whether the backup at `url` holds any of the user's records.
     static func holdsRecords(_ url: URL) -> Bool {
-        var configuration = Configuration()
-        configuration.readonly = true
-        guard let queue = try? DatabaseQueue(path: url.path, configuration: configuration) else { return false }
+        guard let queue = try? ReadOnlyStore.open(url.path) else { return false }
         defer { try? queue.close() }
         return (try? queue.read { db in
             try AppSchema.userTables.contains { table in

@@ -129,6 +129,10 @@ struct ExploreCommand: ParsableCommand {
         print("\(outcome.trials) trials in \(String(format: "%.1f", Double(outcome.durationMs) / 1000)) s "
             + "(\(String(format: "%.1f", Double(outcome.trials) * 1000 / Double(max(1, outcome.durationMs)))) trials/s)")
         print("\(unit) covered: \(covered)")
+        if !outcome.slowest.isEmpty {
+            print("slowest trials: " + outcome.slowest.map { "\($0.trial) \(String(format: "%.1f", Double($0.ms) / 1000)) s" }
+                .joined(separator: ", "))
+        }
         if outcome.idleTrials > 0 {
             print("\(outcome.idleTrials) trial\(outcome.idleTrials == 1 ? "" : "s") whose fault never fired (they cover nothing)")
         }

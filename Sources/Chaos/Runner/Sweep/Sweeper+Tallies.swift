@@ -17,6 +17,7 @@ extension Sweeper {
                  "no-silent-loss" where failed.observed == "no final snapshot": break
             case "preserved": kinds.append(failed.observed.contains("acknowledged, 0 lost") ? "unexpected records" : "lost acknowledged writes")
             case "no-silent-loss": kinds.append("silent data loss")
+            case "responsive-within", "recovered-within": kinds.append("slow answers")
             default: break
             }
         }

@@ -69,6 +69,10 @@ package struct Sweeper {
         package var nothingToSweep: String?
         /// Every trial's verdict, in trial order.
         package var verdicts: [Verdict] = []
+        /// The slowest trials, slowest first (at most ``slowestKept``): where a sweep's
+        /// time goes, and a hang no verdict shows.
+        package var slowest: [(trial: SweepTrial, ms: Int)] = []
+        package static let slowestKept = 3
         /// Ctrl-C stopped the sweep: the trial cut short and those after it prove nothing.
         package var interrupted = false
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
@@ -113,12 +117,23 @@ package struct Sweeper {
     /// Integrity is `ok-if-used`: a store the app set aside is no longer its data (what
     /// it shows is, and `preserved` judges that), and a target that keeps plain files
     /// has no SQLite store to check (`integrity: ok` would fail it for want of one).
+    /// And every trial is held to answering each launch and action within the
+    /// scenario's `recovered-within` bound (5 s, the seeds' bound, when it has none): a
+    /// trial whose app stops answering is a deviation, whatever else happened in it.
     var oracle: [Expectation] {
-        let own = scenario.expectations.map(\.kind).filter { kind in
+        let kinds = scenario.expectations.map(\.kind)
+        let own = kinds.filter { kind in
             [.noSilentLoss, .integrity, .integrityIfUsed, .preserved(Expectation.acknowledged)].contains(kind)
         }
-        return own.isEmpty ? [.integrityIfUsed, .preserved(Expectation.acknowledged)] : own
+        let bound = kinds.lazy.compactMap { kind -> Duration? in
+            if case let .recoveredWithin(bound) = kind { return bound }
+            return nil
+        }.first ?? Self.responsiveBound
+        return (own.isEmpty ? [.integrityIfUsed, .preserved(Expectation.acknowledged)] : own) + [.responsiveWithin(bound)]
     }
+
+    /// How long the seeds let an app take to recover, and so to answer.
+    static let responsiveBound: Duration = .seconds(5)
 
     /// Runs the sweep; `progress` hears after each trial (trials so far, planned total if known, failures).
     package func run(progress: (Int, Int?, Int) -> Void = { _, _, _ in }) -> Outcome {
@@ -268,6 +283,8 @@ package struct Sweeper {
         }
         outcome.trials += 1
         outcome.verdicts.append(report.verdict)
+        outcome.slowest.append((trial, report.durationMs))
+        outcome.slowest = Array(outcome.slowest.sorted { $0.ms > $1.ms }.prefix(Outcome.slowestKept))
         // Inconclusive: one of the scenario's own faults found nothing to act on in this
         // trial's flow; the trial's fault is judged by whether it fired, not a failure.
         guard report.verdict != .passed, report.verdict != .inconclusive else { return }
