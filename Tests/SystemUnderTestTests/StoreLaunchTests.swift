@@ -118,6 +118,29 @@ extension SystemUnderTestSuite {
             #expect(await storedIDs(app) == Set(1...7))
         }
 
+        /// An older version's store the app may not write cannot be migrated in place: it
+        /// is shown from a migrated copy that refuses writes as the store would, and the
+        /// file is left as it was (once, it ran on memory and said its data was set aside).
+        @Test @MainActor func anOlderReadOnlyStoreIsShownFromAMigratedCopy() async throws {
+            let directory = try TemporaryAppDirectory()
+            let configuration = directory.configuration
+            try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
+            let version = try #require(OlderSchemaFixtureTests.versions.first { $0.wal })
+            try OlderSchemaFixtureTests.make(version, at: configuration.storeURL)
+            #expect(chmod(configuration.storeURL.path, 0o444) == 0)
+            let before = try Data(contentsOf: configuration.storeURL)
+
+            let app = ChaosApp(variant: .hardened, configuration: configuration)
+            #expect(app.health.mode == .readOnly)
+            #expect(app.health.userMessage == LaunchMessages.readOnly)
+            #expect(await storedIDs(app) == Set(1...12))
+            #expect(await app.favorites.addFavorite(.numbered(99)) == false)
+            #expect(app.favorites.errorMessage == DatabaseError.readOnly(underlying: "").userMessage)
+            #expect(await storedIDs(app) == Set(1...12))
+            app.stop()
+            #expect(try Data(contentsOf: configuration.storeURL) == before)
+        }
+
         @Test @MainActor func damagedStoreWithoutBackupRunsInMemoryAndKeepsTheFile() async throws {
             let directory = try TemporaryAppDirectory()
             let configuration = directory.configuration

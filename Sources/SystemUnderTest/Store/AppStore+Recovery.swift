@@ -10,7 +10,7 @@ extension AppStore {
         do {
             try fm.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
         } catch {
-            return try inMemory(reason: "cannot create data folder: \(error)")
+            return try inMemory(reason: "cannot create data folder: \(error)", storeUntouched: true)
         }
         // Read (and used up) before anything opens the store.
         let closedSound = CleanClose.consume(configuration)
@@ -112,7 +112,7 @@ extension AppStore {
             moved = try quarantine.isolate([configuration.storeURL, configuration.walURL, configuration.shmURL])
         } catch {
             // The damaged files cannot be moved: never overwrite them, run on memory.
-            return try inMemory(reason: "\(reason); quarantine failed: \(error)")
+            return try inMemory(reason: "\(reason); quarantine failed: \(error)", storeUntouched: true)
         }
         let damaged = moved.first { $0.lastPathComponent == configuration.fileName }
         let backups = StoreBackups(directory: configuration.backupDirectory, kept: configuration.backupsKept)
@@ -134,7 +134,7 @@ extension AppStore {
                 try? FileManager.default.removeItem(at: url)
             }
         }
-        var (memory, health) = try inMemory(reason: reason)
+        var (memory, health) = try inMemory(reason: reason, storeUntouched: moved.isEmpty)
         health.quarantinedFiles = moved.map(\.path)
         return (memory, health)
     }
@@ -167,7 +167,7 @@ extension AppStore {
             return (pool, health)
         } catch {
             try? fm.removeItem(at: staging)
-            var (memory, health) = try inMemory(reason: "\(reason); restore failed: \(error)")
+            var (memory, health) = try inMemory(reason: "\(reason); restore failed: \(error)", storeUntouched: quarantined.isEmpty)
             health.quarantinedFiles = quarantined.map(\.path)
             return (memory, health)
         }

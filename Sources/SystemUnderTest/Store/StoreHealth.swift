@@ -63,6 +63,8 @@ enum LaunchMessages {
     static let restored = "We found a problem with your saved data and restored it from your most recent backup. Changes made after that backup may be missing."
     static let salvaged = "We found a problem with your saved data and recovered everything we could read. A few recent changes may be missing."
     static let inMemory = "Your saved data could not be opened, so changes you make now will not be kept after the app closes. Your original data has been set aside safely; please contact support."
+    /// In memory with the store left where it was: nothing was set aside, so nothing says so.
+    static let inMemoryStoreUntouched = "Your saved data could not be opened right now, so changes you make now will not be kept after the app closes. Your saved data has not been changed; please try again later or contact support."
     static let readOnly = "Your data can be viewed but not changed right now, because the storage is read-only."
     static let storageFull = "Your device is out of storage space. You can see your data, but changes can't be saved until you free up some space."
     static let newerSchema = "Your data was saved by a newer version of this app, so this version can't open it. Nothing has been changed. Please update the app."
