@@ -1,5 +1,5 @@
 // LEGACY — seed 002's FavouritesDataSource before the fix: `fatalError` when a fetch
-// fails, `try?` that swallows a failed save. See LegacyStore.swift for why it exists.
+// fails or a removal's save fails (`saveContext`), `try?` that swallows a failed add. See LegacyStore.swift for why it exists.
 import FaultPoints
 import GRDB
 
@@ -34,12 +34,14 @@ struct LegacyFavoritesDataSource: FavoritesDataSourceProtocol {
         }
     }
 
+    /// The old removePokemonFromFavorites: delete, then `saveContext()`, whose failure is
+    /// seed 002's line 87: `fatalError("Failed to save context: …")`.
     func remove(id: Int64) async throws {
         do {
             try await FaultPoint.favoritesDelete.hit()
             _ = try await store.writer.write { try Favorite.deleteOne($0, id: id) }
         } catch {
-            // swallowed, as the old `try?` did
+            fatalError("Failed to save context: \(error.localizedDescription)")
         }
     }
 }

@@ -37,7 +37,10 @@ import Testing
         #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
         let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
         let cases = Dictionary(uniqueKeysWithValues: report.cases.map { ($0.scenario, $0) })
-        for name in ["corrupted-db", "fetch-throws"] {
+        // Seed 002's best-known crash, its line 87: `fatalError("Failed to save context: …")`.
+        #expect(cases["remove-save-fails"]?.trap?.message?.hasPrefix("Failed to save context") == true,
+                "\(cases["remove-save-fails"]?.trap?.message ?? "no trap")")
+        for name in ["corrupted-db", "fetch-throws", "remove-save-fails"] {
             let trapped = try #require(cases[name])
             #expect(trapped.verdict == .deviated)
             let trap = try #require(trapped.trap, "\(name) must trap on legacy")
