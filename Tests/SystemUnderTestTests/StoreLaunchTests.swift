@@ -146,7 +146,7 @@ extension SystemUnderTestSuite {
             let configuration = directory.configuration
             try await seedFavorites(9, in: configuration)
             try FileManager.default.removeItem(at: configuration.backupDirectory)
-            try overwrite(configuration.storeURL, at: 0, count: 100)
+            try cutToItsHeader(configuration.storeURL)
 
             let app = ChaosApp(variant: .hardened, configuration: configuration)
             defer { app.stop() }
@@ -157,6 +157,26 @@ extension SystemUnderTestSuite {
             // The app still works for this session.
             #expect(await app.favorites.addFavorite(.numbered(1)))
             #expect(await storedIDs(app) == [1])
+        }
+
+        /// Only the header is garbage: the pages still hold every favourite, and a copy
+        /// with a header rebuilt from them gives each one back (it ran on memory, empty).
+        @Test @MainActor func aGarbageHeaderWithoutBackupIsSalvagedFromItsPages() async throws {
+            let directory = try TemporaryAppDirectory()
+            let configuration = directory.configuration
+            try await seedFavorites(9, in: configuration)
+            try FileManager.default.removeItem(at: configuration.backupDirectory)
+            try overwrite(configuration.storeURL, at: 0, count: 100)
+
+            let app = ChaosApp(variant: .hardened, configuration: configuration)
+            defer { app.stop() }
+            #expect(app.health.mode == .salvaged)
+            #expect(app.health.salvagedRows == 9)
+            #expect(app.health.userMessage == LaunchMessages.salvaged)
+            #expect(app.health.quarantinedFiles.contains { $0.hasSuffix("/app.sqlite") })
+            #expect(await storedIDs(app) == Set(1...9))
+            let left = try FileManager.default.subpathsOfDirectory(atPath: configuration.quarantineDirectory.path)
+            #expect(!left.contains { $0.contains(".rebuilt-") }, "the rebuilt copy is removed: \(left)")
         }
 
         @Test @MainActor func backupsAreNumberedAndPruned() async throws {

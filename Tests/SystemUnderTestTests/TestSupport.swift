@@ -49,6 +49,14 @@ func overwrite(_ file: URL, at offset: UInt64, count: Int) throws {
     handle.write(Data((0..<count).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }))
 }
 
+/// Damage nothing can be salvaged from: the file cut back to its 100-byte header (an
+/// overwritten header alone is salvaged from the pages: ``RebuiltHeaderCopy``).
+func cutToItsHeader(_ file: URL) throws {
+    let handle = try FileHandle(forWritingTo: file)
+    defer { try? handle.close() }
+    try handle.truncate(atOffset: 100)
+}
+
 func fileSize(_ file: URL) -> UInt64 {
     ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? NSNumber)?.uint64Value ?? 0
 }

@@ -11,7 +11,7 @@ extension SystemUnderTestSuite {
             let configuration = directory.configuration
             try await VisitsLaunchHealth.seedVisits(4, in: configuration)
             try FileManager.default.removeItem(at: configuration.backupDirectory)
-            try overwrite(configuration.storeURL, at: 0, count: 100)
+            try cutToItsHeader(configuration.storeURL)
             return ChaosApp(variant: .hardened, configuration: configuration)
         }
 

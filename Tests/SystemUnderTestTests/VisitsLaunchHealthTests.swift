@@ -68,7 +68,7 @@ extension SystemUnderTestSuite {
             let configuration = directory.configuration
             try await Self.seedVisits(3, in: configuration)
             try FileManager.default.removeItem(at: configuration.backupDirectory)
-            try overwrite(configuration.storeURL, at: 0, count: 100)
+            try cutToItsHeader(configuration.storeURL)
             let app = ChaosApp(variant: .hardened, configuration: configuration)
             defer { app.stop() }
             #expect(app.visits.health.problem == .damaged)

@@ -16,6 +16,12 @@ enum Salvage {
             defer { copy.remove() }
             return copyRows(from: copy.path, into: target)
         }
+        // A store whose header is garbage is "not a database" to SQLite, its pages intact:
+        // a copy with a header rebuilt from those pages gives their rows up.
+        if let copy = RebuiltHeaderCopy(of: damagedPath) {
+            defer { copy.remove() }
+            return copyRows(from: copy.path, into: target)
+        }
         return copyRows(from: damagedPath, into: target)
     }
 
