@@ -67,7 +67,8 @@ bench: deps
 	$(BENCH_BUILD) .build-bench --product chaos-bench-points
 	$(BENCH_BUILD) .build-bench --product chaos-bench
 	$(BENCH_BUILD) .build-bench-notraits --disable-default-traits --product chaos-bench-points
-	.build-bench/release/chaos-bench .build-bench-notraits/release/chaos-bench-points
+	CHAOS_RECOVER_SHELL="$$(scripts/recover-shell.sh || true)" \
+	  .build-bench/release/chaos-bench .build-bench-notraits/release/chaos-bench-points
 
 clean:
 	rm -rf .build .build-bench .build-bench-notraits reports/*.json reports/*.html reports/*.xml

@@ -5,7 +5,8 @@ import Chaos
 enum BenchScenario {
     static let relaunchOnce = "  - launch\n  - do: favorites.list\n  - stop\n"
 
-    static func seeded(_ name: String, size: Int, then steps: String) throws -> Scenario {
+    /// `expect` (YAML expectation lines, each indented by two spaces), when given.
+    static func seeded(_ name: String, size: Int, then steps: String, expect: String? = nil) throws -> Scenario {
         let yaml = """
         name: \(name)
         summary: bench
@@ -17,7 +18,7 @@ enum BenchScenario {
             with: { count: \(size) }
           - stop
         \(steps)
-        """
+        """ + (expect.map { "\nexpect:\n\($0)" } ?? "")
         return try ScenarioLoader.load(yaml: yaml, file: "\(name).yaml", baseDirectory: nil)
     }
 }

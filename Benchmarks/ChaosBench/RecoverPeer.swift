@@ -6,11 +6,15 @@ import Foundation
 /// same way (same scenario steps, same seed), timed from the damaged file to a new
 /// database, with the favourites it got back counted.
 enum RecoverPeer {
-    static let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// The shell `scripts/recover-shell.sh` built (`make bench` passes it as
+    /// `CHAOS_RECOVER_SHELL`), else the system's.
+    static let shell = ([ProcessInfo.processInfo.environment["CHAOS_RECOVER_SHELL"] ?? ""] + ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3"])
+        .first { !$0.isEmpty && FileManager.default.isExecutableFile(atPath: $0) }
 
     /// Why the peer cannot run here, or nil. `.recover` reads pages through the
     /// `sqlite_dbpage` table, which Debian's libsqlite3 3.40 is built without
-    /// (SQLITE_ENABLE_DBPAGE_VTAB): there it fails on every file, a sound one included.
+    /// (SQLITE_ENABLE_DBPAGE_VTAB): there it fails on every file, a sound one included,
+    /// and `make bench` builds a shell that has it (`scripts/recover-shell.sh`).
     static let unavailable: String? = {
         guard let shell else { return "no sqlite3 shell (apt-get install sqlite3)" }
         let answer = capture(shell, [":memory:", "SELECT count(*) FROM sqlite_dbpage"])

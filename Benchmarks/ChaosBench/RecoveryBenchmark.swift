@@ -21,27 +21,34 @@ enum RecoveryBenchmark {
         if let why = RecoverPeer.unavailable { line("", "sqlite3 .recover beside it: skipped — \(why)") }
         for shape in Shape.allCases {
             for size in sizes {
+                // The favourites the app shows afterwards: what its recovery got back.
                 let scenario = try BenchScenario.seeded("recovery-\(size)", size: size,
-                                                        then: BenchScenario.relaunchOnce + shape.steps + "\n  - launch\n  - do: favorites.list")
+                                                        then: BenchScenario.relaunchOnce + shape.steps + "\n  - launch\n  - do: favorites.list",
+                                                        expect: "  - state: { probe: favorites.count, equals: \(size) }")
                 var healthy: [Double] = []
                 var recovery: [Double] = []
                 var mode = "?"
+                var rowsBack = "?"
                 for _ in 0..<rounds {
                     let report = CaseRunner(scenario: scenario, options: options).run()
                     let launches = report.steps.filter { $0.label == "launch" }
                     if launches.count == 3, let ms = appLaunchMs(launches[1]) { healthy.append(ms) }
                     if let ms = report.recoveryMs { recovery.append(Double(ms)) }
                     mode = launches.last?.detail?.split(separator: " ").dropFirst().first.map(String.init) ?? "?"
+                    let count = report.expectations.first { $0.kind == "state" }?.observed
+                    rowsBack = count.flatMap { $0.split(separator: " ").last.map(String.init) } ?? "?"
                 }
                 let goal = size >= 1_000_000 ? 5000.0 : size >= 100_000 ? 1000.0 : 1000.0
                 let sample = Sample(values: recovery)
-                line("  \(shape.rawValue), \(size) favourites", "recovery \(sample.formatted("ms", digits: 0)) → \(mode) "
+                line("  \(shape.rawValue), \(size) favourites", "recovery \(sample.formatted("ms", digits: 0)) → \(mode), \(rowsBack) back "
                     + "(goal ≤ \(Int(goal)) ms\(recovery.isEmpty ? ": never recovered" : sample.median <= goal ? ": met" : ": NOT met"))")
                 if shape == .restore { line("", "healthy launch \(Sample(values: healthy).formatted("ms", digits: 0))") }
                 var peer: (name: String, sample: Sample)?
                 if shape != .restore, let recovered = try RecoverPeer.measure(chaos: chaos, size: size, damage: shape.steps, rounds: rounds) {
+                    let ratio = recovered.time.median > 0 ? String(format: "%.2f", sample.median / recovered.time.median) : "?"
                     line("", "sqlite3 .recover on the same damage: \(recovered.time.formatted("ms", digits: 0)), "
-                        + "\(recovered.rows) of \(size) favourites back")
+                        + (recovered.rows == 0 ? "nothing back" : "\(recovered.rows) of \(size) favourites back")
+                        + "; the app's time ×\(ratio) of it")
                     peer = ("sqlite3 .recover (\(recovered.rows) rows back)", recovered.time)
                 }
                 BenchFigures.record("recovery, \(shape.rawValue), \(size) favourites", unit: "ms", sample, goal: "≤ \(Int(goal)) ms",
