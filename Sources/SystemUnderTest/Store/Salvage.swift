@@ -5,7 +5,9 @@ import GRDB
 /// Rows the healthy store already has are left alone (`INSERT OR IGNORE`), so on top
 /// of a restored backup this adds exactly what was written after the backup and can
 /// still be read. A damaged b-tree often breaks a scan in one place: reading forward
-/// and then backward by primary key recovers the rows on both sides of the damage.
+/// and then backward by primary key recovers the rows on both sides of the damage; the
+/// rows on leaf pages below a broken interior page no walk reaches, and a table whose
+/// walk stopped is then read page by page as well (``PageScan``).
 enum Salvage {
     /// Returns how many rows were added to `target`.
     static func copyReadableRows(from damagedPath: String, into target: any DatabaseWriter) -> Int {
@@ -29,32 +31,57 @@ enum Salvage {
         guard let damaged = try? ReadOnlyStore.open(damagedPath) else { return 0 }
         defer { try? damaged.close() }
         var added = 0
+        // Tables whose walk the damage stopped: the rows below a broken page are still
+        // on their leaf pages.
+        var stopped: [String] = []
         for table in AppSchema.userTables {
-            guard let (columns, rows) = readableRows(of: table, in: damaged), !rows.isEmpty else { continue }
-            // One statement, prepared once, for every row of the table.
-            let names = columns.map { "\"\($0)\"" }.joined(separator: ",")
-            let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ",")
-            let sql = "INSERT OR IGNORE INTO \(table) (\(names)) VALUES (\(placeholders))"
-            added += (try? target.write { db -> Int in
-                let statement = try db.makeStatement(sql: sql)
-                var count = 0
-                for values in rows {
-                    try statement.execute(arguments: StatementArguments(values))
-                    count += db.changesCount
-                }
-                return count
-            }) ?? 0
+            let (columns, rows, complete) = readableRows(of: table, in: damaged)
+            if !complete { stopped.append(table) }
+            if let columns { added += insert(rows, columns: columns, into: table, of: target) }
+        }
+        guard !stopped.isEmpty else { return added }
+        // Every page a complete walk reached belongs to its table (or the schema, or an
+        // index): only the others may hold a stopped table's rows. Without that list
+        // (no dbstat), a page could be given to the wrong table of the same shape.
+        let complete = ["sqlite_schema", "sqlite_master"] + AppSchema.userTables.filter { !stopped.contains($0) }
+        let list = complete.map { "'\($0)'" }.joined(separator: ",")
+        guard let owned = try? damaged.read({ try Set(Int.fetchAll($0, sql: "SELECT pageno FROM dbstat WHERE name IN (\(list))")) }),
+              let scan = PageScan(path: damagedPath),
+              let tables = try? target.read({ try PageScan.tables(stopped, in: $0) }) else { return added }
+        for (table, rows) in scan.rows(for: tables, skipping: owned) {
+            guard let columns = tables.first(where: { $0.name == table })?.columns.map(\.name) else { continue }
+            added += insert(rows, columns: columns, into: table, of: target)
         }
         return added
     }
 
+    /// Inserts `rows` the target lacks; returns how many it took.
+    private static func insert(_ rows: [[DatabaseValue]], columns: [String], into table: String, of target: any DatabaseWriter) -> Int {
+        guard !rows.isEmpty else { return 0 }
+        // One statement, prepared once, for every row of the table.
+        let names = columns.map { "\"\($0)\"" }.joined(separator: ",")
+        let placeholders = Array(repeating: "?", count: columns.count).joined(separator: ",")
+        let sql = "INSERT OR IGNORE INTO \(table) (\(names)) VALUES (\(placeholders))"
+        return (try? target.write { db -> Int in
+            let statement = try db.makeStatement(sql: sql)
+            var count = 0
+            for values in rows {
+                try statement.execute(arguments: StatementArguments(values))
+                count += db.changesCount
+            }
+            return count
+        }) ?? 0
+    }
+
     /// Every row a scan by key reaches, in key order: forward until the damage stops
     /// it, then (only if it did) backward from the end down to the last key read.
-    private static func readableRows(of table: String, in queue: DatabaseQueue) -> (columns: [String], rows: [[DatabaseValue]])? {
+    /// `complete`: the forward scan reached the end of the table.
+    private static func readableRows(of table: String, in queue: DatabaseQueue) -> (columns: [String]?, rows: [[DatabaseValue]], complete: Bool) {
         var columns: [String]?
         var forward: [[DatabaseValue]] = []
         var lastForward = Int64.min
         var backward: [[DatabaseValue]] = []
+        var forwardComplete = false
         for order in ["ASC", "DESC"] {
             var complete = false
             _ = try? queue.read { db in
@@ -77,9 +104,11 @@ enum Salvage {
                     }
                 }
             }
-            if complete && order == "ASC" { break }
+            if complete && order == "ASC" {
+                forwardComplete = true
+                break
+            }
         }
-        guard let columns else { return nil }
-        return (columns, forward + backward.reversed())
+        return (columns, forward + backward.reversed(), forwardComplete)
     }
 }
