@@ -68,22 +68,31 @@ struct PageScan {
     }
 
     /// Every row of a leaf page that fits exactly one of `tables`, by table name; pages
-    /// in `skipping` (those another table's walk reached) are not read.
-    func rows(for tables: [Table], skipping: Set<Int> = []) -> [String: [[DatabaseValue]]] {
+    /// in `skipping` (those another table's walk reached) are not read, nor the rows
+    /// whose rowid `known` already has for their table (what a walk got: decoding them
+    /// again is most of the time a scan would take).
+    func rows(for tables: [Table], skipping: Set<Int> = [], known: [String: Set<Int64>] = [:]) -> [String: [[DatabaseValue]]] {
         var found: [String: [[DatabaseValue]]] = [:]
         let pages = bytes.count / pageSize
         guard pages >= 2 else { return found }
         for page in 2...pages where !skipping.contains(page) {
             let start = (page - 1) * pageSize
-            guard bytes[start] == 13, let records = leafRecords(at: start), !records.isEmpty else { continue }
-            let fitting = tables.filter { table in records.allSatisfy { fits($0.values, table) } }
+            guard bytes[start] == 13, let cells = leafCells(at: start), let first = cells.first,
+                  let sample = record(from: first.payload, length: first.length) else { continue }
+            // The page's table: the one its first record fits, checked against every record read.
+            let fitting = tables.filter { fits(sample, $0) }
             guard fitting.count == 1, let table = fitting.first else { continue }
-            for record in records {
-                let row = zip(table.columns, record.values).map { column, value in
-                    column.isRowid ? record.rowid.databaseValue : value
+            let skip = known[table.name] ?? []
+            var rows: [[DatabaseValue]] = []
+            var whole = true
+            for cell in cells where !skip.contains(cell.rowid) {
+                guard let values = record(from: cell.payload, length: cell.length), fits(values, table) else {
+                    whole = false
+                    break
                 }
-                found[table.name, default: []].append(row)
+                rows.append(zip(table.columns, values).map { column, value in column.isRowid ? cell.rowid.databaseValue : value })
             }
+            if whole { found[table.name, default: []] += rows }
         }
         return found
     }
@@ -102,24 +111,26 @@ struct PageScan {
         return true
     }
 
-    /// The records of the leaf page at `start`; nil when its header does not hold up.
-    private func leafRecords(at start: Int) -> [(rowid: Int64, values: [DatabaseValue])]? {
-        let cells = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4])
-        guard cells > 0, 8 + 2 * cells <= usable else { return nil }
-        var records: [(rowid: Int64, values: [DatabaseValue])] = []
-        for index in 0..<cells {
+    /// The cells of the leaf page at `start` (rowid, where the record starts and its
+    /// length), those that spill onto overflow pages left out; nil when the page's
+    /// header or a cell does not hold up.
+    private func leafCells(at start: Int) -> [(rowid: Int64, payload: Int, length: Int)]? {
+        let count = Int(bytes[start + 3]) << 8 | Int(bytes[start + 4])
+        guard count > 0, 8 + 2 * count <= usable else { return nil }
+        var cells: [(rowid: Int64, payload: Int, length: Int)] = []
+        cells.reserveCapacity(count)
+        let end = start + usable
+        for index in 0..<count {
             let pointerAt = start + 8 + 2 * index
             let pointer = Int(bytes[pointerAt]) << 8 | Int(bytes[pointerAt + 1])
             guard pointer >= 8, pointer < usable else { return nil }
             var cursor = start + pointer
-            let end = start + usable
             guard let payload = varint(&cursor, end), let rowid = varint(&cursor, end) else { return nil }
             // Spilled onto overflow pages: not read here.
             guard payload >= 0, payload <= Int64(usable - 35), cursor + Int(payload) <= end else { continue }
-            guard let values = record(from: cursor, length: Int(payload)) else { return nil }
-            records.append((rowid, values))
+            cells.append((rowid, cursor, Int(payload)))
         }
-        return records
+        return cells
     }
 
     /// The values of the record at `start`, `length` bytes long.

@@ -34,9 +34,15 @@ enum Salvage {
         // Tables whose walk the damage stopped: the rows below a broken page are still
         // on their leaf pages.
         var stopped: [String] = []
+        var walked: [String: Set<Int64>] = [:]
         for table in AppSchema.userTables {
             let (columns, rows, complete) = readableRows(of: table, in: damaged)
-            if !complete { stopped.append(table) }
+            if !complete {
+                stopped.append(table)
+                if let index = columns?.firstIndex(of: "id") {
+                    walked[table] = Set(rows.compactMap { $0.indices.contains(index) ? Int64.fromDatabaseValue($0[index]) : nil })
+                }
+            }
             if let columns { added += insert(rows, columns: columns, into: table, of: target) }
         }
         guard !stopped.isEmpty else { return added }
@@ -48,7 +54,7 @@ enum Salvage {
         guard let owned = try? damaged.read({ try Set(Int.fetchAll($0, sql: "SELECT pageno FROM dbstat WHERE name IN (\(list))")) }),
               let scan = PageScan(path: damagedPath),
               let tables = try? target.read({ try PageScan.tables(stopped, in: $0) }) else { return added }
-        for (table, rows) in scan.rows(for: tables, skipping: owned) {
+        for (table, rows) in scan.rows(for: tables, skipping: owned, known: walked) {
             guard let columns = tables.first(where: { $0.name == table })?.columns.map(\.name) else { continue }
             added += insert(rows, columns: columns, into: table, of: target)
         }
