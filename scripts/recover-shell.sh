@@ -4,7 +4,9 @@
 # (its library lacks SQLITE_ENABLE_DBPAGE_VTAB), so this builds one from Debian's own
 # source package with that option, once, and caches it beside the preloads
 # ($CHAOS_CACHE_DIR, else $XDG_CACHE_HOME/chaos, else ~/.cache/chaos). Prints the
-# shell's path; exits non-zero, saying why on stderr, when it cannot be had.
+# shell's path; exits non-zero, saying why on stderr, when it cannot be had. As root, on
+# a machine with no deb-src entry, it adds one for bookworm main
+# (/etc/apt/sources.list.d/chaos-deb-src.sources) and installs dpkg-dev if missing.
 set -euo pipefail
 cache="${CHAOS_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/chaos}"
 shell="$cache/sqlite3-recover"
