@@ -3,7 +3,7 @@
 /// hangs for seconds in the middle of a case is not hidden by a quick recovery later.
 package struct SlowAnswer: Sendable, Equatable {
     package var ms: Int
-    /// `the launch`, or the action's name.
+    /// What was asked, as a sentence names it: `the launch`, `'visits.list'`.
     package var what: String
     /// The step it was answered in (`step-7`).
     package var step: String?
@@ -22,6 +22,6 @@ package struct SlowAnswer: Sendable, Equatable {
 
     /// "'visits.list' took 9978 ms (step-8)".
     package var text: String {
-        "\(what == "launch" ? "the launch" : "'\(what)'") took \(ms) ms" + (step.map { " (\($0))" } ?? "")
+        "\(what) took \(ms) ms" + (step.map { " (\($0))" } ?? "")
     }
 }

@@ -42,7 +42,7 @@ extension CaseRunner {
         do {
             let reply = try app.request(request)
             if request.op == .launch || request.op == .perform {
-                let answer = SlowAnswer(ms: (clock.now - asked).wholeMilliseconds, what: request.name ?? request.op.rawValue,
+                let answer = SlowAnswer(ms: (clock.now - asked).wholeMilliseconds, what: request.name.map { "'\($0)'" } ?? "the launch",
                                         step: currentStep)
                 log.evidence.slowestAnswer = SlowAnswer.slower(log.evidence.slowestAnswer, answer)
             }

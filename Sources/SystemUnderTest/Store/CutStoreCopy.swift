@@ -17,11 +17,8 @@ struct CutStoreCopy {
         guard let read = try? handle.read(upToCount: 100), read.count == 100,
               let size = try? handle.seekToEnd() else { return nil }
         let header = [UInt8](read)
-        guard header.starts(with: Array("SQLite format 3\u{0}".utf8)) else { return nil }
-        let rawPageSize = Int(header[16]) << 8 | Int(header[17])
-        let pageSize = rawPageSize == 1 ? 65_536 : rawPageSize
+        guard let pageSize = StoreFileHeader.pageSize(header) else { return nil }
         let declared = UInt32(header[28]) << 24 | UInt32(header[29]) << 16 | UInt32(header[30]) << 8 | UInt32(header[31])
-        guard pageSize >= 512, pageSize.nonzeroBitCount == 1 else { return nil }
         let present = UInt32(size / UInt64(pageSize))
         guard present > 0, declared > present else { return nil }
         path = damagedPath + ".salvage-\(getpid())"

@@ -38,13 +38,10 @@ struct PageScan {
     init?(path: String) {
         guard let data = FileManager.default.contents(atPath: path), data.count >= 1_024 else { return nil }
         bytes = [UInt8](data)
-        let header = Array(bytes.prefix(100))
-        let stated = Int(header[16]) << 8 | Int(header[17])
-        let statedSize = stated == 1 ? 65_536 : stated
-        if header.starts(with: RebuiltHeaderCopy.magic), statedSize >= 512, statedSize <= 65_536, statedSize.nonzeroBitCount == 1 {
-            pageSize = statedSize
-            usable = statedSize - Int(header[20])
-        } else if let inferred = RebuiltHeaderCopy.inferredPageSize(of: path) {
+        if let stated = StoreFileHeader.pageSize(Array(bytes.prefix(100))) {
+            pageSize = stated
+            usable = stated - Int(bytes[20])
+        } else if let inferred = RebuiltHeaderCopy.inferredPageSize(in: bytes) {
             pageSize = inferred
             usable = inferred
         } else {

@@ -18,14 +18,10 @@ import Foundation
 /// Related SQLite documentation: <https://www.sqlite.org/fileformat2.html#the_database_header>
 struct RebuiltHeaderCopy {
     let path: String
-    let pageSize: Int
-
-    static let magic = Array("SQLite format 3\u{0}".utf8)
 
     /// Nil when the header is not garbage (or no page size fits, or the copy fails).
     init?(of damagedPath: String) {
         guard let pageSize = Self.inferredPageSize(of: damagedPath) else { return nil }
-        self.pageSize = pageSize
         path = damagedPath + ".rebuilt-\(getpid())"
         let wal = FileManager.default.fileExists(atPath: damagedPath + "-wal")
         do {
@@ -48,10 +44,16 @@ struct RebuiltHeaderCopy {
     }
 
     /// The page size the pages show, when the header is not SQLite's (nil otherwise).
+    /// A file that starts with SQLite's header is not read past it.
     static func inferredPageSize(of path: String) -> Int? {
-        guard let data = FileManager.default.contents(atPath: path), data.count >= 1_024 else { return nil }
-        let bytes = [UInt8](data)
-        guard !bytes.starts(with: magic) else { return nil }
+        guard let header = StoreFileHeader.read(path), !header.starts(with: StoreFileHeader.magic),
+              let data = FileManager.default.contents(atPath: path) else { return nil }
+        return inferredPageSize(in: [UInt8](data))
+    }
+
+    /// The page size the pages of `bytes` (a whole store file) show.
+    static func inferredPageSize(in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= 1_024, !bytes.starts(with: StoreFileHeader.magic) else { return nil }
         var best: (size: Int, score: Double)?
         var size = 512
         while size <= 65_536 {
@@ -82,7 +84,7 @@ struct RebuiltHeaderCopy {
         func put(_ value: Int, at offset: Int, bytes count: Int) {
             for index in 0..<count { header[offset + index] = UInt8(value >> (8 * (count - 1 - index)) & 0xFF) }
         }
-        header.replaceSubrange(0..<16, with: magic)
+        header.replaceSubrange(0..<16, with: StoreFileHeader.magic)
         put(pageSize == 65_536 ? 1 : pageSize, at: 16, bytes: 2)
         header[18] = wal ? 2 : 1  // write and read format versions: 2 for WAL
         header[19] = wal ? 2 : 1
