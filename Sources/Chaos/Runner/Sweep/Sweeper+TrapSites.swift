@@ -2,17 +2,20 @@ import ChaosTarget
 
 extension Sweeper {
     /// Names the sites of the traps a sweep shows. Trials run without symbolication
-    /// (``Backtracer``): a `fatalError` in project code names its own line on stderr,
-    /// but a trap of the standard library (an index out of range, a force unwrap) needs
-    /// the backtrace. For each kind of unnamed trap (its signal and message) one trial
-    /// runs again with it, and its site names them all; the first failure, the one
-    /// printed as the minimal reproduction, always has its backtrace.
+    /// (``Backtracer``): a trap of the standard library (an index out of range, a force
+    /// unwrap) needs the backtrace, and the line a runtime message names is only a guess
+    /// (a dependency's `assert` names the dependency's line, `SQLiteNIO/…:356`, where the
+    /// backtrace names the app's). For each kind of trap not named by a backtrace (its
+    /// signal and message) one trial runs again with it, and its site names them all;
+    /// the first failure, the one printed as the minimal reproduction, always has its
+    /// backtrace.
     func nameTrapSites(_ outcome: inout Outcome) {
         var named: [String: TrapRecord] = [:]
         for index in outcome.failedReports.indices {
             guard let trap = outcome.failedReports[index].trap else { continue }
             let first = index == 0
-            guard trap.site == nil || first else { continue }
+            let fromBacktrace = !TrapParser.frames(in: trap.backtrace ?? "").isEmpty
+            guard !fromBacktrace || first else { continue }
             let kind = "\(trap.signal) \(trap.message ?? "")"
             if named[kind] == nil || first {
                 let again = runTrial(outcome.failed[index]).report
@@ -21,7 +24,7 @@ extension Sweeper {
                 // The minimal reproduction is shown whole: its run with the backtrace read.
                 if first { outcome.failedReports[index] = again }
             }
-            if let site = named[kind]?.site, outcome.failedReports[index].trap?.site == nil {
+            if let site = named[kind]?.site, !fromBacktrace {
                 outcome.failedReports[index].trap?.site = site
                 outcome.failedReports[index].trap?.backtrace = named[kind]?.backtrace
             }
