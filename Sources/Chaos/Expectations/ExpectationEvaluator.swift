@@ -78,7 +78,12 @@ package enum ExpectationEvaluator {
     static func noTrap(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         if let trap = evidence.trap {
             let site = trap.site.map { " at \($0)" } ?? ""
-            return judge(false, expected: "no trap", observed: "\(trap.signalName)\(site)", detail: trap.message.map { "Fatal error: \($0)" })
+            // The parser keeps "Assertion failed:" and "Precondition failed:": they say
+            // which check stopped the app; only a plain fatal error needs its word back.
+            let detail = trap.message.map { message in
+                TrapParser.messageMarkers.contains { message.hasPrefix($0) } ? message : "Fatal error: \(message)"
+            }
+            return judge(false, expected: "no trap", observed: "\(trap.signalName)\(site)", detail: detail)
         }
         if let end = evidence.abnormalEnd {
             return judge(false, expected: "no trap, no hang", observed: end)

@@ -43,17 +43,25 @@ package enum TrapParser {
     }
 
     /// `File.swift:LINE` of the first backtrace frame in project code; else the file and
-    /// line of the "Fatal error" line when that is project code.
+    /// line of the "Fatal error" line when that is project code. A message line's `#fileID`
+    /// does not say whether its module is a dependency; the backtrace does: a file it shows
+    /// in a dependency checkout (sqlite-nio's `assert` in a connection's `deinit`, run on
+    /// one of NIO's pool threads with no frame of the app) names no site.
     package static func site(in stderr: String) -> String? {
-        for frame in frames(in: stderr) where isProjectCode(frame.path) {
+        let frames = frames(in: stderr)
+        for frame in frames where isProjectCode(frame.path) {
             return "\(URL(fileURLWithPath: frame.path).lastPathComponent):\(frame.line)"
         }
+        let foreignFiles = Set(frames.map { URL(fileURLWithPath: $0.path).lastPathComponent })
         for line in stderr.split(separator: "\n") {
             guard let range = messageMarkers.lazy.compactMap({ line.range(of: ": " + $0) }).first else { continue }
             let location = line[..<range.lowerBound]
             let parts = location.split(separator: ":")
-            if parts.count >= 2, let number = Int(parts[parts.count - 1]), isProjectFileID(String(parts[parts.count - 2])) {
-                return "\(URL(fileURLWithPath: String(parts[parts.count - 2])).lastPathComponent):\(number)"
+            guard parts.count >= 2, let number = Int(parts[parts.count - 1]) else { continue }
+            let fileID = String(parts[parts.count - 2])
+            let file = URL(fileURLWithPath: fileID).lastPathComponent
+            if isProjectFileID(fileID), !foreignFiles.contains(file) {
+                return "\(file):\(number)"
             }
         }
         return nil

@@ -46,6 +46,14 @@ struct ExpectationEvaluatorTests {
         #expect(result.detail == "Fatal error: Index out of range")
     }
 
+    @Test func aDependencysAssertionIsShownAsTheAssertionItWas() {
+        let result = evaluate(.noTrap) {
+            $0.trap = TrapRecord(signal: 4, signalName: "SIGILL", message: "Assertion failed: SQLiteConnection was not closed before deinitializing")
+        }
+        #expect(result.observed == "SIGILL")
+        #expect(result.detail == "Assertion failed: SQLiteConnection was not closed before deinitializing")
+    }
+
     @Test func trapWithoutSiteOrMessageStillFailsNoTrapNamingTheSignal() {
         let result = evaluate(.noTrap) { $0.trap = TrapRecord(signal: 11, signalName: "SIGSEGV") }
         #expect(!result.passed)

@@ -160,6 +160,29 @@ struct TrapParserTests {
         #expect(TrapParser.site(in: stderr) == "AppStore.swift:120")
     }
 
+    /// A dependency's `assert` in a `deinit` run on one of NIO's pool threads (the real
+    /// stderr of the ledger example's fragile start-up, shortened): no frame is the app's,
+    /// and the message line's `SQLiteNIO/…` is a dependency, as the backtrace shows.
+    @Test func aDependencysAssertOnAPoolThreadNamesNoSite() {
+        let stderr = """
+            SQLiteNIO/SQLiteConnection.swift:356: Assertion failed: SQLiteConnection was not closed before deinitializing
+
+            *** Program crashed: Illegal instruction at 0x00007f02be4f9361 ***
+
+            Thread 4 "SGLTN-TP-#0" crashed:
+
+              0      0x00007f02be4f9361 _assertionFailure(_:_:file:line:flags:) + 225 in libswiftCore.so
+              1 [ra] 0x000055c4cf27f99b SQLiteConnection.deinit + 330 in ledger at /w/.build/checkouts/sqlite-nio/Sources/SQLiteNIO/SQLiteConnection.swift:356:9
+              9 [ra] 0x000055c4cf1dc70d NIOThreadPool.process(identifier:) + 460 in ledger at /w/.build/checkouts/swift-nio/Sources/NIOPosix/NIOThreadPool.swift:312:17
+
+            """
+        #expect(TrapParser.site(in: stderr) == nil)
+        #expect(TrapParser.message(in: stderr) == "Assertion failed: SQLiteConnection was not closed before deinitializing")
+        // Without symbolicated frames, the message line is all there is (a sweep's trial
+        // runs again with its backtrace to decide).
+        #expect(TrapParser.site(in: String(stderr.prefix { $0 != "\n" })) == "SQLiteConnection.swift:356")
+    }
+
     // MARK: Force unwrap
 
     /// Swift 6.3 reports a force unwrap at the caller's file (checked against a real program).

@@ -24,9 +24,10 @@ extension Sweeper {
                 // The minimal reproduction is shown whole: its run with the backtrace read.
                 if first { outcome.failedReports[index] = again }
             }
-            if let site = named[kind]?.site, !fromBacktrace {
-                outcome.failedReports[index].trap?.site = site
-                outcome.failedReports[index].trap?.backtrace = named[kind]?.backtrace
+            // The run with a backtrace decides, even that no frame is the app's.
+            if let again = named[kind], !fromBacktrace {
+                outcome.failedReports[index].trap?.site = again.site
+                outcome.failedReports[index].trap?.backtrace = again.backtrace
             }
         }
         if let first = outcome.failedReports.first, outcome.firstFailure != nil {
