@@ -27,6 +27,8 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", exact: "6.2.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
         .package(url: "https://github.com/apple/swift-nio", exact: "2.101.3"),
+        // The app's logs as evidence: the worker host bootstraps swift-log (TargetLogging).
+        .package(url: "https://github.com/apple/swift-log", exact: "1.16.2"),
         // The ledger example's store: sqlite-nio, with its own renamed copy of SQLite.
         .package(url: "https://github.com/vapor/sqlite-nio", exact: "1.13.2"),
         // The sync example's server: an app's own backend, a real HTTP server. Its default
@@ -60,12 +62,13 @@ let package = Package(
         .target(name: "CTimerfdShim"),
         .target(
             name: "SystemUnderTest",
-            dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
         .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
-        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CLibcSeamAPI"]),
+        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CLibcSeamAPI",
+                                                    .product(name: "Logging", package: "swift-log")]),
         // The controller: scenarios, the runner, the network lab, the reports.
         .target(
             name: "Chaos",
@@ -120,7 +123,8 @@ let package = Package(
         ),
         // A third style: a store on sqlite-nio (its own copy of SQLite, renamed), as Vapor
         // and Hummingbird apps keep their data (Examples/Ledger).
-        .target(name: "LedgerCore", dependencies: [.product(name: "SQLiteNIO", package: "sqlite-nio")], path: "Examples/Ledger/Sources/LedgerCore"),
+        .target(name: "LedgerCore", dependencies: [.product(name: "SQLiteNIO", package: "sqlite-nio"), .product(name: "Logging", package: "swift-log")],
+                path: "Examples/Ledger/Sources/LedgerCore"),
         .executableTarget(
             name: "chaos-example-ledger",
             dependencies: ["LedgerCore", "ChaosTarget", .product(name: "SQLiteNIO", package: "sqlite-nio")],

@@ -11,9 +11,11 @@ import SystemUnderTest
 /// `local-only`, and the screen shows a warning that says so.
 @MainActor
 final class FamilyDriver: FeatureDriver {
-    let actions = ["family.create", "family.retry", "family.sync", "family.list"]
-    let parameters: [String: [ActionParameter]] = ["family.create": [.text("name"), .int("parallel", in: 1...8)]]
-    let probes = ["family.state", "family.pending", "family.code", "family.count", "family.error"]
+    let actions = ["family.create", "family.retry", "family.sync", "family.list", "family.join"]
+    let parameters: [String: [ActionParameter]] = ["family.create": [.text("name"), .int("parallel", in: 1...8)],
+                                                   "family.join": [.text("code")]]
+    let probes = ["family.state", "family.pending", "family.code", "family.count", "family.error",
+                  "family.error-kind", "family.can-retry", "family.sync-waits", "family.backoff-grows", "family.joined-from"]
     private var settings = FamilyRemoteSettings.unconfigured
 
     func configure(_ context: TargetContext) {
@@ -42,6 +44,12 @@ final class FamilyDriver: FeatureDriver {
             return ActionResult(ok: ok, value: .int(feature(app).pendingSyncCount),
                                 userMessage: ok ? nil : screen.syncError?.userMessage,
                                 error: ok ? nil : screen.syncError.map { "\($0.underlying)" })
+        case "family.join":
+            let screen = feature(app).screen
+            let ok = await screen.join(code: try call.string("code", default: ""))
+            if ok, let family = screen.joined?.family, app.store?.isPersistent == true { call.acknowledge("family:\(family.id)") }
+            return ActionResult(ok: ok, value: screen.joined.map { .string($0.source.rawValue) } ?? .null,
+                                userMessage: screen.joinError?.userMessage, error: screen.joinError.map { "join failed: \($0.underlying)" })
         case "family.list":
             let screen = feature(app).screen
             let ok = await screen.loadFamilies()
@@ -89,6 +97,17 @@ final class FamilyDriver: FeatureDriver {
             guard await screen.loadFamilies() else { return .null }
             return .int(screen.families.count)
         case "family.error": return feature(app).screen.errorMessage.map(ScenarioValue.string) ?? .null
+        case "family.error-kind":
+            let screen = feature(app).screen
+            return (screen.error ?? screen.joinError).map { .string($0.kind) } ?? .null
+        case "family.can-retry": return .bool(feature(app).screen.canRetry)
+        case "family.sync-waits":
+            return .list(await feature(app).lastSyncWaits().map { .int(Int($0 / .milliseconds(1))) })
+        case "family.backoff-grows":
+            // Each wait at least the one before, the last longer than the first.
+            let waits = await feature(app).lastSyncWaits()
+            return .bool(waits.count >= 2 && zip(waits, waits.dropFirst()).allSatisfy { $0 <= $1 } && (waits.last ?? .zero) > (waits.first ?? .zero))
+        case "family.joined-from": return feature(app).screen.joined.map { .string($0.source.rawValue) } ?? .null
         default: return nil
         }
     }
@@ -97,7 +116,7 @@ final class FamilyDriver: FeatureDriver {
         // Only a feature in use has anything on screen.
         guard settings.baseURL != nil else { return .nothing }
         let screen = feature(app).screen
-        if let error = screen.error ?? screen.listError { return .error(error.userMessage) }
+        if let error = screen.error ?? screen.joinError ?? screen.listError { return .error(error.userMessage) }
         if let notice = screen.notice { return .warning(notice) }
         return .nothing
     }

@@ -23,6 +23,7 @@ final class SystemUnderTestTarget: ChaosTarget {
         TargetOption("synchronous", .choice(Durability.allCases.map(\.rawValue)),
                      summary: "SQLite's durability: full (the default), normal or off"),
         TargetOption("backup-every", .int(1...1_000_000), summary: "a backup every N acknowledged writes (default 100)"),
+        TargetOption("help-site", .text, summary: "the host of the help pages the settings screen links to (default help.example.com)"),
     ]
     /// The systems of the seed documents, one driver each (``makeDrivers(_:)``).
     static let systems = ["favorites", "vocabulary", "family", "visits", "settings"]

@@ -6,12 +6,12 @@ import SystemUnderTest
 ///
 /// While the data-error screen is shown, the list's actions are refused with the
 /// screen's message, as a user cannot reach them; the screen's own actions are
-/// `visits.restart`, `visits.contact-support` and `visits.reset`.
+/// `visits.restart`, `visits.contact-support`, `visits.reset` and `visits.retry-load`.
 @MainActor
 final class VisitsDriver: FeatureDriver {
     let actions = [
         "visits.add", "visits.list", "visits.retry", "visits.remove",
-        "visits.restart", "visits.contact-support", "visits.reset",
+        "visits.restart", "visits.contact-support", "visits.reset", "visits.retry-load",
     ]
     let parameters: [String: [ActionParameter]] = [
         "visits.add": [.int("count", in: 1...1_000_000)], "visits.remove": [.int("id", in: 1...1_000_000_000)],
@@ -36,6 +36,8 @@ final class VisitsDriver: FeatureDriver {
         opened = true
         let screen = app.visits
         switch call.name {
+        case "visits.retry-load":
+            return await retryLoad(screen: screen, app: app)
         case "visits.restart", "visits.contact-support", "visits.reset":
             return try errorScreenAction(call, screen: screen)
         default:
@@ -73,6 +75,28 @@ final class VisitsDriver: FeatureDriver {
         default:
             return nil
         }
+    }
+
+    /// The data-error screen's "Try again" (seed 003's `retryLoad()`): on success the
+    /// list is shown and read, a read that ends the recovery window.
+    private func retryLoad(screen: VisitsScreen, app: ChaosApp) async -> ActionResult {
+        guard let dataError = screen.dataError else {
+            return ActionResult(ok: false, error: "'visits.retry-load' is on the data-error screen, which is not shown")
+        }
+        guard dataError.offersRetry else {
+            return ActionResult(ok: false, userMessage: dataError.message,
+                                error: "the screen offers no retry for this cause (\(screen.health.problem?.rawValue ?? "?"))")
+        }
+        _ = app.retryLoad()
+        let again = app.visits
+        if let stillShown = again.dataError {
+            return ActionResult(ok: false, userMessage: stillShown.message, error: "the visits still cannot be opened")
+        }
+        let ok = await again.list.load()
+        var outcome = result(ok: ok, again.list)
+        outcome.value = .int(again.list.visits.count)
+        outcome.isRead = ok
+        return outcome
     }
 
     private func errorScreenAction(_ call: ActionCall, screen: VisitsScreen) throws -> ActionResult {

@@ -12,6 +12,7 @@ import SystemUnderTest
 final class VocabularyDriver: FeatureDriver {
     let actions = [
         "vocabulary.create-set", "vocabulary.add-words", "vocabulary.list", "quiz.generate", "quiz.answer", "quiz.retry",
+        "vocabulary.open-help",
     ]
     let parameters: [String: [ActionParameter]] = [
         "vocabulary.create-set": [.text("name")],
@@ -34,7 +35,11 @@ final class VocabularyDriver: FeatureDriver {
 
     func configure(_ context: TargetContext) {
         seed = context.seed
+        helpSite = context.options["help-site"] ?? HelpLink.defaultSite
     }
+
+    /// The build's help site (`--option help-site=…`).
+    private var helpSite = HelpLink.defaultSite
 
     func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
         let arguments = call.arguments
@@ -64,6 +69,11 @@ final class VocabularyDriver: FeatureDriver {
             let saved = await library.addWords(words)
             if saved && isKept(app) { keys.forEach(call.acknowledge) }
             return libraryResult(ok: saved, library)
+        case "vocabulary.open-help":
+            switch app.vocabulary.helpLink(helpSite) {
+            case let .success(url): return ActionResult(ok: true, value: .string(url.absoluteString))
+            case let .failure(error): return ActionResult(ok: false, userMessage: error.userMessage, error: "invalid configuration: \(error)")
+            }
         case "vocabulary.list":
             let ok = await library.load()
             var outcome = libraryResult(ok: ok, library)

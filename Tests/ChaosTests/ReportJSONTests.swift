@@ -31,7 +31,7 @@ import Testing
             "scenario", "summary", "system", "scenarioFile", "scenarioHash", "seed", "variant", "verdict",
             "durationMs", "recoveryMs", "recoveryStartMs", "baseline", "options", "steps", "injections", "faults", "expectations", "trap", "reproduce",
             "error",
-            "workerLaunches", "leftBehind",
+            "workerLaunches", "leftBehind", "logs", "logsDropped",
         ]
         for entry in try cases(root) {
             #expect(Set(entry.keys) == caseKeys)

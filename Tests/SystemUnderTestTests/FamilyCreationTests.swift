@@ -168,7 +168,10 @@ extension SystemUnderTestSuite {
         @Test @MainActor func aStoreThatCannotSaveFailsWithARetry() async throws {
             let directory = try TemporaryAppDirectory()
             let harness = try FamilyHarness(configuration: directory.configuration)
-            try await harness.store.writer.write { try $0.execute(sql: "DROP TABLE family_pending_sync") }
+            // Every write of the queue fails (the store passes validateDatabaseState: its tables are there).
+            try await harness.store.writer.write {
+                try $0.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON family_pending_sync BEGIN SELECT RAISE(ABORT, 'refused'); END")
+            }
             let screen = FamilyCreationViewModel(flow: harness.flow)
             #expect(await screen.create(name: "Lee") == false)
             #expect(screen.state.wireName == "failed")

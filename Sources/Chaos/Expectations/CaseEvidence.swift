@@ -40,6 +40,15 @@ package struct CaseEvidence: Sendable {
     package var probes: [String: ScenarioValue] = [:]
     /// Why the end-of-case evidence could not be gathered, if it could not.
     package var evidenceGap: String?
+    /// The text arguments of the scenario's actions: what the user typed.
+    package var userInput: [UserContent] = []
+    /// The records the app logged through swift-log, in the order they came.
+    package var logs: [LogEntry] = []
+    /// Records past ``LogEntry/keptPerCase``, counted and not kept.
+    package var logsDropped = 0
+    /// Why the app's logs are not read (a target that bootstraps swift-log itself);
+    /// nil when they are.
+    package var logsNotRead: String?
     /// The power went out during the case (a power loss fired).
     package var powerWentOut = false
     /// The durability settings the app gave its store, as the worker last reported them.

@@ -21,6 +21,9 @@ package enum ExpectationEvaluator {
             return integrity(ifUsed: expectation == .integrityIfUsed, evidence, judge)
         case .noSilentLoss:
             return noSilentLoss(evidence, judge)
+        case let .logged(pattern): return logged(pattern, evidence, judge)
+        case let .notLogged(pattern): return notLogged(pattern, evidence, judge)
+        case .privateLogs: return privateLogs(evidence, judge)
         }
     }
 
@@ -75,13 +78,20 @@ package enum ExpectationEvaluator {
         }
     }
 
+    /// swift-log's message when `LoggingSystem.bootstrap` runs twice in a process.
+    static let secondLoggingBootstrap = "logging system can only be initialized once per process"
+
     static func noTrap(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         if let trap = evidence.trap {
             let site = trap.site.map { " at \($0)" } ?? ""
             // The parser keeps "Assertion failed:" and "Precondition failed:": they say
             // which check stopped the app; only a plain fatal error needs its word back.
-            let detail = trap.message.map { message in
+            var detail = trap.message.map { message in
                 TrapParser.messageMarkers.contains { message.hasPrefix($0) } ? message : "Fatal error: \(message)"
+            }
+            if trap.message?.contains(Self.secondLoggingBootstrap) == true {
+                detail? += "\n(the app bootstraps swift-log itself, after Chaos's worker host did: declare "
+                    + "`static let logging = TargetLogging.own` in the target, and Chaos leaves logging to the app)"
             }
             return judge(false, expected: "no trap", observed: "\(trap.signalName)\(site)", detail: detail)
         }

@@ -66,6 +66,11 @@ package struct CaseReport: Codable, Sendable, Equatable {
     /// the app, one that left the worker's session), each killed by Chaos: how each was
     /// named (`pid 123 (sleep 100)`). Null when it left none.
     @ExplicitNull package var leftBehind: [String]?
+    /// What the app logged through swift-log, each record beside its step; null when it
+    /// logged nothing (or Chaos read no logs: ``ChaosTarget/logging``).
+    @ExplicitNull package var logs: [LogEntry]?
+    /// Records logged past the most a case keeps (``LogEntry/keptPerCase``); null when none.
+    @ExplicitNull package var logsDropped: Int?
 
     package init(
         scenario: String,

@@ -6,6 +6,8 @@ struct CaseTimeline: Equatable {
     enum Event: Equatable {
         case step(StepRecord)
         case injection(InjectionRecord)
+        /// A record the app logged (swift-log).
+        case log(LogEntry)
         case trap(TrapRecord)
         /// The end of the recovery window: the first successful read.
         case recovered(durationMs: Int)
@@ -20,7 +22,7 @@ struct CaseTimeline: Equatable {
     /// that is later; never 0, so positions can be divided by it.
     var spanMs: Int
     /// Everything, sorted by time; at equal times, in the order steps,
-    /// injections, trap, recovery (a step that trapped comes before its trap).
+    /// logs, injections, trap, recovery (a step that trapped comes before its trap).
     var entries: [Entry]
     /// Where the recovery window starts, when the case measured one.
     var recoveryStartMs: Int?
@@ -34,14 +36,17 @@ struct CaseTimeline: Equatable {
         for step in report.steps {
             entries.append((Entry(atMs: step.startMs, event: .step(step)), 0))
         }
+        for entry in report.logs ?? [] {
+            entries.append((Entry(atMs: entry.atMs, event: .log(entry)), 1))
+        }
         for injection in report.injections {
-            entries.append((Entry(atMs: injection.atMs, event: .injection(injection)), 1))
+            entries.append((Entry(atMs: injection.atMs, event: .injection(injection)), 2))
         }
         if let trap = report.trap, let trapAtMs {
-            entries.append((Entry(atMs: trapAtMs, event: .trap(trap)), 2))
+            entries.append((Entry(atMs: trapAtMs, event: .trap(trap)), 3))
         }
         if let recoveryMs = report.recoveryMs, let recoveryStartMs {
-            entries.append((Entry(atMs: recoveryStartMs + recoveryMs, event: .recovered(durationMs: recoveryMs)), 3))
+            entries.append((Entry(atMs: recoveryStartMs + recoveryMs, event: .recovered(durationMs: recoveryMs)), 4))
         }
         // Sorting by (time, rank, original position) keeps it deterministic.
         let sorted = entries.enumerated().sorted { lhs, rhs in

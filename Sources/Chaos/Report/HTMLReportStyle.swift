@@ -97,6 +97,8 @@ extension HTMLReportWriter {
         .key.trap { background: var(--trap); width: 3px; } .key.recovery { background: var(--recovery); border-radius: 5px; }
         .events .ev-injection td.kind { color: var(--injection); font-weight: 600; }
         .events .ev-trap td { color: var(--trap); font-weight: 600; }
+        .events .ev-log td.kind { color: var(--muted); }
+        .outcome.lv-error, .outcome.lv-critical { color: var(--deviated); font-weight: 600; } .outcome.lv-warning { color: var(--inconclusive); }
         .events .ev-recovered td { color: var(--passed); font-weight: 600; }
         .outcome { font-family: var(--mono); font-size: 12px; }
         .outcome.o-error, .outcome.o-trapped, .outcome.o-unexpected-success { color: var(--deviated); font-weight: 600; }

@@ -73,6 +73,18 @@ extension HTMLReportWriter {
                     <td><span class="outcome">fired</span></td></tr>
 
                     """
+            case .log(let entry):
+                var facts = ["\(entry.site) in \(entry.function)"]
+                if let metadata = entry.metadata, !metadata.isEmpty {
+                    facts.append(metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
+                }
+                if let error = entry.error { facts.append("error: \(error)") }
+                html += """
+                    <tr class="ev-log">\(at)<td class="kind">log</td>\
+                    <td>\(escape(entry.message))\(detailLine(facts.joined(separator: " · ")))</td><td class="num"></td>\
+                    <td><span class="outcome lv-\(cssName(entry.level))">\(escape(entry.level))</span></td></tr>
+
+                    """
             case .trap(let trap):
                 let site = trap.site.map { " at \($0)" } ?? ""
                 html += """

@@ -133,6 +133,8 @@ package enum JUnitReportWriter {
             case .injection(let injection):
                 let count = injection.count.map { " at operation \($0)" } ?? ""
                 return "\(at) inject \(injection.kind) → \(injection.target)\(count) via \(injection.mechanism): \(injection.detail)"
+            case .log(let entry):
+                return "\(at) log   \(entry.text)"
             case .trap(let trap):
                 return "\(at) trap \(trap.signalName)" + (trap.site.map { " at \($0)" } ?? "")
             case .recovered(let durationMs):

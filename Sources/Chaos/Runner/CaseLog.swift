@@ -21,6 +21,8 @@ final class CaseLog {
     /// restart to be judged.
     var writesInRun = 0
     var faultsInRun = false
+    /// The scenario step being run (its number), for the log records that come during it.
+    var stepNumber = 0
 
     /// A new run of the app begins.
     func startRun(armed: Bool) {
@@ -46,8 +48,17 @@ final class CaseLog {
         recoverySince = nil
     }
 
-    /// Writes the app announced as they happened (ack, attempt, remove).
-    func record(_ event: WorkerEvent) {
+    /// Writes the app announced as they happened (ack, attempt, remove), and the records
+    /// it logged (kept up to ``LogEntry/keptPerCase``, the rest counted).
+    func record(_ event: WorkerEvent, atMs: Int) {
+        if let record = event.log {
+            if evidence.logs.count < LogEntry.keptPerCase {
+                evidence.logs.append(LogEntry(record, atMs: atMs, step: stepNumber))
+            } else {
+                evidence.logsDropped += 1
+            }
+            return
+        }
         guard let key = event.key else { return }
         if event.event != .fired { writesInRun += 1 }
         switch event.event {
@@ -59,7 +70,7 @@ final class CaseLog {
             evidence.attempted.insert(key)
         case .remove:
             evidence.removed.insert(key)
-        case .fired:
+        case .fired, .log:
             break
         }
     }

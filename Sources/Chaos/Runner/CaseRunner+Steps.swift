@@ -148,6 +148,10 @@ extension CaseRunner {
         var failures = 0
         var lastMessage: String?
         let name = action.name
+        // What the user typed: `private-logs` looks for it in every log record.
+        for (key, value) in action.arguments.sorted(by: { $0.key < $1.key }) {
+            if case let .string(text) = value { log.evidence.userInput.append(UserContent(key: "\(name) \(key)", text: text)) }
+        }
         for _ in 0..<action.repeatCount {
             guard let reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
                 log.evidence.unresolvedActions.append("\(label): cut by the power loss")

@@ -81,6 +81,7 @@ package final class CaseRunner {
             }
         }
         app = makeApp()
+        log.evidence.logsNotRead = declaration.whyLogsAreNotRead
         let ending = runSteps()
         return finish(after: ending)
     }
@@ -97,7 +98,7 @@ package final class CaseRunner {
                                     remotes: seams.network.addresses)
         let handlers = AppProcess.Handlers(
             event: { [log, ledger, clock, process = seams.process] event in
-                log.record(event)
+                log.record(event, atMs: clock.elapsedMs)
                 if let firing = event.firing { log.injections.append(process.injection(for: firing, atMs: clock.elapsedMs, ledger: ledger)) }
             },
             reply: { [log, ledger, process = seams.process] reply in
@@ -134,7 +135,8 @@ package final class CaseRunner {
             var result: StepResult
             var ending: CaseEnd?
             currentStep = id
-            defer { currentStep = nil }
+            log.stepNumber = step.origin == .scenario ? number : 0
+            defer { currentStep = nil; log.stepNumber = 0 }
             do {
                 result = try perform(step, id: id)
             } catch {
@@ -220,6 +222,8 @@ package final class CaseRunner {
         report.options = targetOptions
         report.faults = measuredFaults ?? measureFaults()
         report.leftBehind = leftBehind.isEmpty ? nil : leftBehind
+        report.logs = log.evidence.logs.isEmpty ? nil : log.evidence.logs
+        report.logsDropped = log.evidence.logsDropped == 0 ? nil : log.evidence.logsDropped
         return report
     }
 

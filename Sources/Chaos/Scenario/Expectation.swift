@@ -27,6 +27,13 @@ package enum Expectation: Sendable, Equatable {
     /// `no-silent-loss`: every acknowledged record is still there, or the app told the
     /// user (a warning or an error on screen at the end): losing data quietly is the failure.
     case noSilentLoss
+    /// `logged: {level: error, message: "could not be opened", site: AppStore.swift}`:
+    /// the app logged a matching record (swift-log) during the case.
+    case logged(LogPattern)
+    /// `not-logged: {level: error}`: it logged no matching record.
+    case notLogged(LogPattern)
+    /// `private-logs`: no log record holds the content of a record the user saved.
+    case privateLogs
 
     /// The common storage modes (``Health/Mode/standard``), by wire name; a target may
     /// define its own.
@@ -48,6 +55,9 @@ package enum Expectation: Sendable, Equatable {
         case .state: .state
         case .integrity, .integrityIfUsed: .integrity
         case .noSilentLoss: .noSilentLoss
+        case .logged: .logged
+        case .notLogged: .notLogged
+        case .privateLogs: .privateLogs
         }
     }
 
@@ -65,7 +75,8 @@ package enum Expectation: Sendable, Equatable {
         case let .state(probe, value): "\(wireName): \(probe) = \(value.description)"
         case .integrity: "\(wireName): ok"
         case .integrityIfUsed: "\(wireName): ok-if-used"
-        case .noSilentLoss: wireName
+        case .noSilentLoss, .privateLogs: wireName
+        case let .logged(pattern), let .notLogged(pattern): "\(wireName): \(pattern.description)"
         }
     }
 }
@@ -81,9 +92,12 @@ package enum ExpectationKeyword: String, CaseIterable, Sendable {
     case state
     case integrity
     case noSilentLoss = "no-silent-loss"
+    case logged
+    case notLogged = "not-logged"
+    case privateLogs = "private-logs"
 
     /// Written as a bare word, without a value.
-    package var isBare: Bool { self == .noTrap || self == .noSilentLoss }
+    package var isBare: Bool { self == .noTrap || self == .noSilentLoss || self == .privateLogs }
 }
 
 /// What the view-model layer shows the user, for `surfaced:`.

@@ -12,7 +12,12 @@ extension ScenarioParser {
             guard keyword.isBare else {
                 throw ScenarioError("expectation '\(text)' needs a value, like '- \(text): \(Self.placeholder(keyword))'", at: node.location)
             }
-            return ScenarioExpectation(kind: keyword == .noSilentLoss ? .noSilentLoss : .noTrap, location: node.location)
+            let kind: Expectation = switch keyword {
+            case .noSilentLoss: .noSilentLoss
+            case .privateLogs: .privateLogs
+            default: .noTrap
+            }
+            return ScenarioExpectation(kind: kind, location: node.location)
 
         case .list:
             throw ScenarioError("an expectation is a word (- no-trap) or a one-key mapping (- fallback: in-memory), found a list", at: node.location)
@@ -38,7 +43,8 @@ extension ScenarioParser {
 
     static func placeholder(_ keyword: ExpectationKeyword) -> String {
         switch keyword {
-        case .noTrap, .noSilentLoss: ""
+        case .noTrap, .noSilentLoss, .privateLogs: ""
+        case .logged, .notLogged: "{level: error, message: could not be opened}"
         case .fallback: "in-memory"
         case .recoveredWithin, .responsiveWithin: "5s"
         case .preserved: "before-fault"
@@ -51,7 +57,11 @@ extension ScenarioParser {
     private func parseExpectationValue(_ keyword: ExpectationKeyword, _ value: ScenarioNode) throws(ScenarioError) -> Expectation {
         let what = "'\(keyword.rawValue)'"
         switch keyword {
-        case .noTrap, .noSilentLoss:
+        case .logged, .notLogged:
+            let pattern = try parseLogPattern(keyword, value)
+            return keyword == .logged ? .logged(pattern) : .notLogged(pattern)
+
+        case .noTrap, .noSilentLoss, .privateLogs:
             throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: value.location)
 
         case .fallback:

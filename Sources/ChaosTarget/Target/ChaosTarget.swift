@@ -65,6 +65,9 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// counted as unexpected. Records a clean first launch makes need no declaring:
     /// Chaos learns those from one launch on an empty folder.
     static var ownRecords: [String] { get }
+    /// Whether Chaos bootstraps swift-log in the worker to read the app's log records
+    /// (``TargetLogging``): `.own` for an app whose start-up bootstraps it itself.
+    static var logging: TargetLogging { get }
 
     init(context: TargetContext)
 
@@ -95,6 +98,7 @@ extension ChaosTarget {
     public static var remotes: [Remote] { [] }
     public static var systems: [String] { [] }
     public static var ownRecords: [String] { [] }
+    public static var logging: TargetLogging { .captured }
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

@@ -33,6 +33,8 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
     package var systems: [String]?
     /// Keys (or `prefix*`) of records the app makes by itself (``ChaosTarget/ownRecords``).
     package var ownRecords: [String]?
+    /// Whether the worker sends the app's swift-log records (nil: an older target, which does not).
+    package var logging: TargetLogging?
     package var pid: Int32
 
     package init(files: [String: String], actions: [String], probes: [String], modes: [String]? = nil,
@@ -57,6 +59,7 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
         remotes = Target.remotes.isEmpty ? nil : Target.remotes
         systems = Target.systems.isEmpty ? nil : Target.systems
         ownRecords = Target.ownRecords.isEmpty ? nil : Target.ownRecords
+        logging = Target.logging
         let declared = Target.actions.compactMap { action in action.parameters.map { (action.name, $0) } }
         parameters = declared.isEmpty ? nil : Dictionary(declared) { first, _ in first }
     }
@@ -68,5 +71,16 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
     @MainActor
     package static func probes<Target: ChaosTarget>(of target: Target.Type) -> [String] {
         ([healthProbe, surfacedProbe] + Target.probes.map(\.name)).sorted()
+    }
+}
+
+extension TargetDeclaration {
+    /// Why the worker sends none of the app's swift-log records; nil when it does.
+    package var whyLogsAreNotRead: String? {
+        switch logging {
+        case .captured?: nil
+        case .own?: "the target bootstraps swift-log itself (logging: .own), so Chaos reads no log records"
+        case nil: "the target was built with a Chaos that did not read logs: rebuild it"
+        }
     }
 }

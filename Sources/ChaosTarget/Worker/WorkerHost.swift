@@ -19,6 +19,8 @@ package enum WorkerHost {
             FileHandle.standardError.write(Data("chaos worker: cannot register the fault VFS: \(error)\n".utf8))
             return 2
         }
+        // Before the target exists: a `Logger` keeps the handler it was made with.
+        if Target.logging == .captured { ChaosLogHandler.bootstrap() }
         let target = Target(context: context)
         let faults = WorkerFaults(
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,

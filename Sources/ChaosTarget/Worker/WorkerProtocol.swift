@@ -110,12 +110,14 @@ package struct FaultFiring: Codable, Sendable, Equatable {
 /// A line the worker writes between a request and its reply, as it happens: a write
 /// acknowledged or attempted, a record removed, a fault fired.
 package struct WorkerEvent: Codable, Sendable, Equatable {
-    package enum Kind: String, Codable, Sendable { case ack, attempt, remove, fired }
+    package enum Kind: String, Codable, Sendable { case ack, attempt, remove, fired, log }
     package var event: Kind
     /// For `ack`, `attempt`, `remove`: the record key (`table:id`).
     package var key: String?
     /// For `fired`.
     package var firing: FaultFiring?
+    /// For `log`: a record the app logged through swift-log.
+    package var log: AppLogRecord?
 
     package init(event: Kind, key: String) {
         self.event = event
@@ -125,6 +127,11 @@ package struct WorkerEvent: Codable, Sendable, Equatable {
     package init(fired firing: FaultFiring) {
         event = .fired
         self.firing = firing
+    }
+
+    package init(log record: AppLogRecord) {
+        event = .log
+        log = record
     }
 }
 

@@ -11,16 +11,33 @@ public final class ChaosApp {
     public let variant: AppVariant
     public let configuration: StoreConfiguration
     /// Nil only when not even an in-memory store could be made (see ``launchError``).
-    public let store: AppStore?
+    public private(set) var store: AppStore?
     /// Set when the store could not be made at all: the app shows its error screen.
-    public let launchError: StoreUnavailableError?
+    public private(set) var launchError: StoreUnavailableError?
 
-    // MARK: Features — one line each.
-    public private(set) lazy var favorites: FavoritesViewModel = FavoritesFeature.viewModel(app: self)
-    public private(set) lazy var family: FamilyFeature = FamilyFeature(app: self)
-    public private(set) lazy var vocabulary: VocabularyScreens = VocabularyFeature.screens(app: self)
-    public private(set) lazy var visits: VisitsScreen = VisitsFeature.screen(app: self)
-    public private(set) lazy var settings: SettingsViewModel = SettingsFeature.viewModel(app: self)
+    // MARK: Features — each built from the store when first used, again after a reload.
+    public var favorites: FavoritesViewModel { feature(\.favorites) { FavoritesFeature.viewModel(app: $0) } }
+    public var family: FamilyFeature { feature(\.family) { FamilyFeature(app: $0) } }
+    public var vocabulary: VocabularyScreens { feature(\.vocabulary) { VocabularyFeature.screens(app: $0) } }
+    public var visits: VisitsScreen { feature(\.visits) { VisitsFeature.screen(app: $0) } }
+    public var settings: SettingsViewModel { feature(\.settings) { SettingsFeature.viewModel(app: $0) } }
+
+    /// The features built so far, over the current store.
+    private struct Features {
+        var favorites: FavoritesViewModel?
+        var family: FamilyFeature?
+        var vocabulary: VocabularyScreens?
+        var visits: VisitsScreen?
+        var settings: SettingsViewModel?
+    }
+    private var features = Features()
+
+    private func feature<Feature>(_ slot: WritableKeyPath<Features, Feature?>, _ make: (ChaosApp) -> Feature) -> Feature {
+        if let built = features[keyPath: slot] { return built }
+        let built = make(self)
+        features[keyPath: slot] = built
+        return built
+    }
 
     public init(variant: AppVariant, configuration: StoreConfiguration) {
         self.variant = variant
@@ -38,6 +55,34 @@ public final class ChaosApp {
             store = LegacyStore.launch(configuration)
             launchError = nil
         }
+    }
+
+    /// Seed 003's `retryLoad()`, the data-error screen's "Try again": when the launch
+    /// could not open the store for a passing cause (it left the file untouched and runs
+    /// on memory: an I/O error, a file it could not open), the store is opened again,
+    /// and every screen is built anew over it. A damaged store that was set aside, or a
+    /// newer version's, is not retried: opening it again cannot help, and a fresh empty
+    /// store would hide what happened. Returns whether the store is now on disk.
+    public func retryLoad() -> Bool {
+        guard variant == .hardened, Self.mayRetry(health) else { return store?.isPersistent ?? false }
+        store?.close()
+        do {
+            store = try AppStore.launch(configuration)
+            launchError = nil
+        } catch {
+            store = nil
+            launchError = error
+        }
+        features = Features()
+        let reopened = store?.isPersistent ?? false
+        AppLog.store.log(level: reopened ? .notice : .warning, "Retried opening the store",
+                         metadata: ["mode": "\(health.mode.rawValue)"])
+        return reopened
+    }
+
+    /// Whether opening the store again may help: nothing was set aside, no newer version.
+    static func mayRetry(_ health: StoreHealth) -> Bool {
+        health.mode == .inMemory && health.quarantinedFiles.isEmpty && !health.newerSchema
     }
 
     /// The launch health check, as seed 003's `isHealthy` / `loadError` expose it.

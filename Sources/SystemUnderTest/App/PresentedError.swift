@@ -1,3 +1,5 @@
+import Logging
+
 /// What the user is told about an error: the app's typed errors carry their own plain
 /// words; anything else gets a generic, still plain, message. Every screen shows errors
 /// through it.
@@ -11,7 +13,12 @@ struct PresentedError {
     /// Whether trying the same thing again may help.
     let isRetryable: Bool
 
-    init(_ error: any Error) {
+    /// Logs the error where the screen met it (the caller's file, function and line).
+    init(_ error: any Error, file: String = #fileID, function: String = #function, line: UInt = #line) {
+        defer {
+            AppLog.screens.error("An error was shown to the user", metadata: ["error": "\(error)", "retryable": "\(isRetryable)"],
+                                 file: file, function: function, line: line)
+        }
         switch error {
         case let error as DatabaseError:
             (message, suggestion, isRetryable) = (error.userMessage, error.recoverySuggestion, error.isRetryable)

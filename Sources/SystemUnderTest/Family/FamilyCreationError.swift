@@ -14,6 +14,15 @@ public enum FamilyCreationError: Error, Sendable, Equatable, CustomStringConvert
     case networkUnavailable(underlying: String)
     /// The retry button was pressed too many times in a row.
     case maxRetriesExceeded
+    /// The store cannot take a write now (seed 001's `validateDatabaseState()` found it
+    /// read-only, or without its tables): nothing was tried.
+    case databaseUnavailable(underlying: String)
+    /// Too many families created in a short time (seed 001's rate limiting).
+    case rateLimited
+    /// Joining: no family uses the code, on the remote or on this device.
+    case familyNotFound
+    /// Joining: the remote could not be asked, and no family on this device has the code.
+    case cannotCheckCode(underlying: String)
 
     public var userMessage: String {
         switch self {
@@ -29,6 +38,14 @@ public enum FamilyCreationError: Error, Sendable, Equatable, CustomStringConvert
             "You're offline. Your family is saved on this device and will be shared when you're back online."
         case .maxRetriesExceeded:
             "This still isn't working. Please try again later, and contact support if it keeps happening."
+        case .databaseUnavailable:
+            "Your data can't be changed right now, so no family can be created. Restart the app, and contact support if this keeps happening."
+        case .rateLimited:
+            "You've created several families in a short time. Please wait a minute, then try again."
+        case .familyNotFound:
+            "No family uses this code. Check the code with the person who shared it."
+        case .cannotCheckCode:
+            "This code can't be checked while you're offline. Please try again when you're back online."
         }
     }
 
@@ -37,14 +54,17 @@ public enum FamilyCreationError: Error, Sendable, Equatable, CustomStringConvert
         case .validationFailed: "Check the name and try again."
         case .codeGenerationFailed, .localCreationFailed: "Try again in a moment. If your device is full, free up some space first."
         case .syncFailed, .networkUnavailable: "Check your connection; sharing resumes on its own."
-        case .maxRetriesExceeded: "Restart the app and try again."
+        case .maxRetriesExceeded, .databaseUnavailable: "Restart the app and try again."
+        case .rateLimited: "Wait a minute, then try again."
+        case .familyNotFound: "Check the code and try again."
+        case .cannotCheckCode: "Check your connection, then try again."
         }
     }
 
     /// Whether the retry button is offered.
     public var isRetryable: Bool {
         switch self {
-        case .validationFailed, .maxRetriesExceeded: false
+        case .validationFailed, .maxRetriesExceeded, .databaseUnavailable, .rateLimited, .familyNotFound: false
         default: true
         }
     }
@@ -54,10 +74,29 @@ public enum FamilyCreationError: Error, Sendable, Equatable, CustomStringConvert
         switch self {
         case .validationFailed: "invalid name"
         case let .codeGenerationFailed(underlying), let .localCreationFailed(underlying),
-             let .syncFailed(underlying), let .networkUnavailable(underlying): underlying
+             let .syncFailed(underlying), let .networkUnavailable(underlying), let .databaseUnavailable(underlying),
+             let .cannotCheckCode(underlying): underlying
         case .maxRetriesExceeded: "retry limit reached"
+        case .rateLimited: "creation rate limit reached"
+        case .familyNotFound: "no family with this code"
         }
     }
 
     public var description: String { "\(userMessage) [\(underlying)]" }
+
+    /// Kebab-case, for probes and logs: `max-retries-exceeded`.
+    public var kind: String {
+        switch self {
+        case .validationFailed: "validation-failed"
+        case .codeGenerationFailed: "code-generation-failed"
+        case .localCreationFailed: "local-creation-failed"
+        case .syncFailed: "sync-failed"
+        case .networkUnavailable: "network-unavailable"
+        case .maxRetriesExceeded: "max-retries-exceeded"
+        case .databaseUnavailable: "database-unavailable"
+        case .rateLimited: "rate-limited"
+        case .familyNotFound: "family-not-found"
+        case .cannotCheckCode: "cannot-check-code"
+        }
+    }
 }

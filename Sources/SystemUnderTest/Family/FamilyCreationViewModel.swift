@@ -53,12 +53,33 @@ public final class FamilyCreationViewModel {
     static let codeRaces = 3
 
     private let flow: any FamilyCreationFlow
+    private let limit: FamilyCreationLimit?
     private var lastName: String?
 
-    public init(flow: any FamilyCreationFlow, pendingAtLaunch: Int = 0, maxRetries: Int = 3) {
+    /// `limit`: the launch's rate limit (nil: none, as the old code had).
+    public init(flow: any FamilyCreationFlow, pendingAtLaunch: Int = 0, maxRetries: Int = 3, limit: FamilyCreationLimit? = nil) {
         self.flow = flow
         self.maxRetries = maxRetries
+        self.limit = limit
         isLocalOnly = pendingAtLaunch > 0
+    }
+
+    /// The family the last join found, and where.
+    public private(set) var joined: FamilyJoin?
+    /// Why the last join failed, if it did.
+    public private(set) var joinError: FamilyCreationError?
+
+    /// "Join a family": the code a relative shared. True when joined.
+    @discardableResult
+    public func join(code: String) async -> Bool {
+        do throws(FamilyCreationError) {
+            joined = try await flow.join(code: code)
+            joinError = nil
+            return true
+        } catch {
+            joinError = error
+            return false
+        }
     }
 
     /// The error shown, if the last creation failed.
@@ -102,7 +123,13 @@ public final class FamilyCreationViewModel {
             state = .failed(.validationFailed)
             return false
         }
+        if let limit, !limit.allowsAnother {
+            AppLog.family.notice("A creation was refused by the rate limit", metadata: ["maximum": "\(limit.maximum)"])
+            state = .failed(.rateLimited)
+            return false
+        }
         do throws(FamilyCreationError) {
+            try await flow.validateDatabaseState()
             var created: Family?
             var choice: FamilyCodeGenerator.Choice?
             for _ in 0..<Self.codeRaces where created == nil {
@@ -114,6 +141,7 @@ public final class FamilyCreationViewModel {
             }
             guard let created, let choice else { throw .codeGenerationFailed(underlying: "lost the race for a code \(Self.codeRaces) times") }
             family = created
+            limit?.recordCreation()
             state = .syncing
             // A remote that did not answer while the code was chosen is not asked again
             // now: the family waits in the queue, and the user is not kept waiting.

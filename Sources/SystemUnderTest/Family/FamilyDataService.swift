@@ -102,6 +102,37 @@ public struct FamilyDataService: Sendable {
         try await run { try await store.writer.read { try Family.order(Column("id")).fetchAll($0) } }
     }
 
+    /// Seed 001's `validateDatabaseState()`, before any operation that writes: the store
+    /// is on a file it may change (not a read-only one) and holds the family tables. An
+    /// in-memory store passes: the app has told the user changes won't be kept.
+    public func validateDatabaseState() async throws(StoreError) {
+        guard store.health.mode != .readOnly else {
+            throw StoreError(detail: "the store is read-only: \(store.health.loadError ?? "not writable")")
+        }
+        let ready = try await run { try await store.writer.read { try $0.tableExists("family") && $0.tableExists("family_pending_sync") } }
+        guard ready else { throw StoreError(detail: "the store has no family tables") }
+    }
+
+    /// Seed 001's `fetchFamilySafely(byCode:)`: the family on this device with `code`, or nil.
+    public func family(code: FamilyCode) async throws(StoreError) -> Family? {
+        try await run { try await store.writer.read { try Family.filter(Column("code") == code.text).fetchOne($0) } }
+    }
+
+    /// Keeps a family joined from the remote on this device (already on the remote: not queued).
+    public func saveJoined(_ remote: RemoteFamily) async throws(StoreError) -> Family {
+        let family = try await run {
+            try await store.writer.write { db -> Family in
+                if let known = try Family.filter(Column("code") == remote.code).fetchOne(db) { return known }
+                let id = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM family") ?? 0) + 1
+                let family = Family(id: id, code: remote.code, name: remote.name, clientID: remote.clientID)
+                try family.insert(db)
+                return family
+            }
+        }
+        store.didWrite()
+        return family
+    }
+
     /// How many families wait for the remote; nil when the store cannot say.
     public func pendingCount() -> Int? {
         try? store.writer.read { try FamilyPendingSync.fetchCount($0) }

@@ -61,11 +61,18 @@ public final class FamilyFeature {
 
     /// Another create screen over the same services (a second tap, a second window).
     public func newScreen() -> FamilyCreationViewModel {
-        FamilyCreationViewModel(flow: flow, pendingAtLaunch: flow.pendingCount())
+        FamilyCreationViewModel(flow: flow, pendingAtLaunch: flow.pendingCount(), limit: limit)
     }
+
+    /// The launch's creation rate limit, shared by every screen (hardened only: the old
+    /// code had none).
+    private lazy var limit: FamilyCreationLimit? = variant == .hardened ? FamilyCreationLimit() : nil
 
     /// Families waiting for the remote.
     public var pendingSyncCount: Int { flow.pendingCount() }
+
+    /// The waits between the attempts of the last sync (seed 001's backoff), as lived.
+    public func lastSyncWaits() async -> [Duration] { await flow.lastSyncWaits() }
 
     var flow: any FamilyCreationFlow {
         if let builtFlow { return builtFlow }

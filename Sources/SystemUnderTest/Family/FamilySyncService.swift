@@ -25,6 +25,9 @@ public actor FamilySyncService {
     private let backoff: FamilyBackoff
     private let sleep: @Sendable (Duration) async -> Void
     private var inFlight: Set<Int64> = []
+    /// The waits of the last sync between its attempts, in order: the backoff as it
+    /// was lived (seed 001's "exponential backoff", visible to a scenario).
+    public private(set) var lastWaits: [Duration] = []
 
     public init(data: FamilyDataService, remote: (any FamilyRemote)?, generator: FamilyCodeGenerator,
                 backoff: FamilyBackoff,
@@ -42,10 +45,15 @@ public actor FamilySyncService {
         guard inFlight.insert(family.id).inserted else { return .pending(.interrupted("already being synced")) }
         defer { inFlight.remove(family.id) }
         let delays = backoff.delays(familyID: family.id)
+        lastWaits = []
         var current = family
         var lastProblem = FamilyRemoteError.interrupted("no attempt made")
         for attempt in 0..<backoff.maxAttempts {
-            if attempt > 0, lastProblem.isTransient { await sleep(delays.dropFirst(attempt - 1).first ?? backoff.cap) }
+            if attempt > 0, lastProblem.isTransient {
+                let wait = delays.dropFirst(attempt - 1).first ?? backoff.cap
+                lastWaits.append(wait)
+                await sleep(wait)
+            }
             try? await data.recordAttempt(current)
             do throws(FamilyRemoteError) {
                 switch try await remote.register(RemoteFamily(current)) {

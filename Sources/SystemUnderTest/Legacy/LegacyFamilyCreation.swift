@@ -3,7 +3,8 @@
 // its generator on every call (so every creation draws the same code), asked the
 // remote with a force unwrap of the answer, saved with `try!`, and synced with a
 // force unwrap: offline, a silent remote, a reset connection or a code already
-// taken ends in EXC_BREAKPOINT (SIGILL here). There is no offline path and no queue.
+// taken ends in EXC_BREAKPOINT (SIGILL here). There is no offline path and no queue,
+// and what it creates is logged with the user's family name and code (seed 001's privacy).
 import GRDB
 
 struct LegacyFamilyCreation: FamilyCreationFlow {
@@ -29,6 +30,8 @@ struct LegacyFamilyCreation: FamilyCreationFlow {
             try family.insert(db)
             return family
         }
+        // The old code logged what it made, the user's family name and code included.
+        AppLog.family.info("Created family \(family.name) with code \(family.code)")
         return .created(family)
     }
 
@@ -45,4 +48,21 @@ struct LegacyFamilyCreation: FamilyCreationFlow {
     }
 
     func pendingCount() -> Int { 0 }
+
+    /// The old code checked nothing before it wrote.
+    func validateDatabaseState() async throws(FamilyCreationError) {}
+
+    /// The old `fetchFamily(byCode:)`: the remote's answer force-unwrapped (an unknown
+    /// code, or no answer at all, traps), saved with `try!`.
+    func join(code: String) async throws(FamilyCreationError) -> FamilyJoin {
+        let found = try? await remote!.lookup(code)
+        let remoteFamily = found!
+        let family = try! await store.writer.write { db -> Family in
+            let id = (try Int64.fetchOne(db, sql: "SELECT MAX(id) FROM family") ?? 0) + 1
+            let family = Family(id: id, code: remoteFamily.code, name: remoteFamily.name, clientID: remoteFamily.clientID)
+            try family.insert(db)
+            return family
+        }
+        return FamilyJoin(family: family, source: .remote)
+    }
 }

@@ -106,6 +106,7 @@ extension AppStore {
     }
 
     static func recover(_ configuration: StoreConfiguration, reason: String) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
+        AppLog.store.error("The store is damaged or cannot be read: setting it aside", metadata: ["reason": "\(reason)"])
         let quarantine = Quarantine(directory: configuration.quarantineDirectory)
         let moved: [URL]
         do {

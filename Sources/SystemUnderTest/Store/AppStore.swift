@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import Logging
 import Synchronization
 
 /// The app's SQLite store and the launch sequence that never traps.
@@ -45,6 +46,7 @@ public final class AppStore: Sendable {
         let start = clock.now
         var (writer, health) = try openOrRecover(configuration)
         health.launchDuration = clock.now - start
+        if !health.isHealthy { logLaunch(health) }
         let store = AppStore(writer: writer, health: health, configuration: configuration)
         if store.isPersistent, !health.closedSoundLastTime {
             // A launch that worked is a good point to keep (unless the close before it
@@ -93,4 +95,24 @@ public final class AppStore: Sendable {
 public struct StoreUnavailableError: Error, Sendable, CustomStringConvertible {
     public let reason: String
     public var description: String { reason }
+}
+
+extension AppStore {
+    /// What a launch that needed recovery did, for diagnostics: the mode it settled on
+    /// and what it moved, restored or salvaged (counts and file names, no user data).
+    private static func logLaunch(_ health: StoreHealth, function: String = #function, line: UInt = #line) {
+        let level: Logger.Level = switch health.severity {
+        case .error: .error
+        case .warning: .warning
+        case .none: .notice
+        }
+        var metadata: Logger.Metadata = ["mode": "\(health.mode.rawValue)", "reason": "\(health.loadError ?? "")",
+                                         "durationMs": "\(Int(health.launchDuration / .milliseconds(1)))"]
+        if !health.quarantinedFiles.isEmpty { metadata["setAside"] = "\(health.quarantinedFiles.count) files" }
+        if let backup = health.restoredBackup { metadata["restoredFrom"] = "\(backup)" }
+        if health.salvagedRows > 0 { metadata["salvagedRows"] = "\(health.salvagedRows)" }
+        // The launch's site, not this helper's.
+        AppLog.store.log(level: level, "The store did not open normally; running \(health.mode.rawValue)", metadata: metadata,
+                         function: function, line: line)
+    }
 }

@@ -41,4 +41,19 @@ enum StoreIntegrity {
             return String(describing: error)
         }
     }
+
+    /// What SQLite finds damaged in the file at `path`; nil when it is sound, or when it
+    /// could not be read for a cause that is not damage (an I/O error, a lock, a full
+    /// disk): such a store is unavailable for now, not damaged.
+    static func damage(path: String) -> String? {
+        do {
+            let queue = try ReadOnlyStore.open(path)
+            defer { try? queue.close() }
+            return try queue.read { quickCheck($0) }
+        } catch where !isDamage(error) {
+            return nil
+        } catch {
+            return String(describing: error)
+        }
+    }
 }

@@ -53,9 +53,14 @@ public final class DataErrorViewModel {
         case .permissionDenied?:
             "The app isn't allowed to change its data right now. Restart the app, and contact support if this keeps happening."
         case .unavailable?, nil:
-            "Your visits can't be opened right now. Restart the app, and contact support if this keeps happening."
+            "Your visits can't be opened right now. Try again, or restart the app, and contact support if this keeps happening."
         }
     }
+
+    /// Whether the screen offers "Try again" (seed 003's `retryLoad()`, carried out by
+    /// ``ChaosApp/retryLoad()``): only when the cause may pass. A damaged store set aside,
+    /// a newer version's, a full or read-only one do not open by trying again.
+    public var offersRetry: Bool { health.problem == .unavailable }
 
     /// "Restart the app": the host relaunches the app.
     public func restart() {

@@ -76,7 +76,7 @@ public struct VisitsHealth: Sendable, Equatable {
             // (one it may not change).
             let storeFile = store.configuration.storeURL.path
             let damaged = !health.quarantinedFiles.isEmpty
-                || (FileManager.default.fileExists(atPath: storeFile) && StoreIntegrity.quickCheck(path: storeFile) != nil)
+                || (FileManager.default.fileExists(atPath: storeFile) && StoreIntegrity.damage(path: storeFile) != nil)
             return found(damaged ? .damaged : .unavailable)
         case .readOnly:
             return found(health.storageFull ? .storageFull : .permissionDenied)

@@ -6,6 +6,9 @@ public enum VocabularyError: Error, Sendable, Equatable {
     case insufficientVocabularyWords(required: Int, available: Int)
     /// The set was not found (removed, or lost with data that could not be recovered).
     case setNotFound
+    /// A setting of the app's build is not valid (seed 000's `invalidConfiguration`):
+    /// what depends on it is not offered.
+    case invalidConfiguration(setting: String)
 
     public var userMessage: String {
         switch self {
@@ -18,6 +21,8 @@ public enum VocabularyError: Error, Sendable, Equatable {
             return "\(has) A quiz needs at least \(required) words."
         case .setNotFound:
             return "This vocabulary set could not be found. It may have been removed."
+        case .invalidConfiguration:
+            return "The help pages can't be opened from this version of the app."
         }
     }
 
@@ -28,6 +33,8 @@ public enum VocabularyError: Error, Sendable, Equatable {
             return "Add \(missing) more \(missing == 1 ? "word" : "words") to this set, then start the quiz again."
         case .setNotFound:
             return "Go back to your sets and choose another one."
+        case .invalidConfiguration:
+            return "Update the app, or contact support for help."
         }
     }
 }

@@ -40,7 +40,10 @@ import Testing
         // Seed 002's best-known crash, its line 87: `fatalError("Failed to save context: …")`.
         #expect(cases["remove-save-fails"]?.trap?.message?.hasPrefix("Failed to save context") == true,
                 "\(cases["remove-save-fails"]?.trap?.message ?? "no trap")")
-        for name in ["corrupted-db", "fetch-throws", "remove-save-fails"] {
+        // And each behaviour of the seeds shown by its own scenario: the old help link, join,
+        // save with `try!`, and the lost answer of a sync, each at its own line.
+        for name in ["corrupted-db", "fetch-throws", "remove-save-fails", "vocabulary-invalid-help-site", "family-join-by-code",
+                     "family-create-retries-run-out", "family-sync-backoff"] {
             let trapped = try #require(cases[name])
             #expect(trapped.verdict == .deviated)
             let trap = try #require(trapped.trap, "\(name) must trap on legacy")

@@ -54,6 +54,13 @@ struct ExpectationEvaluatorTests {
         #expect(result.detail == "Assertion failed: SQLiteConnection was not closed before deinitializing")
     }
 
+    @Test func anAppThatBootstrapsSwiftLogItselfIsToldHowToDeclareIt() {
+        let result = evaluate(.noTrap) {
+            $0.trap = TrapRecord(signal: 4, signalName: "SIGILL", message: "Precondition failed: logging system can only be initialized once per process.")
+        }
+        #expect(result.detail?.contains("TargetLogging.own") == true, "\(result.detail ?? "")")
+    }
+
     @Test func trapWithoutSiteOrMessageStillFailsNoTrapNamingTheSignal() {
         let result = evaluate(.noTrap) { $0.trap = TrapRecord(signal: 11, signalName: "SIGSEGV") }
         #expect(!result.passed)

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import SQLiteNIO
 
 /// The ledger's start-up after `chaos check`:
@@ -10,8 +11,10 @@ import SQLiteNIO
 /// - a failing device (an I/O error, a full disk) is not damage: nothing is moved, the
 ///   ledger is unavailable for now and says so, the next launch tries again;
 /// - every connection is closed on every path (sqlite-nio asserts on one dropped open);
-/// - a failed save is reported, never swallowed.
+/// - a failed save is reported, never swallowed;
+/// - what went wrong is logged (swift-log), never an amount.
 public final class FixedLedger: Ledger {
+    private static let logger = Logger(label: "ledger.store")
     private let connection: SQLiteConnection
     private let path: String
     public let notice: String?
@@ -34,8 +37,10 @@ public final class FixedLedger: Ledger {
         } catch let error as LedgerProblem {
             throw error
         } catch where isDamage(error) {
+            logger.error("The ledger is damaged: restoring the last good copy", metadata: ["error": "\(error)"])
             return try await restore(path, from: copy)
         } catch {
+            logger.error("The ledger cannot be opened", metadata: ["error": "\(error)"])
             throw LedgerProblem(message: "Your ledger can't be opened right now. Please try again later.")
         }
     }
