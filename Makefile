@@ -14,7 +14,7 @@ TEST_APT_PACKAGES := libxml2-utils chromium postgresql
 BENCH_APT_PACKAGES := valgrind binutils libfiu0 sqlite3
 CHAOS        := .build/debug/chaos
 
-.PHONY: demo test bench release build deps test-deps apt clean
+.PHONY: demo test bench release build deps test-deps apt clean seeds
 
 deps:
 	@$(MAKE) --no-print-directory apt PACKAGES="$(APT_PACKAGES)"
@@ -72,3 +72,8 @@ bench: deps
 
 clean:
 	rm -rf .build .build-bench .build-bench-notraits reports/*.json reports/*.html reports/*.xml
+
+# docs/SEEDS.md: what each seed document asks, the scenarios that show it, and their
+# verdicts on both variants (chaos seeds; a test checks it is in step with the map).
+seeds: build
+	$(CHAOS) seeds -j 2 --output docs/SEEDS.md

@@ -64,7 +64,7 @@ let package = Package(
             name: "SystemUnderTest",
             dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures")]),
+        .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures"), .copy("seeds.yaml")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
         .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CLibcSeamAPI",

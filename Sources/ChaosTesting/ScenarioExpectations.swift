@@ -88,7 +88,7 @@ public func expectPassesCheck(
     }
     var runOptions = RunOptions(target: selection, seed: nil, keepScratch: false)
     runOptions.reproducePrefix = ["chaos", "check", "--only"]
-    let scenarios = try CheckCatalog.scenarios().filter { CheckCatalog.applies($0, to: selection.declaration) }
+    let scenarios = try CheckCatalog.scenarios(for: selection.declaration).filter { CheckCatalog.applies($0, to: selection.declaration) }
     var check = StorageCheck(catalog: scenarios, options: runOptions, command: "ChaosTesting")
     check.only = Set(only)
     check.jobs = max(1, ProcessInfo.processInfo.activeProcessorCount)

@@ -16,6 +16,8 @@ public enum BundledScenarios {
     public static var catalogDirectory: URL? { resourcesDirectory?.appendingPathComponent("catalog") }
     /// The folder of the storage catalog `chaos check` runs on any target.
     public static var checkDirectory: URL? { resourcesDirectory?.appendingPathComponent("check") }
+    /// What each seed document asks, and the catalog scenarios that show it.
+    public static var seedMap: URL? { resourcesDirectory?.appendingPathComponent("seeds.yaml") }
     /// The folder of fixture files that bundled scenarios refer to by relative path.
     public static var fixturesDirectory: URL? { resourcesDirectory?.appendingPathComponent("fixtures") }
 

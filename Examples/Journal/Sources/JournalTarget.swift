@@ -10,7 +10,12 @@ import Foundation
 final class JournalTarget: ChaosTarget {
     static let files = ["store": "journal.sqlite"]
     static let variants = ["careful", "template", "demo"]
-    static let workload: Workload? = Workload(write: "journal.write", read: "journal.read")
+    /// The store the first release left (migration v1, no `mood` column): `chaos check`
+    /// migrates it plainly and on a full disk (fixtures/make-journal-v1.py wrote it).
+    static let workload: Workload? = Workload(write: "journal.write", read: "journal.read", olderStores: [
+        OlderStore("v1", path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../fixtures/journal-v1.sqlite").standardizedFileURL.path, records: 12),
+    ])
     static let actions: [TargetAction<JournalTarget>] = [
         TargetAction("journal.write") { target, call in target.write(call) },
         TargetAction("journal.read") { target, _ in target.read() },

@@ -27,6 +27,12 @@ package enum CheckCatalog {
         try ScenarioLoader.storageCatalog()
     }
 
+    /// The catalog for a target: the bundled cases, and the migration cases of the older
+    /// stores its workload declares (``MigrationCases``).
+    package static func scenarios(for declaration: TargetDeclaration) throws(ScenarioError) -> [Scenario] {
+        try (scenarios() + MigrationCases.scenarios(for: declaration.workload)).sorted { $0.name < $1.name }
+    }
+
     /// Whether a case of the catalog applies to a target: its network cases need a
     /// remote the target's workload talks to (one declared for every system, or for the
     /// storage catalog's); every other case applies to every target.

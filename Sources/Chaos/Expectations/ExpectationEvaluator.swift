@@ -24,6 +24,14 @@ package enum ExpectationEvaluator {
         case let .logged(pattern): return logged(pattern, evidence, judge)
         case let .notLogged(pattern): return notLogged(pattern, evidence, judge)
         case .privateLogs: return privateLogs(evidence, judge)
+        case let .recordsAtLeast(count):
+            let expected = "at least \(count) records after a restart"
+            guard let snapshot = evidence.finalSnapshot else {
+                return judge(false, expected: expected, observed: "not read", detail: evidence.evidenceGap)
+            }
+            let held = snapshot.values.reduce(0) { $0 + $1.count }
+            return judge(held >= count, expected: expected, observed: "\(held) record\(held == 1 ? "" : "s")",
+                         detail: held >= count ? nil : "\(count - held) of the \(count) records are gone")
         }
     }
 

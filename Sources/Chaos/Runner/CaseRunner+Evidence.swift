@@ -5,7 +5,12 @@ import ChaosTarget
 extension CaseRunner {
     /// Whether an expectation judges the data the app keeps after a restart.
     var needsFinalSnapshot: Bool {
-        scenario.expectations.contains { if case .preserved = $0.kind { true } else { $0.kind == .noSilentLoss } }
+        scenario.expectations.contains { expectation in
+            switch expectation.kind {
+            case .preserved, .noSilentLoss, .recordsAtLeast, .privateLogs: true
+            default: false
+            }
+        }
     }
 
     var needsIntegrity: Bool {
@@ -17,7 +22,7 @@ extension CaseRunner {
         let kinds = scenario.expectations.map(\.kind)
         let needsApp = kinds.contains { expectation in
             switch expectation {
-            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed: true
+            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed, .recordsAtLeast, .privateLogs: true
             default: false
             }
         }

@@ -34,6 +34,9 @@ package enum Expectation: Sendable, Equatable {
     case notLogged(LogPattern)
     /// `private-logs`: no log record holds the content of a record the user saved.
     case privateLogs
+    /// `records-at-least: 12`: the app's data, read after a restart, holds at least this
+    /// many records (a store an older version left, migrated: none of its records lost).
+    case recordsAtLeast(Int)
 
     /// The common storage modes (``Health/Mode/standard``), by wire name; a target may
     /// define its own.
@@ -58,6 +61,7 @@ package enum Expectation: Sendable, Equatable {
         case .logged: .logged
         case .notLogged: .notLogged
         case .privateLogs: .privateLogs
+        case .recordsAtLeast: .recordsAtLeast
         }
     }
 
@@ -77,6 +81,7 @@ package enum Expectation: Sendable, Equatable {
         case .integrityIfUsed: "\(wireName): ok-if-used"
         case .noSilentLoss, .privateLogs: wireName
         case let .logged(pattern), let .notLogged(pattern): "\(wireName): \(pattern.description)"
+        case let .recordsAtLeast(count): "\(wireName): \(count)"
         }
     }
 }
@@ -95,6 +100,7 @@ package enum ExpectationKeyword: String, CaseIterable, Sendable {
     case logged
     case notLogged = "not-logged"
     case privateLogs = "private-logs"
+    case recordsAtLeast = "records-at-least"
 
     /// Written as a bare word, without a value.
     package var isBare: Bool { self == .noTrap || self == .noSilentLoss || self == .privateLogs }

@@ -45,6 +45,7 @@ extension ScenarioParser {
         switch keyword {
         case .noTrap, .noSilentLoss, .privateLogs: ""
         case .logged, .notLogged: "{level: error, message: could not be opened}"
+        case .recordsAtLeast: "12"
         case .fallback: "in-memory"
         case .recoveredWithin, .responsiveWithin: "5s"
         case .preserved: "before-fault"
@@ -57,6 +58,13 @@ extension ScenarioParser {
     private func parseExpectationValue(_ keyword: ExpectationKeyword, _ value: ScenarioNode) throws(ScenarioError) -> Expectation {
         let what = "'\(keyword.rawValue)'"
         switch keyword {
+        case .recordsAtLeast:
+            let text = try value.nonEmptyText(what, expected: "a number of records like 12")
+            guard let count = Int(text), (1...100_000_000).contains(count) else {
+                throw ScenarioError("\(what) expects a number of records from 1 to 100000000, found '\(text)'", at: value.location)
+            }
+            return .recordsAtLeast(count)
+
         case .logged, .notLogged:
             let pattern = try parseLogPattern(keyword, value)
             return keyword == .logged ? .logged(pattern) : .notLogged(pattern)

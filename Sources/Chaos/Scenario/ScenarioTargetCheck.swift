@@ -120,7 +120,12 @@ package enum ScenarioTargetCheck {
         case let .state(probe, _):
             let probes = target.probes + NetworkLab.probes(of: target)
             guard !probes.contains(where: { probe == $0 || probe.hasPrefix($0 + ".") }) else { return nil }
-            return ScenarioError("unknown probe '\(probe)' for this target; it answers: \(NameList.text(probes))",
+            // The probes of the same family first (`remote.`): the list a typo is likely in.
+            let family = probe.split(separator: ".").first.map { "\($0)." } ?? probe
+            let kin = probes.filter { $0.hasPrefix(family) }
+            let answers = kin.isEmpty || kin.count == probes.count ? NameList.text(probes)
+                : "\(NameList.text(kin)) (its '\(family)' probes; \(probes.count - kin.count) others: \(NameList.text(probes.filter { !kin.contains($0) }, limit: 12)))"
+            return ScenarioError("unknown probe '\(probe)' for this target; it answers: \(answers)",
                                  at: expectation.location, suggestion: ClosestName.suggestion(for: probe, among: probes))
         default:
             return nil

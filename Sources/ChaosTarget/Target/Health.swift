@@ -88,13 +88,42 @@ public struct Workload: Sendable, Codable, Equatable {
     /// The mode the app reports after its store was damaged, if it promises one
     /// (`restored-from-backup`): the catalog then checks it too.
     public var afterDamage: String?
+    /// Stores older versions of the app left (fixtures): `chaos check` opens each as this
+    /// version would find it, plainly and on a full disk, and holds the app to keeping
+    /// every record it holds. Nil or empty: no migration cases.
+    public var olderStores: [OlderStore]?
 
     /// What a scenario writes for them: `do: workload.write`, `do: workload.read`.
     package static let actionPrefix = "workload."
 
-    public init(write: String, read: String, afterDamage: Health.Mode? = nil) {
+    public init(write: String, read: String, afterDamage: Health.Mode? = nil, olderStores: [OlderStore] = []) {
         self.write = write
         self.read = read
         self.afterDamage = afterDamage?.rawValue
+        self.olderStores = olderStores.isEmpty ? nil : olderStores
+    }
+}
+
+/// A store an older version of the app left, kept as a file beside the target's sources:
+/// `chaos check` puts it in place of the store and launches this version on it
+/// (`check-migrate-NAME`, and `check-migrate-NAME-disk-full` with the disk full at that
+/// launch), and every record it holds must still be there afterwards.
+///
+/// ```swift
+/// OlderStore("v1", path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+///     .appendingPathComponent("../fixtures/journal-v1.sqlite").standardized.path, records: 12)
+/// ```
+public struct OlderStore: Sendable, Codable, Equatable {
+    /// Names its cases: kebab-case, `v1`.
+    public var name: String
+    /// The file, absolute.
+    public var path: String
+    /// How many records of the user it holds (the target's `snapshot()` counts them).
+    public var records: Int
+
+    public init(_ name: String, path: String, records: Int) {
+        self.name = name
+        self.path = path
+        self.records = records
     }
 }

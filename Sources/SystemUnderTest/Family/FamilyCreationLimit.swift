@@ -9,7 +9,7 @@ public final class FamilyCreationLimit {
     private let clock = ContinuousClock()
     private var created: [ContinuousClock.Instant] = []
 
-    public init(maximum: Int = 3, window: Duration = .seconds(60)) {
+    public init(maximum: Int = 10, window: Duration = .seconds(60)) {
         self.maximum = maximum
         self.window = window
     }

@@ -40,7 +40,7 @@ struct CheckCommand: ParsableCommand {
         RunInterruption.install()
         let choice = try target.resolve()
         // The catalog as it applies to this target: network cases only for one with a remote.
-        let catalog = try CommandFailure.usage { try CheckCatalog.scenarios() }.filter { CheckCatalog.applies($0, to: choice.declaration) }
+        let catalog = try CommandFailure.usage { try CheckCatalog.scenarios(for: choice.declaration) }.filter { CheckCatalog.applies($0, to: choice.declaration) }
         let names = StorageCheck.caseNames(of: catalog)
         if list {
             for name in names { print(name) }

@@ -1,0 +1,74 @@
+/// docs/SEEDS.md: each requirement of each seed document, the scenarios that show it,
+/// and their verdicts on the hardened app and on the legacy one (the seed's "before"
+/// code). Written by `chaos seeds` from the seed map and a run of every scenario it
+/// names on both variants; nothing in it is typed by hand, and nothing in it changes
+/// from one run to the next unless a verdict does (no times, no paths).
+package enum SeedsDocument {
+    /// The verdicts of one scenario, one report per variant.
+    package struct Verdicts: Sendable {
+        package var hardened: CaseReport?
+        package var legacy: CaseReport?
+
+        package init(hardened: CaseReport?, legacy: CaseReport?) {
+            self.hardened = hardened
+            self.legacy = legacy
+        }
+    }
+
+    package static func markdown(_ map: SeedMap, verdicts: [String: Verdicts], seed: UInt64?) -> String {
+        let names = map.scenarioNames
+        let shownHardened = names.count { verdicts[$0]?.hardened?.verdict == .passed }
+        let caughtLegacy = names.count { verdicts[$0]?.legacy?.verdict == .deviated }
+        var text = """
+            # What the seeds promise, and the scenarios that show it
+
+            Written by `chaos seeds` (`make seeds`) from `Sources/Scenarios/seeds.yaml` and a run of every
+            scenario it names on the hardened app and on the legacy one (the seed's "before" code), each at
+            \(seed.map { "seed \($0)" } ?? "its own seed"). Do not edit by hand: change the map or a scenario, then run it again.
+            A test fails when a requirement names no scenario, or one the catalog does not have.
+
+            **\(map.requirements.count) requirements** of \(map.seeds.count) seed documents, shown by \(names.count) scenarios:
+            \(shownHardened) of \(names.count) pass on the hardened app, \(caughtLegacy) of \(names.count) deviate on the legacy one
+            (the rest are faults the old code survived too: it is not told apart by them).
+
+
+            """
+        for seed in map.seeds {
+            text += "## \(seed.seed) — \(seed.title)\n\n"
+            text += "`../shared/seeds/\(seed.file)` · system `\(seed.system)`\n\n"
+            text += "| # | What the seed asks | Where | Shown by: hardened · legacy |\n|---|---|---|---|\n"
+            for requirement in seed.requirements {
+                let shown = requirement.scenarios.map { name in
+                    let verdict = verdicts[name]
+                    return "`\(name)`: \(describe(verdict?.hardened)) · \(describe(verdict?.legacy))"
+                }.joined(separator: "<br>")
+                text += "| \(requirement.id) | \(cell(requirement.text)) | \(cell(requirement.where)) | \(shown) |\n"
+            }
+            if let leftOut = seed.leftOut, !leftOut.isEmpty {
+                text += "\nNot shown by this port:\n\n"
+                for item in leftOut { text += "- \(item.text): \(item.reason)\n" }
+            }
+            text += "\n"
+        }
+        return text
+    }
+
+    /// `✔ passed`, `✘ deviated (trap at LegacyStore.swift:18)`, `✘ deviated (surfaced, preserved)`.
+    static func describe(_ report: CaseReport?) -> String {
+        guard let report else { return "not run" }
+        switch report.verdict {
+        case .passed: return "✔ passed"
+        case .deviated:
+            if let trap = report.trap { return "✘ trap" + (trap.site.map { " at \($0)" } ?? " (\(trap.signalName))") }
+            let failed = report.expectations.filter { !$0.passed }.map(\.kind)
+            var seen: Set<String> = []
+            return "✘ " + failed.filter { seen.insert($0).inserted }.joined(separator: ", ")
+        default: return report.verdict.rawValue
+        }
+    }
+
+    /// Text safe in a table cell.
+    static func cell(_ text: String) -> String {
+        text.replacingOccurrences(of: "|", with: "\\|").replacingOccurrences(of: "\n", with: " ")
+    }
+}
