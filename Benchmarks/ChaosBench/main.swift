@@ -68,7 +68,9 @@ do {
         print("")
     }
     if wanted("recovery") {
-        try RecoveryBenchmark.run(chaos: chaos, sizes: [10_000, 100_000, 1_000_000], rounds: min(3, rounds))
+        // CHAOS_BENCH_SIZES=1000000 measures one size (the 5 s goal's) for a quick look.
+        let sizes = (ProcessInfo.processInfo.environment["CHAOS_BENCH_SIZES"] ?? "").split(separator: ",").compactMap { Int($0) }
+        try RecoveryBenchmark.run(chaos: chaos, sizes: sizes.isEmpty ? [10_000, 100_000, 1_000_000] : sizes, rounds: min(3, rounds))
         print("")
         // The controller runs in this process (SuiteRunner, CaseRunner), so its peak is
         // this process's high-water mark; workers are children.

@@ -50,6 +50,30 @@ extension SystemUnderTestSuite {
             #expect(ids == Set(1...20_000))
         }
 
+        /// The copy inside SQLite (``AttachedCopy``): a damaged table is read in ranges, a
+        /// range the damage stops halved until its rows are read one by one; the staging
+        /// store beside the damaged file is gone afterwards, and the damaged file untouched.
+        @Test func theRangesAroundADamagedLeafKeepEveryOtherRowAndLeaveNoStagingStore() throws {
+            let folder = try TemporaryAppDirectory()
+            let (path, _, pageSize, leaves) = try Self.store(20_000, in: folder.url)
+            let handle = try #require(FileHandle(forWritingAtPath: path))
+            let page = try #require(leaves.dropFirst(leaves.count / 3).first)
+            try handle.seek(toOffset: UInt64((page - 1) * pageSize))
+            try handle.write(contentsOf: Data(count: pageSize))
+            try handle.close()
+            let before = try Data(contentsOf: URL(fileURLWithPath: path))
+            let copy = try #require(AttachedCopy(damagedPath: path))
+            let target = try DatabaseQueue()
+            try AppSchema.migrator.migrate(target)
+            let result = try #require(copy.copy("favorite", into: target))
+            copy.remove()
+            #expect(!result.complete)
+            #expect(result.added > 19_800 && result.added < 20_000, "\(result.added)")
+            #expect(try target.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM favorite") } == result.added)
+            #expect(!FileManager.default.fileExists(atPath: path + ".salvage-staging"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
+        }
+
         /// Leaf pages zeroed: their rows are gone, every other row comes back.
         @Test func zeroedLeavesLoseOnlyTheirOwnRows() throws {
             let folder = try TemporaryAppDirectory()

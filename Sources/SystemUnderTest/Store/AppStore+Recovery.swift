@@ -96,7 +96,7 @@ extension AppStore {
 
     static func verify(_ pool: DatabasePool) -> Verification {
         do {
-            let lines = try pool.read { try String.fetchAll($0, sql: "PRAGMA quick_check") }
+            let lines = try pool.read { try String.fetchAll($0, sql: "PRAGMA quick_check(5)") }
             return lines == ["ok"] ? .sound : .damaged(lines.prefix(5).joined(separator: "; "))
         } catch where !StoreIntegrity.isDamage(error) {
             return .unreadable(error)
