@@ -44,13 +44,7 @@ public final class ChaosApp {
         self.configuration = configuration
         switch variant {
         case .hardened:
-            do {
-                store = try AppStore.launch(configuration)
-                launchError = nil
-            } catch {
-                store = nil
-                launchError = error
-            }
+            (store, launchError) = Self.launchHardened(configuration)
         case .legacy:
             store = LegacyStore.launch(configuration)
             launchError = nil
@@ -66,18 +60,21 @@ public final class ChaosApp {
     public func retryLoad() -> Bool {
         guard variant == .hardened, Self.mayRetry(health) else { return store?.isPersistent ?? false }
         store?.close()
-        do {
-            store = try AppStore.launch(configuration)
-            launchError = nil
-        } catch {
-            store = nil
-            launchError = error
-        }
+        (store, launchError) = Self.launchHardened(configuration)
         features = Features()
         let reopened = store?.isPersistent ?? false
         AppLog.store.log(level: reopened ? .notice : .warning, "Retried opening the store",
                          metadata: ["mode": "\(health.mode.rawValue)"])
         return reopened
+    }
+
+    /// The hardened launch: the store, or why not even an in-memory one could be made.
+    private static func launchHardened(_ configuration: StoreConfiguration) -> (AppStore?, StoreUnavailableError?) {
+        do {
+            return (try AppStore.launch(configuration), nil)
+        } catch {
+            return (nil, error)
+        }
     }
 
     /// Whether opening the store again may help: nothing was set aside, no newer version.
