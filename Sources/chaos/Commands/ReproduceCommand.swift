@@ -63,13 +63,13 @@ struct ReproduceCommand: ParsableCommand {
             let names = previous.cases.map(\.scenario).joined(separator: ", ")
             throw CommandFailure("chaos: \(report) has no case \(caseName.map { "'\($0)'" } ?? "to reproduce"); it has: \(names)", .usage)
         }
-        let scenario = try loadScenario(of: original)
+        let recorded: String? = if case let .executable(path) = TargetSelection.Origin(reported: previous.run.target) { path } else { nil }
+        let choice = try TargetOptions.resolve(targetExec: target.targetExec ?? recorded, variant: target.variant ?? original.variant)
+        let scenario = try loadScenario(of: original, declaration: choice.declaration)
         if CaseReport.scenarioHash(of: scenario.sourceText) != original.scenarioHash {
             print("note: the scenario \(scenario.name) changed since the report was written (its hash differs): "
                 + "the case runs with today's file")
         }
-        let recorded: String? = if case let .executable(path) = TargetSelection.Origin(reported: previous.run.target) { path } else { nil }
-        let choice = try TargetOptions.resolve(targetExec: target.targetExec ?? recorded, variant: target.variant ?? original.variant)
         var options = RunOptions(target: choice, seed: original.seed, keepScratch: keep)
         options.optionOverrides = original.options ?? [:]
         try choice.check([scenario], options: options.optionOverrides)
@@ -97,13 +97,15 @@ struct ReproduceCommand: ParsableCommand {
         return text
     }
 
-    private func loadScenario(of report: CaseReport) throws -> Scenario {
+    /// The case's scenario; one of the storage catalog's as it is for the target (its
+    /// migration cases come from the older stores it declares).
+    private func loadScenario(of report: CaseReport, declaration: TargetDeclaration) throws -> Scenario {
         try CommandFailure.usage {
             switch ScenarioOrigin(reportedFile: report.scenarioFile, name: report.scenario) {
             case .bundled:
                 return try ScenarioLoader.resolve(report.scenario)
             case .storageCatalog:
-                guard let scenario = try ScenarioLoader.storageCatalog().first(where: { $0.name == report.scenario }) else {
+                guard let scenario = try CheckCatalog.scenarios(for: declaration).first(where: { $0.name == report.scenario }) else {
                     throw CommandFailure("chaos: \(report.scenario) is no longer in the storage catalog", .usage)
                 }
                 return scenario
