@@ -1,4 +1,5 @@
 import GRDB
+import Logging
 
 /// Copies the readable rows of a damaged store into a healthy one.
 ///
@@ -60,8 +61,9 @@ enum Salvage {
             }
             if let columns { added += insert(rows, columns: columns, into: table, of: target) }
         }
-        AppLog.store.notice("Salvage read the damaged store's tables", metadata: [
-            "rows": "\(added)", "stopped": "\(stopped.joined(separator: ","))", "ms": "\(Int((clock.now - start) / .milliseconds(1)))"])
+        var read: Logger.Metadata = ["rows": "\(added)", "ms": "\(Int((clock.now - start) / .milliseconds(1)))"]
+        if !stopped.isEmpty { read["stoppedBy"] = "\(stopped.joined(separator: ","))" }
+        AppLog.store.notice("Salvage read the damaged store's tables", metadata: read)
         guard !stopped.isEmpty else { return added }
         // Every page a complete walk reached belongs to its table (or the schema, or an
         // index): only the others may hold a stopped table's rows. Without that list
