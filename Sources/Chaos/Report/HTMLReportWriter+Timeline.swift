@@ -75,9 +75,7 @@ extension HTMLReportWriter {
                     """
             case .log(let entry):
                 var facts = ["\(entry.site) in \(entry.function)"]
-                if let metadata = entry.metadata, !metadata.isEmpty {
-                    facts.append(metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " "))
-                }
+                if let metadata = entry.metadataText { facts.append(metadata) }
                 if let error = entry.error { facts.append("error: \(error)") }
                 html += """
                     <tr class="ev-log">\(at)<td class="kind">log</td>\

@@ -45,13 +45,16 @@ package struct LogEntry: Codable, Sendable, Equatable {
     /// Its severity, from 0 (`trace`) to 6 (`critical`).
     package var severity: Int { AppLogRecord.levels.firstIndex(of: level) ?? 0 }
 
+    /// `key=value key=value`, sorted by key; nil without metadata.
+    package var metadataText: String? {
+        guard let metadata, !metadata.isEmpty else { return nil }
+        return metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+    }
 
     /// What the record says, for a reader: level, site, message, metadata and error.
     package var text: String {
         var text = "\(level) \(site) \(message)"
-        if let metadata, !metadata.isEmpty {
-            text += " " + metadata.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-        }
+        if let metadataText { text += " " + metadataText }
         if let error { text += " (error: \(error))" }
         return text
     }

@@ -34,9 +34,7 @@ struct AttachedCopy {
     init?(damagedPath: String) {
         stagingPath = damagedPath + ".salvage-staging"
         try? FileManager.default.removeItem(atPath: stagingPath)
-        var configuration = Configuration()
-        configuration.journalMode = .default
-        guard let staging = try? DatabaseQueue(path: stagingPath, configuration: configuration) else { return nil }
+        guard let staging = try? DatabaseQueue(path: stagingPath) else { return nil }
         self.staging = staging
         do {
             try staging.writeWithoutTransaction { db in
