@@ -37,7 +37,12 @@ extension NetworkLabSuite {
             }
         }
 
-        @Test func aSilentRemoteIsUnreachableWithinTheTimeout() async throws {
+        /// The bound is shown by what ended the wait — the request's own 1 s idle timeout,
+        /// named in the error — not by a wall-clock ceiling: on a loaded 2-core runner the
+        /// test's task can wait seconds for the cooperative pool after the exchange ended
+        /// (7.1 s was seen in CI for a 1 s exchange). The time limit catches a real hang.
+        @Test(.timeLimit(.minutes(1)))
+        func aSilentRemoteIsUnreachableWithinTheTimeout() async throws {
             let lab = try RegistryLab.start()
             defer { lab.stop() }
             try lab.arm(BlackholeFault(), trigger: Trigger(), seed: 1)
@@ -48,10 +53,10 @@ extension NetworkLabSuite {
                 _ = try await client.lookup("ABC234")
                 Issue.record("a black hole answered")
             } catch {
-                guard case .unreachable = error else { Issue.record("black hole → \(error)"); return }
+                guard case let .unreachable(reason) = error else { Issue.record("black hole → \(error)"); return }
+                #expect(reason == "no answer within 1.0 s", "ended by the request's idle timeout, not the case's")
             }
             #expect(clock.now - start >= .milliseconds(900), "it waited for its timeout")
-            #expect(clock.now - start < .seconds(5), "bounded by the request timeout, not the case's")
         }
 
         @Test func aResetAnswerIsInterruptedAndTheRemoteDidTheWork() async throws {
