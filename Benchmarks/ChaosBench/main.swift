@@ -37,7 +37,7 @@ guard FileManager.default.isExecutableFile(atPath: chaos) else {
     FileHandle.standardError.write(Data("chaos-bench: \(chaos) is missing: build the chaos product beside this tool (make bench)\n".utf8))
     exit(2)
 }
-// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, libc, worker, sweeps, recovery
+// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, libc, worker, sweeps, hunt, recovery
 // (the catalog, recovery against size and damage, and peak memory), launch (healthy,
 // hardened against legacy). Every figure also goes to reports/bench.json.
 let only = Set((ProcessInfo.processInfo.environment["CHAOS_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -63,6 +63,10 @@ do {
         try SweepBenchmark.run(chaos: chaos, rounds: 3, trials: 60)
         print("")
     }
+    if wanted("hunt") {
+        try HuntBenchmark.run(chaos: chaos, rounds: min(3, rounds), schedules: 200)
+        print("")
+    }
     if wanted("launch") {
         try LaunchBenchmark.run(chaos: chaos, sizes: [1_000, 100_000, 1_000_000])
         print("")
@@ -81,7 +85,7 @@ do {
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         line("Peak memory: largest worker (ru_maxrss)", "\(usage.ru_maxrss / 1024) MiB (the 1,000,000-favourite case)")
     }
-    BenchFigures.write(sections: ["points", "vfs", "libc", "worker", "sweeps", "launch", "recovery"].filter(wanted))
+    BenchFigures.write(sections: ["points", "vfs", "libc", "worker", "sweeps", "hunt", "launch", "recovery"].filter(wanted))
 } catch {
     FileHandle.standardError.write(Data("chaos-bench: \(error)\n".utf8))
     exit(2)

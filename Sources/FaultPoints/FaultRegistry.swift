@@ -147,6 +147,11 @@ package final class FaultRegistry: Sendable {
         }
     }
 
+    /// Every point hit while the registry was active (while counting: every point hit), sorted.
+    package var hitPoints: [String] {
+        state.withLock { $0.hits.keys.sorted() }
+    }
+
     /// How many times `point` was hit while the registry was active.
     package func hitCount(_ point: String) -> Int {
         state.withLock { $0.hits[point] ?? 0 }

@@ -20,7 +20,7 @@ struct ChaosCommand: AsyncParsableCommand {
         version: ChaosVersion.current,
         subcommands: [
             RunCommand.self, CheckCommand.self, ReproduceCommand.self, ExploreCommand.self, ListCommand.self, ValidateCommand.self,
-            ReportCommand.self, SeedsCommand.self,
+            ReportCommand.self, SeedsCommand.self, HuntCommand.self,
         ]
     )
 

@@ -15,7 +15,7 @@ import Testing
 
     @Test func hasEveryDocumentedFieldUnderItsDocumentedName() throws {
         let root = try object()
-        #expect(Set(root.keys) == ["schemaVersion", "run", "summary", "cases", "sweep"])
+        #expect(Set(root.keys) == ["schemaVersion", "run", "summary", "cases", "sweep", "hunt"])
         #expect(root["schemaVersion"] as? Int == 1)
 
         let run = try #require(root["run"] as? [String: Any])
@@ -88,7 +88,7 @@ import Testing
         #expect(text.contains(#""scenarioFile" : "/home/dev/scenarios/network-down.yaml""#))
         #expect(text.hasSuffix("}\n"))
         let topLevelKeys = text.split(separator: "\n").filter { $0.hasPrefix("  \"") }.map { $0.split(separator: "\"")[1] }
-        #expect(topLevelKeys == ["cases", "run", "schemaVersion", "summary", "sweep"])
+        #expect(topLevelKeys == ["cases", "hunt", "run", "schemaVersion", "summary", "sweep"])
     }
 
     @Test func roundTrips() throws {

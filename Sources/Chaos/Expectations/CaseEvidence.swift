@@ -15,6 +15,11 @@ package struct CaseEvidence: Sendable {
     /// The snapshot taken at the end of the case.
     package var finalSnapshot: [String: [String: String]]?
     package var acknowledged: Set<String> = []
+    /// Records acknowledged before a launch whose health told the user of a problem with
+    /// their data (a warning or an error), and that launch's message: a loss of those
+    /// was not silent, though a later launch shows nothing.
+    package var toldAtLaunch: Set<String> = []
+    package var launchMessage: String?
     package var attempted: Set<String> = []
     package var removed: Set<String> = []
     /// Actions whose writes may or may not have reached the disk (Jepsen's `:info`): cut

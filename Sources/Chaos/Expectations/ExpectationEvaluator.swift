@@ -72,6 +72,13 @@ package enum ExpectationEvaluator {
             let message = evidence.surfaced?["message"]?.stringValue.map { " \"\($0)\"" } ?? ""
             return judge(true, expected: expected, observed: "\(lost); the user was told (\(severity)\(message))")
         }
+        // A launch that told the user (a warning or an error: "restored from your most
+        // recent backup") told them of what was acknowledged before it; only a loss no
+        // launch since told of is silent (a hunt's schedule relaunches after the recovery).
+        let told = check.lost.filter { evidence.toldAtLaunch.contains($0) }
+        if !told.isEmpty, told.count == check.lost.count, let message = evidence.launchMessage {
+            return judge(true, expected: expected, observed: "\(lost); the user was told at a launch after they were saved (\"\(message)\")")
+        }
         return judge(false, expected: expected, observed: "\(lost), and nothing shown to the user",
                      detail: [check.summary, LossCause.named(by: evidence)].compactMap { $0 }.joined(separator: "\n"))
     }

@@ -78,7 +78,7 @@ package enum HTMLReportWriter {
             <dt>Variant</dt><dd>\(escape(run.variant))</dd>
             <dt>Target</dt><dd>\(escape(run.target))</dd>
             <dt>Duration</dt><dd>\(milliseconds(report.summary.durationMs))</dd>
-            <dt>Command</dt><dd><code class="command">\(escape(run.command))</code></dd>\(sweepFacts(report.sweep))
+            <dt>Command</dt><dd><code class="command">\(escape(run.command))</code></dd>\(sweepFacts(report.sweep))\(huntFacts(report.hunt))
             </dl>
             <div class="counts">
             """
@@ -180,6 +180,20 @@ package enum HTMLReportWriter {
         return "\n<dt>Sweep</dt><dd>\(escape(sweep.kind)) sweep of \(escape(sweep.scenario))\(sweep.shard.map { ", shard \(escape($0))" } ?? ""): "
             + "\(sweep.trials) trials, \(covered) covered, \(sweep.idleTrials) whose fault never fired; failures: \(escape(failures))"
             + (sweep.pointsTotal == 0 && sweep.shard == nil ? " — inconclusive: no seam saw the workload touch the target's files" : "") + "</dd>"
+    }
+
+    /// A hunt's schedules and findings, for the run's facts: each finding's file, how
+    /// it fails and how far it shrank (its case below shows the run of that file).
+    static func huntFacts(_ hunt: HuntSummary?) -> String {
+        guard let hunt else { return "" }
+        var html = "\n<dt>Hunt</dt><dd>seed \(hunt.seed)\(hunt.shard.map { ", shard \(escape($0))" } ?? ""): \(hunt.schedules) schedules, "
+            + "\(hunt.bitten) bitten by a fault, \(hunt.idle) whose faults never fired (no evidence), \(hunt.failedSchedules) failed"
+            + (hunt.errored > 0 ? ", \(hunt.errored) errored" : "") + "; \(hunt.points.count) fault points hit by the plain run</dd>"
+        html += "\n<dt>Findings</dt><dd>" + (hunt.findings.isEmpty ? "none" : hunt.findings.map { finding in
+            "<code>\(escape(finding.file))</code> — \(escape(finding.failure)), \(finding.failingSchedules) schedules, "
+                + "shrunk \(finding.stepsBefore) → \(finding.stepsAfter) steps" + (finding.reproduced ? "" : " (did not fail again from the file)")
+        }.joined(separator: "<br>")) + "</dd>"
+        return html
     }
 
     /// Each armed fault and what it did, measured.

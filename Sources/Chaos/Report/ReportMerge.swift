@@ -21,6 +21,11 @@ package enum ReportMerge {
         guard targets.count == 1 else {
             throw Refusal(description: "the reports are of different targets (\(targets.sorted().joined(separator: ", "))): merge the shards of one run")
         }
+        let hunts = reports.compactMap(\.hunt)
+        guard hunts.isEmpty || hunts.count == reports.count else {
+            throw Refusal(description: "some reports are hunts (chaos hunt) and some are not: merge reports of one kind")
+        }
+        if !hunts.isEmpty { return try mergeHunts(reports, merged) }
         var seen: [String: Int] = [:]
         for (index, report) in reports.enumerated() {
             for item in report.cases {
@@ -42,6 +47,23 @@ package enum ReportMerge {
             throw Refusal(description: "some reports are sweeps (chaos explore) and some are runs: merge reports of one kind")
         }
         merged.sweep = try SweepSummary.merged(sweeps)
+        return merged
+    }
+
+    /// The shards of one hunt: each failure once, as the first schedule that failed that
+    /// way found it (``HuntSummary/merged(_:)``), with that shard's case of it.
+    private static func mergeHunts(_ reports: [RunReport], _ first: RunReport) throws(Refusal) -> RunReport {
+        var merged = first
+        guard let hunt = try HuntSummary.merged(reports.compactMap(\.hunt)) else { throw Refusal(description: "nothing to merge") }
+        let cases = hunt.findings.compactMap { finding in
+            reports.first { report in
+                report.hunt?.findings.contains { $0.failure == finding.failure && $0.schedule == finding.schedule } ?? false
+            }?.cases.first { $0.scenario == finding.name }
+        }
+        merged.hunt = hunt
+        merged.cases = cases
+        merged.summary = RunSummary(cases: cases, durationMs: reports.map(\.summary.durationMs).max() ?? 0)
+        merged.run.command = reports.map(\.run.command).joined(separator: " + ")
         return merged
     }
 }

@@ -27,6 +27,8 @@ package struct RunReport: Codable, Sendable, Equatable {
     package var cases: [CaseReport]
     /// A sweep's coverage (`chaos explore`), whose cases are its failed trials; nil for a run.
     @ExplicitNull package var sweep: SweepSummary?
+    /// A hunt's schedules and findings (`chaos hunt`), whose cases are its findings' files; nil for a run.
+    @ExplicitNull package var hunt: HuntSummary?
 
     package init(
         schemaVersion: Int = RunReport.currentSchemaVersion,

@@ -170,7 +170,7 @@ extension WorkerOperation {
     /// Operations of the harness rather than the app: a refusal is Chaos's failure.
     var isControl: Bool {
         switch self {
-        case .arm, .disarm, .trackWrites, .powerLoss: true
+        case .arm, .disarm, .trackWrites, .powerLoss, .countPoints: true
         case .launch, .perform, .probe, .snapshot, .stop: false
         }
     }

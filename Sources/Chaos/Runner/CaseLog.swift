@@ -21,6 +21,8 @@ final class CaseLog {
     /// restart to be judged.
     var writesInRun = 0
     var faultsInRun = false
+    /// The fault points the app's workers hit, when the run counts them (``RunOptions/countPoints``).
+    var pointsHit: Set<String> = []
     /// The scenario step being run (its number), for the log records that come during it.
     var stepNumber = 0
 
@@ -79,5 +81,6 @@ final class CaseLog {
     func record(_ reply: WorkerReply) {
         if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
         if let settings = reply.storeSettings { evidence.storeSettings = settings }
+        if let points = reply.pointsHit { pointsHit.formUnion(points) }
     }
 }

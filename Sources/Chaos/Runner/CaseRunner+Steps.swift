@@ -108,6 +108,11 @@ extension CaseRunner {
         let took = (clock.now - launchStart).wholeMilliseconds
         guard case let .map(health)? = reply.value else { return .ok(before + "worker ready in \(app.readyMs) ms") }
         log.evidence.health = health
+        if let message = health["message"]?.stringValue, !message.isEmpty,
+           ["warning", "error"].contains(health["severity"]?.stringValue ?? "none") {
+            log.evidence.toldAtLaunch.formUnion(log.evidence.acknowledged)
+            log.evidence.launchMessage = message
+        }
         let mode = health["mode"]?.stringValue ?? "?"
         return .ok(before + "mode \(mode) in \(took) ms (worker ready in \(app.readyMs) ms)")
     }
@@ -122,6 +127,7 @@ extension CaseRunner {
         if !powerSteps.isEmpty {
             _ = try ask(WorkerRequest(op: .trackWrites, torn: powerSteps.contains { $0.mode == .torn }))
         }
+        if options.countPoints && !clean { _ = try ask(WorkerRequest(op: .countPoints)) }
         var armed = false
         for seam in seams.all { armed = try seam.launched(clean: clean, in: self) || armed }
         log.startRun(armed: armed || (!clean && powerPlan != nil))

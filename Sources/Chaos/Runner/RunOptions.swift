@@ -19,6 +19,9 @@ package struct RunOptions: Sendable {
     package var reproducePrefix: [String]?
     /// Starts the workers instead of ``worker``: a test's app without a process.
     var launcher: (any WorkerLauncher & Sendable)?
+    /// Ask every worker to name the fault points it hits (``CaseLog/pointsHit``): the
+    /// plain first run of `chaos hunt`.
+    package var countPoints = false
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
     package var forkServers: ForkServerPool?
 

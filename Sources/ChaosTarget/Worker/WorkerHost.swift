@@ -28,6 +28,7 @@ package enum WorkerHost {
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
         WorkerOutput.write(TargetDeclaration(target: Target.self, pid: getpid()))
         var trackingWrites = false
+        var countingPoints = false
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
             guard let data = line.data(using: .utf8),
@@ -39,6 +40,8 @@ package enum WorkerHost {
             }
             var reply = await serve(request, target: target, faults: faults, dataDirectory: context.dataDirectory)
             if request.op == .trackWrites { trackingWrites = true }
+            if request.op == .countPoints { countingPoints = true }
+            if countingPoints { reply.pointsHit = FaultRegistry.shared.hitPoints }
             let progress = faults.progress
             reply.faults = progress.isEmpty ? nil : progress
             if trackingWrites {
@@ -82,6 +85,8 @@ package enum WorkerHost {
                 await target.stop()
             case .trackWrites:
                 try PowerLoss.enable(torn: request.torn ?? false, under: dataDirectory.path, seam: seam)
+            case .countPoints:
+                FaultRegistry.shared.setCounting(true)
             case .powerLoss:
                 guard let order = request.powerLoss else { throw TargetError("power-loss without an order") }
                 losePower(order)

@@ -29,6 +29,9 @@ package enum WorkerOperation: String, Codable, Sendable {
     /// Lose power now (no reply: the worker exits with ``PowerLoss/exitCode``), or
     /// arm a later power loss (`powerLoss`).
     case powerLoss = "power-loss"
+    /// Count the hits of every fault point from now on, and name the points hit in every
+    /// reply (``WorkerReply/pointsHit``): what `chaos hunt` learns from its plain first run.
+    case countPoints = "count-points"
 }
 
 /// When and how the power goes out, as sent to the worker.
@@ -154,6 +157,9 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     /// tracking is on (what a crash sweep enumerates).
     package var trackedWrites: Int?
     package var trackedSyncs: Int?
+    /// While points are counted (``WorkerOperation/countPoints``): every fault point this
+    /// worker has hit so far, sorted.
+    package var pointsHit: [String]?
     /// For `snapshot`: table → record key → canonical row text.
     package var snapshot: [String: [String: String]]?
     /// While storage faults are armed: which seam saw the app's files (what tells a

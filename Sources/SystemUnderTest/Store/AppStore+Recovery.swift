@@ -35,8 +35,13 @@ extension AppStore {
             }
         }
 
-        // A failure of the environment (a full disk, an I/O error, a lock held
-        // elsewhere) may pass: try once more before settling for less.
+        return try openWithOneRetry(configuration, closedSound: closedSound)
+    }
+
+    /// Opens and checks the store. A failure of the environment (a full disk, an I/O
+    /// error) may pass: it tries once more before settling for less.
+    private static func openWithOneRetry(_ configuration: StoreConfiguration,
+                                         closedSound: Bool) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
         var attempt = 0
         while true {
             attempt += 1
@@ -53,6 +58,13 @@ extension AppStore {
                     try? pool.close()
                     throw error
                 }
+            } catch where StoreIntegrity.isLockedElsewhere(error) {
+                // Another process holds the store's lock, and kept it through the busy
+                // timeout: waiting again, or opening it read-only (SQLite retries a WAL
+                // read for about 10 s before it gives up), would hold the launch for
+                // tens of seconds (found by `chaos hunt`: 40 s). Run on memory, the
+                // store untouched, and say so; the next launch opens it.
+                return try inMemory(reason: "the store is locked by another process: \(error)", storeUntouched: true)
             } catch where !StoreIntegrity.isDamage(error) {
                 if attempt < 2 { continue }
                 // The file is not damaged, so it is not quarantined. Show what can be
@@ -64,13 +76,18 @@ extension AppStore {
         }
     }
 
+    /// How long a statement waits for a lock another process holds (GRDB's busy timeout).
+    static let launchBusyTimeout: TimeInterval = 1
+
     /// Opens the WAL pool, migrates if needed, then sets the durability. GRDB's pool
     /// sets `synchronous=NORMAL` after `prepareDatabase`, so it is set again here. A
     /// store whose schema is current is not written at launch (a full disk must not
     /// stop the app from opening it).
     static func openPersistent(_ configuration: StoreConfiguration) throws -> DatabasePool {
         var grdbConfiguration = Configuration()
-        grdbConfiguration.busyMode = .timeout(5)
+        // One process owns this store: a lock held longer than this is another
+        // process's, and a launch must not wait on it statement after statement.
+        grdbConfiguration.busyMode = .timeout(launchBusyTimeout)
         let pool = try DatabasePool(path: configuration.storeURL.path, configuration: grdbConfiguration)
         do {
             try pool.writeWithoutTransaction { db in

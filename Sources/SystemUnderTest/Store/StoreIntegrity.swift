@@ -17,6 +17,13 @@ enum StoreIntegrity {
         }
     }
 
+    /// A lock another process holds (`SQLITE_BUSY`, or `SQLITE_PROTOCOL` when SQLite gave
+    /// up retrying a WAL read under it): not damage, and not passing in a moment.
+    static func isLockedElsewhere(_ error: any Error) -> Bool {
+        let code = (error as? GRDB.DatabaseError)?.resultCode
+        return code == .SQLITE_BUSY || code == .SQLITE_PROTOCOL
+    }
+
     static func isStorageFull(_ error: any Error) -> Bool {
         (error as? GRDB.DatabaseError)?.resultCode == .SQLITE_FULL
     }

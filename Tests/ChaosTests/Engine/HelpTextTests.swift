@@ -5,7 +5,7 @@ import Testing
 /// `Fixtures/help/NAME.txt`, so a change to what users see is a change a reviewer sees.
 /// After a deliberate change, regenerate them: `CHAOS_UPDATE_HELP=1 swift test --filter HelpTextTests`.
 @Suite struct HelpTextTests {
-    static let commands = ["", "run", "check", "explore", "reproduce", "list", "validate", "report", "report merge", "seeds"]
+    static let commands = ["", "run", "check", "explore", "reproduce", "list", "validate", "report", "report merge", "seeds", "hunt"]
 
     static var fixtures: URL {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()

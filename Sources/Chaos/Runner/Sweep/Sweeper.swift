@@ -234,7 +234,7 @@ package struct Sweeper {
     private func runTrials(_ trials: [SweepTrial], perPoint: Int, into outcome: inout Outcome,
                            progress: (Int, Int?, Int) -> Void) {
         var pointFired = false
-        TrialPool<TrialResult>(jobs: jobs).run(
+        TrialPool<SweepTrial, TrialResult>(jobs: jobs).run(
             trial: { index in index < trials.count ? trials[index] : nil },
             run: { trial in runTrial(trial, symbolicate: false) },
             consume: { index, trial, result in

@@ -1,7 +1,8 @@
 import Foundation
 import ChaosTarget
 
-/// Runs a sweep's trials `jobs` at a time and hands their results back in trial order.
+/// Runs a sweep's trials (or a hunt's schedules) `jobs` at a time and hands their
+/// results back in index order.
 ///
 /// Trials are independent cases (own scratch directory, own workers), so they can run
 /// side by side; what must not change with `-j` is the outcome: the results reach
@@ -9,25 +10,30 @@ import ChaosTarget
 /// minimal reproduction and the summary is the same as with `-j 1`. When `consume`
 /// says stop (an I/O sweep that ran past the workload's last operation), no further
 /// trial starts, and results of trials already running past that point are dropped.
-struct TrialPool<Result> {
+struct TrialPool<Trial, Result> {
     var jobs: Int
 
     /// - Parameters:
     ///   - trial: the trial at an index, or nil past the last one.
     ///   - run: runs one trial (called on several threads at once when `jobs` > 1).
     ///   - consume: hears each result in index order; returns false to stop the sweep.
-    func run(trial: (Int) -> SweepTrial?, run: (SweepTrial) -> Result,
-             consume: (Int, SweepTrial, Result) -> Bool) {
-        let state = PoolState<Result>()
+    func run(trial: (Int) -> Trial?, run: (Trial) -> Result,
+             consume: (Int, Trial, Result) -> Bool) {
+        let state = PoolState<Trial, Result>()
+        // The closures are used only while `concurrentPerform` runs, which returns once
+        // every iteration has. They are captured as they are: a box of generic closures
+        // made escaping by `withoutActuallyEscaping` was released twice by the code
+        // Swift 6.1 generates for it (a crash at the end of every pool).
         withoutActuallyEscaping(trial) { trial in
             withoutActuallyEscaping(run) { run in
                 withoutActuallyEscaping(consume) { consume in
-                    let shared = UncheckedBox((trial, run, consume))
+                    nonisolated(unsafe) let next = trial
+                    nonisolated(unsafe) let body = run
+                    nonisolated(unsafe) let hear = consume
                     DispatchQueue.concurrentPerform(iterations: max(1, jobs)) { _ in
-                        let (trial, run, consume) = shared.value
-                        while let (index, next) = state.take(trial) {
-                            let result = run(next)
-                            state.finish(index, next, result, consume: consume)
+                        while let (index, item) = state.take(next) {
+                            let result = body(item)
+                            state.finish(index, item, result, consume: hear)
                         }
                     }
                 }
@@ -38,15 +44,15 @@ struct TrialPool<Result> {
 
 /// The queue of a pool: the next index to hand out, and results waiting for their turn.
 /// Unchecked Sendable: `take` and `finish`, its only methods, run under `lock`.
-private final class PoolState<Result>: @unchecked Sendable {
+private final class PoolState<Trial, Result>: @unchecked Sendable {
     private let lock = NSLock()
     private var nextIndex = 0
     private var nextToConsume = 0
-    private var waiting: [Int: (SweepTrial, Result)] = [:]
+    private var waiting: [Int: (Trial, Result)] = [:]
     private var stopped = false
 
     /// The next trial to run, or nil when the sweep is over (or Ctrl-C was pressed).
-    func take(_ trial: (Int) -> SweepTrial?) -> (Int, SweepTrial)? {
+    func take(_ trial: (Int) -> Trial?) -> (Int, Trial)? {
         lock.lock(); defer { lock.unlock() }
         guard !stopped, !RunInterruption.requested, let next = trial(nextIndex) else { return nil }
         nextIndex += 1
@@ -54,7 +60,7 @@ private final class PoolState<Result>: @unchecked Sendable {
     }
 
     /// Files a result and hands every result whose turn has come to `consume`, in order.
-    func finish(_ index: Int, _ trial: SweepTrial, _ result: Result, consume: (Int, SweepTrial, Result) -> Bool) {
+    func finish(_ index: Int, _ trial: Trial, _ result: Result, consume: (Int, Trial, Result) -> Bool) {
         lock.lock(); defer { lock.unlock() }
         waiting[index] = (trial, result)
         while !stopped, let (trial, result) = waiting.removeValue(forKey: nextToConsume) {
@@ -62,11 +68,4 @@ private final class PoolState<Result>: @unchecked Sendable {
             nextToConsume += 1
         }
     }
-}
-
-/// Carries non-Sendable closures into `concurrentPerform`; the pool serialises every
-/// call that touches shared state (`take`, `finish`) under its lock.
-private struct UncheckedBox<Value>: @unchecked Sendable {
-    let value: Value
-    init(_ value: Value) { self.value = value }
 }

@@ -1,0 +1,59 @@
+import ChaosTarget
+import Foundation
+
+/// What a hunt came to: the counts of its schedules, its findings, and its timings (the
+/// figures `make bench` prints).
+package struct HuntOutcome: Sendable {
+    package var seed: UInt64
+    package var surface: HuntSurface?
+    package var schedules = 0
+    package var bitten = 0
+    package var idle = 0
+    package var failedSchedules = 0
+    package var errored = 0
+    package var firstError: String?
+    /// Worker launches of the schedules (not of shrinking).
+    package var launches = 0
+    package var failuresBySignature: [String: Int] = [:]
+    package var findings: [HuntFinding] = []
+    /// Each finding's file, run as it is.
+    package var cases: [CaseReport] = []
+    package var shrinkRuns = 0
+    package var firstFailureAt: ContinuousClock.Instant?
+    package var runMs = 0
+    package var durationMs = 0
+    package var interrupted = false
+
+    init(seed: UInt64) {
+        self.seed = seed
+    }
+
+    /// Counts one schedule's result.
+    mutating func count(_ schedule: HuntSchedule, _ ran: Hunter.Ran) {
+        schedules += 1
+        guard let report = ran.report else {
+            errored += 1
+            firstError = firstError ?? "schedule \(schedule.index): the scenario format or the target refused it"
+            return
+        }
+        launches += report.workerLaunches
+        if schedule.injects {
+            if report.injections.isEmpty { idle += 1 } else { bitten += 1 }
+        }
+        if report.verdict == .errored {
+            errored += 1
+            firstError = firstError ?? "schedule \(schedule.index): \(report.error ?? "errored")"
+            Hunter.debug("schedule \(schedule.index) errored: \(report.error ?? "")")
+        }
+        if let failure = ran.failure {
+            failedSchedules += 1
+            failuresBySignature[failure.signature, default: 0] += 1
+        }
+    }
+
+    /// The summary the report carries.
+    package func summary(shard: String?) -> HuntSummary {
+        HuntSummary(seed: seed, schedules: schedules, bitten: bitten, idle: idle, failedSchedules: failedSchedules, errored: errored,
+                    firstError: firstError, points: surface?.points ?? [], findings: findings, shard: shard)
+    }
+}

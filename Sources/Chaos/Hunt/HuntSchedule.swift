@@ -1,0 +1,72 @@
+import ChaosTarget
+import Foundation
+
+/// One schedule of a hunt: a case the generator wrote from the run's seed (its
+/// ``index``), judged by the generic oracle (``HuntOracle``). It becomes a scenario by
+/// way of its YAML text, through the loader every scenario goes through: what runs is
+/// exactly what a finding's file says, and a candidate the format refuses never runs.
+package struct HuntSchedule: Sendable, Equatable {
+    /// Its place in the hunt: schedule `index` of seed S is the same on every machine.
+    package var index: Int
+    /// The case seed (the scenario's `seed:`): every firing and damage of the case.
+    package var seed: UInt64
+    /// The `system:` it exercises (which remotes run for it).
+    package var system: String
+    package var steps: [HuntStep]
+
+    package init(index: Int, seed: UInt64, system: String, steps: [HuntStep]) {
+        self.index = index
+        self.seed = seed
+        self.system = system
+        self.steps = steps
+    }
+
+    /// Bound on one schedule: a hang costs this much of the budget, and is a finding.
+    static let timeout = "20s"
+
+    /// The scenario file: the steps, and the generic oracle's expectations.
+    package func yaml(name: String, summary: String) -> String {
+        var lines = [
+            "name: \(name)",
+            "summary: \(ScenarioValue.string(summary).yamlText)",
+            "system: \(system)",
+            "seed: \(seed)",
+            "timeout: \(Self.timeout)",
+            "steps:",
+        ]
+        lines += steps.flatMap(\.yamlLines)
+        lines.append("expect:")
+        lines += HuntOracle.expectations(for: steps).map { "  - \($0)" }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The schedule as a scenario named `name`, said to come from `file`.
+    package func scenario(name: String, summary: String, file: String) throws(ScenarioError) -> Scenario {
+        try ScenarioLoader.load(yaml: yaml(name: name, summary: summary), file: file, baseDirectory: nil)
+    }
+
+    /// The name of an unshrunk schedule's case: `hunt-17`.
+    var caseName: String { "hunt-\(index)" }
+
+    /// The schedule still ends with the read the oracle times. (What else a schedule
+    /// must keep — a launch before the app is used, no launch while it runs — the
+    /// scenario loader checks, as for any scenario.)
+    var isWellFormed: Bool {
+        steps.last == HuntSchedule.closingRead
+    }
+
+    /// As ``isWellFormed``, and for a failure other than a trap or a hang, every fault is
+    /// cleared before the end: the oracle's read within 5 s is timed from the last
+    /// clearing, and a schedule that never clears its fault says nothing about recovery.
+    func isWellFormed(for failure: HuntOracle.Failure) -> Bool {
+        guard isWellFormed else { return false }
+        guard !failure.isTrapOrHang, let lastFault = steps.lastIndex(where: { if case .fault = $0 { true } else { false } }) else { return true }
+        return steps[lastFault...].contains(.clear("all"))
+    }
+
+    /// The read every schedule ends with.
+    static let closingRead = HuntStep.action(Workload.actionPrefix + "read", [])
+
+    /// Whether any step injects a fault or cuts the power.
+    var injects: Bool { steps.contains(where: \.injects) }
+}

@@ -1,0 +1,91 @@
+import ChaosTarget
+
+/// One step of a hunt's schedule, as the scenario file will say it: the generator makes
+/// them, the shrinker drops and simplifies them, and ``HuntSchedule/yaml(name:summary:)``
+/// writes them out. Kept as data rather than as ``ScenarioStep``s so that a candidate of
+/// the shrinker is a small edit of a list, and the file written is exactly what ran.
+package enum HuntStep: Sendable, Equatable {
+    case launch, stop, kill
+    /// `do: NAME` with its arguments, in the order written.
+    case action(String, [HuntKey])
+    /// `fault: KIND` and its keys (trigger keys included), in the order written.
+    case fault(String, [HuntKey])
+    /// `clear: KIND` or `clear: all`.
+    case clear(String)
+    /// `power-loss: MODE`, now or at a moment (`after-writes: N`, `at-sync: N`).
+    case powerLoss(String, HuntKey?)
+
+    /// Starts, ends or cuts a run of the app: what the shrinker keeps in pairs.
+    var isLifecycle: Bool {
+        switch self {
+        case .launch, .stop, .kill, .powerLoss(_, nil): true
+        default: false
+        }
+    }
+
+    /// A fault or a power loss: what "its faults never bit" is about.
+    var injects: Bool {
+        switch self {
+        case .fault, .powerLoss: true
+        default: false
+        }
+    }
+
+    /// The step as YAML list item lines (indented for `steps:`).
+    var yamlLines: [String] {
+        switch self {
+        case .launch: return ["  - launch"]
+        case .stop: return ["  - stop"]
+        case .kill: return ["  - kill"]
+        case let .action(name, arguments):
+            guard !arguments.isEmpty else { return ["  - do: \(name)"] }
+            let with = arguments.map { "\($0.key): \($0.value.yamlText)" }.joined(separator: ", ")
+            return ["  - do: \(name)", "    with: { \(with) }"]
+        case let .fault(kind, keys):
+            return ["  - fault: \(kind)"] + keys.map { "    \($0.key): \($0.value.yamlText)" }
+        case let .clear(scope): return ["  - clear: \(scope)"]
+        case let .powerLoss(mode, moment):
+            return ["  - power-loss: \(mode)"] + (moment.map { ["    \($0.key): \($0.value.yamlText)"] } ?? [])
+        }
+    }
+}
+
+/// A key of a step and its value.
+package struct HuntKey: Sendable, Equatable {
+    package var key: String
+    package var value: ScenarioValue
+
+    package init(_ key: String, _ value: ScenarioValue) {
+        self.key = key
+        self.value = value
+    }
+}
+
+extension ScenarioValue {
+    /// The value as a YAML scalar: numbers and flags bare, text always double-quoted
+    /// (so `off`, `yes`, `1h` or `""` stay text), escaped as JSON escapes it.
+    var yamlText: String {
+        switch self {
+        case let .string(text):
+            var escaped = ""
+            for scalar in text.unicodeScalars {
+                switch scalar {
+                case "\"": escaped += "\\\""
+                case "\\": escaped += "\\\\"
+                case "\n": escaped += "\\n"
+                case "\t": escaped += "\\t"
+                default:
+                    if scalar.value < 0x20 { escaped += String(format: "\\u%04X", scalar.value) } else { escaped.unicodeScalars.append(scalar) }
+                }
+            }
+            return "\"\(escaped)\""
+        case let .int(number): return String(number)
+        case let .double(number): return String(number)
+        case let .bool(flag): return flag ? "true" : "false"
+        case .null: return "null"
+        case let .list(items): return "[" + items.map(\.yamlText).joined(separator: ", ") + "]"
+        case let .map(entries):
+            return "{ " + entries.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value.yamlText)" }.joined(separator: ", ") + " }"
+        }
+    }
+}

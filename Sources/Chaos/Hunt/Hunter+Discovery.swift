@@ -1,0 +1,61 @@
+import ChaosTarget
+import Foundation
+
+extension Hunter {
+    /// The plain first run: each action of the target once, between a write and a read
+    /// of its workload, with no fault, every worker naming the fault points it hits.
+    /// One case an action (run `jobs` at a time), so that an action that traps (the
+    /// legacy code's) hides no other's points. The points hit are what the hunt's throws
+    /// and context resets aim at.
+    func discoverSurface(workload: Workload) -> (surface: HuntSurface, cases: Int) {
+        let declaration = options.target.declaration
+        var countingOptions = caseOptions
+        countingOptions.countPoints = true
+        let schedules = declaration.actions.enumerated().map { index, name -> HuntSchedule in
+            let arguments = (declaration.parameters?[name] ?? []).map { HuntKey($0.name, HuntSurface.plainValue(for: $0)) }
+            let steps: [HuntStep] = [.launch, .action(Workload.actionPrefix + "write", []), .action(name, arguments),
+                                     .action(Workload.actionPrefix + "read", []), .stop]
+            let system = HuntSurface(declaration: declaration, workload: workload, points: []).actions
+                .first { $0.name == name }?.system ?? ScenarioTargetCheck.storageSystem
+            return HuntSchedule(index: index, seed: seed, system: system, steps: steps)
+        }
+        let folders = folderFiles(declaration: declaration)
+        var points = Set<String>()
+        TrialPool<HuntSchedule, Set<String>>(jobs: jobs).run(
+            trial: { $0 < schedules.count ? schedules[$0] : nil },
+            run: { schedule in
+                guard let scenario = try? schedule.scenario(name: "hunt-plain-\(schedule.index)", summary: "plain run", file: "hunt/plain.yaml"),
+                      ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return [] }
+                let runner = CaseRunner(scenario: scenario, options: countingOptions)
+                _ = runner.run()
+                return runner.log.pointsHit
+            },
+            consume: { _, _, hit in
+                points.formUnion(hit)
+                return true
+            })
+        var surface = HuntSurface(declaration: declaration, workload: workload, points: points.sorted())
+        surface.folders = folders
+        return (surface, schedules.count)
+    }
+
+    /// The declared files that are folders once the app has run (`backups`): a file
+    /// damage cannot garble or lock a folder, only delete it. Learnt from one plain
+    /// launch, write, read and stop, its data folder looked at, then removed.
+    func folderFiles(declaration: TargetDeclaration) -> [String] {
+        let steps: [HuntStep] = [.launch, .action(Workload.actionPrefix + "write", []), .stop, .launch, HuntSchedule.closingRead, .stop]
+        let schedule = HuntSchedule(index: 0, seed: seed, system: ScenarioTargetCheck.storageSystem, steps: steps)
+        guard let scenario = try? schedule.scenario(name: "hunt-plain-files", summary: "plain run", file: "hunt/plain.yaml") else { return [] }
+        var keeping = caseOptions
+        keeping.keepScratch = true
+        let runner = CaseRunner(scenario: scenario, options: keeping)
+        _ = runner.run()
+        defer { try? FileManager.default.removeItem(at: runner.scratchDirectory) }
+        let data = runner.scratchDirectory.appendingPathComponent("data")
+        return declaration.files.compactMap { name, path in
+            var isFolder: ObjCBool = false
+            let exists = FileManager.default.fileExists(atPath: data.appendingPathComponent(path).path, isDirectory: &isFolder)
+            return exists && isFolder.boolValue ? name : nil
+        }.sorted()
+    }
+}

@@ -1,0 +1,205 @@
+import ChaosTarget
+import FaultPoints
+import Foundation
+
+/// `chaos hunt`: schedules no one wrote, generated from the run's seed over what
+/// reaches the target (``HuntSurface``, ``HuntGenerator``), each judged by the generic
+/// oracle (``HuntOracle``); the first schedule to fail each distinct way is shrunk
+/// (``HuntShrinker``) and written as a scenario file to commit as the regression test.
+///
+/// Schedules run `jobs` at a time and are read in index order, and every finding is
+/// shrunk from the first schedule (by index) that failed that way: the same seed and
+/// `--schedules N` give the same findings for any `jobs`, and shards (every Nth index)
+/// merged give the same as the whole (``HuntSummary/merged(_:)``). A `--budget` bounds
+/// the time instead: 40 % for schedules, the rest for shrinking.
+package struct Hunter {
+    package var options: RunOptions
+    package var seed: UInt64
+    /// `--schedules N`: run schedules 0..<N (this shard's share of them).
+    package var schedules: Int?
+    /// `--budget`: stop running schedules, and shrinking, in time.
+    package var budget: Duration?
+    package var jobs = 1
+    /// `--shard I/N` (1-based): this hunt runs the schedules whose index is I-1 modulo N.
+    package var shard: (index: Int, count: Int)?
+    /// Where findings are written, and how reproduce lines name that folder.
+    package var foundDirectory: URL
+    package var foundPath: String
+
+    package init(options: RunOptions, seed: UInt64, foundDirectory: URL, foundPath: String) {
+        self.options = options
+        self.seed = seed
+        self.foundDirectory = foundDirectory
+        self.foundPath = foundPath
+    }
+
+    /// The options each case runs with: the schedule's own seed, never the hunt's.
+    var caseOptions: RunOptions {
+        var caseOptions = options
+        caseOptions.seed = nil
+        return caseOptions
+    }
+
+    package enum Problem: Error, CustomStringConvertible {
+        case noWorkload(String)
+        case cannotWrite(String)
+
+        package var description: String {
+            switch self {
+            case let .noWorkload(target):
+                "\(target) declares no workload: a hunt writes and reads the app's data through it, and reads it back at the end of "
+                    + "every schedule. Add `static let workload: Workload? = Workload(write: \"...\", read: \"...\")` (docs/TARGETS.md)"
+            case let .cannotWrite(reason): reason
+            }
+        }
+    }
+
+    /// What a schedule came to.
+    struct Ran: Sendable {
+        var report: CaseReport?
+        var failure: HuntOracle.Failure?
+    }
+
+    package enum Progress {
+        case discovered(HuntSurface, cases: Int)
+        case ran(done: Int, failed: Int, findings: Int)
+        case shrinking(HuntOracle.Failure, steps: Int)
+        case found(HuntFinding)
+    }
+
+    package func run(progress: (Progress) -> Void = { _ in }) throws(Problem) -> HuntOutcome {
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard let workload = options.target.declaration.workload else { throw .noWorkload(options.target.name) }
+        try makeFoundDirectory()
+        var hunt = self
+        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
+        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
+        hunt.options.forkServers = pool
+        defer {
+            pool.shutDown()
+            if let logs { try? FileManager.default.removeItem(at: logs) }
+        }
+        var outcome = HuntOutcome(seed: seed)
+        let (surface, plainCases) = hunt.discoverSurface(workload: workload)
+        outcome.surface = surface
+        progress(.discovered(surface, cases: plainCases))
+        let generator = HuntGenerator(surface: surface, seed: seed)
+        let runUntil = budget.map { start + $0 * 0.4 }
+        let shrinkUntil = budget.map { start + $0 } ?? start + .seconds(24 * 3600)
+        var firsts: [HuntOracle.Failure: (schedule: HuntSchedule, report: CaseReport)] = [:]
+        let ranAt = clock.now
+        TrialPool<HuntSchedule, Ran>(jobs: jobs).run(
+            trial: { offset in
+                let index = hunt.index(ofOffset: offset)
+                if let total = hunt.schedules, index >= total { return nil }
+                if let runUntil, clock.now >= runUntil { return nil }
+                return generator.schedule(index)
+            },
+            run: { hunt.runSchedule($0) },
+            consume: { _, schedule, ran in
+                outcome.count(schedule, ran)
+                if let failure = ran.failure, let report = ran.report, firsts[failure] == nil {
+                    firsts[failure] = (schedule, report)
+                    outcome.firstFailureAt = outcome.firstFailureAt ?? clock.now
+                }
+                progress(.ran(done: outcome.schedules, failed: outcome.failedSchedules, findings: firsts.count))
+                return true
+            })
+        outcome.runMs = (clock.now - ranAt).wholeMilliseconds
+        let ordered = firsts.sorted { $0.value.schedule.index < $1.value.schedule.index }
+        var names = Set<String>()
+        for (offset, (failure, first)) in ordered.enumerated() {
+            guard !RunInterruption.requested else { outcome.interrupted = true; break }
+            progress(.shrinking(failure, steps: first.schedule.steps.count))
+            // Each finding gets an even share of what is left of the budget.
+            let share = (shrinkUntil - clock.now) / max(1, ordered.count - offset)
+            let shrinkStart = clock.now
+            let shrinker = HuntShrinker(evaluate: { hunt.runSchedules($0) }, jobs: jobs, deadline: clock.now + share)
+            let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: failure)
+            let (finding, report) = try hunt.write(failure, from: first.schedule, shrunk: shrunk, names: &names,
+                                                   failing: outcome.failuresBySignature[failure.signature] ?? 1,
+                                                   shrinkMs: (clock.now - shrinkStart).wholeMilliseconds)
+            outcome.shrinkRuns += shrunk.runs
+            outcome.findings.append(finding)
+            outcome.cases.append(report)
+            progress(.found(finding))
+        }
+        if RunInterruption.requested { outcome.interrupted = true }
+        outcome.durationMs = (clock.now - start).wholeMilliseconds
+        return outcome
+    }
+
+    /// The schedule index of this hunt's `offset`-th schedule (its shard's share).
+    func index(ofOffset offset: Int) -> Int {
+        guard let (index, count) = shard else { return offset }
+        return offset * count + (index - 1)
+    }
+
+    func runSchedule(_ schedule: HuntSchedule) -> Ran {
+        guard let report = runCase(schedule) else { return Ran(report: nil, failure: nil) }
+        return Ran(report: report, failure: HuntOracle.failure(of: report))
+    }
+
+    /// Runs one schedule as a case; nil when the format or the target refuses it (a
+    /// candidate of the shrinker that dropped what another step needs).
+    func runCase(_ schedule: HuntSchedule, name: String? = nil, file: String? = nil) -> CaseReport? {
+        let name = name ?? schedule.caseName
+        guard schedule.isWellFormed else { return nil }
+        let scenario: Scenario
+        do {
+            scenario = try schedule.scenario(name: name, summary: "Schedule \(schedule.index) of hunt seed \(seed).", file: file ?? "hunt/\(name).yaml")
+        } catch {
+            Self.debug("schedule \(schedule.index) refused: \(error)")
+            return nil
+        }
+        let problems = ScenarioTargetCheck.problems(scenario, target: options.target.declaration)
+        guard problems.isEmpty else {
+            Self.debug("schedule \(schedule.index) refused by the target: \(problems)")
+            return nil
+        }
+        return CaseRunner(scenario: scenario, options: caseOptions).run()
+    }
+
+    /// Runs schedules `jobs` at a time, their reports in order.
+    func runSchedules(_ schedules: [HuntSchedule]) -> [CaseReport?] {
+        var reports = [CaseReport?](repeating: nil, count: schedules.count)
+        TrialPool<HuntSchedule, CaseReport?>(jobs: jobs).run(
+            trial: { $0 < schedules.count ? schedules[$0] : nil },
+            run: { runCase($0) },
+            consume: { index, _, report in
+                reports[index] = report
+                return true
+            })
+        return reports
+    }
+
+    /// `CHAOS_HUNT_DEBUG=1`: why a schedule was refused or errored, on stderr.
+    static func debug(_ text: @autoclosure () -> String) {
+        guard ProcessInfo.processInfo.environment["CHAOS_HUNT_DEBUG"] != nil else { return }
+        FileHandle.standardError.write(Data((text() + "\n").utf8))
+    }
+
+    /// Makes the findings' folder, and removes the findings an earlier hunt wrote there
+    /// (recognised by their summary): a file of anyone else is never touched.
+    private func makeFoundDirectory() throws(Problem) {
+        do {
+            try FileManager.default.createDirectory(at: foundDirectory, withIntermediateDirectories: true)
+        } catch {
+            throw .cannotWrite("cannot make \(foundPath) for the findings: \(error.localizedDescription)")
+        }
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: foundDirectory.path)) ?? []
+        for name in names where name.hasSuffix(".yaml") {
+            let file = foundDirectory.appendingPathComponent(name)
+            guard let text = try? String(contentsOf: file, encoding: .utf8), Self.wroteByHunt(text) else { continue }
+            try? FileManager.default.removeItem(at: file)
+        }
+    }
+
+    /// Whether a scenario file's text is a finding a hunt wrote.
+    package static func wroteByHunt(_ text: String) -> Bool {
+        text.hasPrefix("name: ") && text.contains("\nsummary: \"\(findingSummaryPrefix)")
+    }
+
+    static let findingSummaryPrefix = "Found by chaos hunt"
+}

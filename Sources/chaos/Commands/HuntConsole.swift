@@ -1,0 +1,58 @@
+import Chaos
+import Foundation
+
+/// What `chaos hunt` prints: what the plain run found to aim at, a live count of the
+/// schedules, then each finding with its file and reproduce line, and the figures.
+final class HuntConsole {
+    private let terminal = isatty(1) == 1
+    private var live = false
+
+    func show(_ progress: Hunter.Progress) {
+        switch progress {
+        case let .discovered(surface, cases):
+            let points = surface.points.isEmpty ? "no fault point" : "\(surface.points.count) fault points (\(surface.points.prefix(6).joined(separator: ", "))"
+                + (surface.points.count > 6 ? ", …)" : ")")
+            say("plain run: \(cases) actions, \(points); files \(surface.files.joined(separator: ", "))"
+                + (surface.remotes.isEmpty ? "" : "; remotes \(surface.remotes.joined(separator: ", "))"))
+        case let .ran(done, failed, findings):
+            let line = "  schedules \(done), failed \(failed), distinct failures \(findings)"
+            if terminal {
+                print("\r" + line, terminator: "")
+                fflush(nil)
+                live = true
+            } else if done % 50 == 0 {
+                print(line)
+                fflush(nil)
+            }
+        case let .shrinking(failure, steps):
+            say("shrinking \(failure.signature) (\(steps) steps)…")
+        case let .found(finding):
+            let shrunk = "shrunk \(finding.stepsBefore) → \(finding.stepsAfter) steps in \(finding.shrinkRuns) runs "
+                + "(\(String(format: "%.1f", Double(finding.shrinkMs) / 1000)) s)" + (finding.cutShort ? ", cut short by the budget" : "")
+            say("✘ \(finding.failure) — \(finding.failingSchedules) schedule\(finding.failingSchedules == 1 ? "" : "s"), first \(finding.schedule); \(shrunk)")
+            say("  \(finding.file)" + (finding.reproduced ? "" : " (run again from the file, it did not fail the same way)"))
+            say("  reproduce: \(finding.reproduce)")
+        }
+    }
+
+    func summary(_ outcome: HuntOutcome) {
+        let seconds = Double(outcome.runMs) / 1000
+        let rate = seconds > 0 ? Double(outcome.schedules) / seconds : 0
+        say("")
+        say("\(outcome.schedules) schedules in \(String(format: "%.1f", seconds)) s (\(String(format: "%.1f", rate))/s): "
+            + "\(outcome.bitten) bitten by a fault, \(outcome.idle) whose faults never fired (no evidence), \(outcome.failedSchedules) failed"
+            + (outcome.errored > 0 ? ", \(outcome.errored) errored" : ""))
+        if let error = outcome.firstError { say("  first error: \(error)") }
+        say(outcome.findings.isEmpty ? "findings: none" : "findings: \(outcome.findings.count) distinct failures, in \(outcome.findings.first.map { ($0.file as NSString).deletingLastPathComponent } ?? "")/")
+        if outcome.interrupted { say("interrupted: the hunt did not finish") }
+    }
+
+    private func say(_ text: String) {
+        if live {
+            print("")
+            live = false
+        }
+        print(text)
+        fflush(nil)
+    }
+}

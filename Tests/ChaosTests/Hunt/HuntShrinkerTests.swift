@@ -1,0 +1,82 @@
+@testable import Chaos
+@testable import ChaosTarget
+import Foundation
+import Testing
+
+/// Shrinking with a stand-in for running: a schedule "fails" when it holds two given
+/// steps in order, so the smallest failing one is known and checked exactly.
+@Suite struct HuntShrinkerTests {
+    static let culprit = HuntStep.fault("throw", [HuntKey("point", .string("store/favorites/fetch")), HuntKey("times", .int(3))])
+    static let trigger = HuntStep.action("favorites.list", [])
+
+    /// Fails (a trap at `X.swift:1`) when the schedule launches, then holds the
+    /// culprit (any `times`) and then the trigger.
+    static func run(_ schedule: HuntSchedule) -> CaseReport? {
+        guard schedule.isWellFormed else { return nil }
+        // As the scenario loader: a throw names its point.
+        for case let .fault("throw", keys) in schedule.steps where !keys.contains(where: { $0.key == "point" }) { return nil }
+        let steps = schedule.steps
+        let launch = steps.firstIndex(of: .launch)
+        let fault = steps.firstIndex { if case .fault("throw", _) = $0 { true } else { false } }
+        let read = steps.lastIndex(of: trigger)
+        var report = ReportSample.passed
+        if let launch, let fault, let read, launch < fault, fault < read {
+            report.verdict = .deviated
+            report.trap = TrapRecord(signal: 4, signalName: "SIGILL", message: "Fatal error", site: "X.swift:1", backtrace: nil)
+        }
+        return report
+    }
+
+    static let big = HuntSchedule(index: 3, seed: 9, system: "favorites", steps: [
+        .launch, .action("favorites.add", [HuntKey("count", .int(4))]), .clear("io-error"), culprit,
+        .action("favorites.add", []), trigger, .kill, .fault("corrupt-file", [HuntKey("file", .string("store"))]), .launch,
+        .action("favorites.add", []), .powerLoss("torn", HuntKey("after-writes", .int(7))), .stop, .launch, HuntSchedule.closingRead,
+    ])
+
+    func shrink(jobs: Int) throws -> HuntShrinker.Outcome {
+        let report = try #require(Self.run(Self.big))
+        let failure = try #require(HuntOracle.failure(of: report))
+        let shrinker = HuntShrinker(evaluate: { $0.map(Self.run) }, jobs: jobs, deadline: .now + .seconds(60))
+        return shrinker.shrink(Self.big, report: report, failure: failure)
+    }
+
+    @Test func shrinksToTheFewestStepsThatFailTheSameWay() throws {
+        let outcome = try shrink(jobs: 1)
+        let simplest = HuntStep.fault("throw", [HuntKey("point", .string("store/favorites/fetch"))])
+        #expect(outcome.schedule.steps == [.launch, simplest, Self.trigger, HuntSchedule.closingRead])
+        #expect(!outcome.cutShort)
+        #expect(outcome.report.trap?.site == "X.swift:1")
+    }
+
+    @Test func theResultDoesNotDependOnHowManyRunAtOnce() throws {
+        let one = try shrink(jobs: 1)
+        for jobs in [2, 5] {
+            #expect(try shrink(jobs: jobs).schedule == one.schedule)
+        }
+    }
+
+    @Test func aBoundStopsItWithTheSmallestSoFar() throws {
+        let report = try #require(Self.run(Self.big))
+        let failure = try #require(HuntOracle.failure(of: report))
+        let shrinker = HuntShrinker(evaluate: { $0.map(Self.run) }, jobs: 1, maxRuns: 12, deadline: .now + .seconds(60))
+        let outcome = shrinker.shrink(Self.big, report: report, failure: failure)
+        #expect(outcome.cutShort)
+        #expect(outcome.schedule.steps.count < Self.big.steps.count)
+        #expect(Self.run(outcome.schedule).flatMap(HuntOracle.failure(of:)) == failure)
+    }
+
+    @Test func failuresAreNamedForTheirFiles() {
+        #expect(HuntOracle.Failure(signature: "trap at LegacyStore.swift:18").name == "trap-legacy-store-18")
+        #expect(HuntOracle.Failure(signature: "trap at LegacyFavoritesDataSource.swift:44").name == "trap-legacy-favorites-data-source-44")
+        #expect(HuntOracle.Failure(signature: "integrity, no-silent-loss").name == "fails-integrity-no-silent-loss")
+        #expect(HuntOracle.Failure(signature: "trap: Fatal error: Über").name == "trap-fatal-error-ber")
+    }
+
+    @Test func aCaseThatProvesNothingIsNoFailure() {
+        var report = ReportSample.passed
+        for verdict in [Verdict.passed, .inconclusive, .errored, .skipped] {
+            report.verdict = verdict
+            #expect(HuntOracle.failure(of: report) == nil, "\(verdict)")
+        }
+    }
+}
