@@ -136,7 +136,10 @@ let package = Package(
         .executableTarget(name: "chaos-example-todos", dependencies: ["TodosCore", "ChaosTarget"], path: "Examples/Todos/Sources/TodosTarget"),
         // A fifth style: a notebook saved on the device and synced to the app's own server
         // (Hummingbird), the target's declared remote (Examples/Sync).
-        .target(name: "SyncCore", dependencies: ["NotesCore"], path: "Examples/Sync/Sources/SyncCore"),
+        .target(name: "SyncCore", dependencies: ["NotesCore", .product(name: "NIOCore", package: "swift-nio"),
+                                                 .product(name: "NIOPosix", package: "swift-nio"),
+                                                 .product(name: "NIOHTTP1", package: "swift-nio")],
+                path: "Examples/Sync/Sources/SyncCore"),
         .executableTarget(name: "chaos-example-sync", dependencies: ["SyncCore", "NotesCore", "ChaosTarget"],
                           path: "Examples/Sync/Sources/SyncTarget"),
         .executableTarget(name: "chaos-example-sync-server", dependencies: [.product(name: "Hummingbird", package: "hummingbird")],

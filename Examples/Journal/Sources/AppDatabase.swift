@@ -15,11 +15,12 @@ struct Entry: Codable, FetchableRecord, MutablePersistableRecord {
 /// The app's database, laid out as GRDB's documentation and many apps do: one
 /// `DatabasePool` (WAL mode), a `DatabaseMigrator` with a migration per release.
 final class AppDatabase {
-    let writer: DatabasePool
+    let writer: any DatabaseWriter
 
-    init(_ writer: DatabasePool) throws {
+    /// `migrate: false` for a store opened read-only, whose migrations are all applied.
+    init(_ writer: any DatabaseWriter, migrate: Bool = true) throws {
         self.writer = writer
-        try Self.migrator.migrate(writer)
+        if migrate { try Self.migrator.migrate(writer) }
     }
 
     static var migrator: DatabaseMigrator {

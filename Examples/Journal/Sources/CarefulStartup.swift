@@ -8,12 +8,16 @@ import GRDB
 /// - a store SQLite calls damaged is moved aside, never deleted, and the copy taken at the
 ///   last clean exit comes back, with a notice; so does a store that vanished or was
 ///   emptied while the copy holds entries;
-/// - a failing device (an I/O error, a full disk) is not damage: nothing is moved, the
-///   journal is unavailable for now, the next launch tries again.
+/// - a failing device (an I/O error, a full disk, a file it may not write) is not damage:
+///   nothing is moved, the journal is shown read-only as it is (`chaos hunt` found the
+///   app answering no read at all on a store it could not write), the next launch tries
+///   again.
 enum CarefulStartup {
     struct Opened {
         var database: AppDatabase?
         var notice: String?
+        /// Shown, not changed: a write is refused with the notice.
+        var readOnly = false
     }
 
     static func open(at path: String) -> Opened {
@@ -25,8 +29,26 @@ enum CarefulStartup {
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return restore(path, from: copy)
         } catch {
-            return Opened(notice: "Your journal can't be opened right now. Please try again later.")
+            return readOnly(path)
         }
+    }
+
+    /// The store as it is, read-only: a store the device will not let the app write (its
+    /// file read-only, a full disk at the first launch). One that never got its tables
+    /// holds no entries: an empty journal, kept in memory, that takes no writes either.
+    private static func readOnly(_ path: String) -> Opened {
+        let notice = "Your journal can be read but not changed right now. Please try again later."
+        var configuration = Configuration()
+        configuration.readonly = true
+        if let pool = try? DatabasePool(path: path, configuration: configuration),
+           (try? pool.read { try AppDatabase.migrator.hasCompletedMigrations($0) }) == true,
+           let database = try? AppDatabase(pool, migrate: false) {
+            return Opened(database: database, notice: notice, readOnly: true)
+        }
+        if let database = try? AppDatabase(DatabaseQueue()) {
+            return Opened(database: database, notice: notice, readOnly: true)
+        }
+        return Opened(notice: "Your journal can't be opened right now. Please try again later.")
     }
 
     /// Takes the copy the next launch falls back on; call it at a clean exit.

@@ -25,6 +25,7 @@ final class JournalTarget: ChaosTarget {
     private var database: AppDatabase?
     private var notice: String?
     private var failure: String?
+    private var readOnly = false
 
     init(context: TargetContext) { self.context = context }
 
@@ -35,7 +36,8 @@ final class JournalTarget: ChaosTarget {
         if context.variant == "template" {
             database = TemplateStartup.open(at: path)
         } else {
-            (database, notice) = { let opened = CarefulStartup.open(at: path); return (opened.database, opened.notice) }()
+            let opened = CarefulStartup.open(at: path)
+            (database, notice, readOnly) = (opened.database, opened.notice, opened.readOnly)
             if context.variant == "demo" { try? database?.addSamplesIfEmpty() }
         }
         return health
@@ -43,6 +45,7 @@ final class JournalTarget: ChaosTarget {
 
     var health: Health {
         database == nil ? Health(mode: .inMemory, severity: .error, message: notice)
+            : readOnly ? Health(mode: .readOnly, severity: .warning, message: notice)
             : notice.map { Health(mode: .restoredFromBackup, severity: .warning, message: $0) } ?? Health()
     }
 
@@ -50,7 +53,7 @@ final class JournalTarget: ChaosTarget {
 
     private func write(_ call: ActionCall) -> ActionResult {
         do {
-            guard let entry = try database?.write("Dear diary"), let id = entry.id else { return .failed(notice) }
+            guard !readOnly, let entry = try database?.write("Dear diary"), let id = entry.id else { return .failed(notice) }
             call.acknowledge("entry:\(id)")
             failure = nil
             return .done()
@@ -71,7 +74,7 @@ final class JournalTarget: ChaosTarget {
     }
 
     func stop() async {
-        if let database, context.variant != "template" { CarefulStartup.keepCopy(of: database, at: path) }
+        if let database, context.variant != "template", !readOnly { CarefulStartup.keepCopy(of: database, at: path) }
         try? database?.writer.close()
         database = nil
     }

@@ -60,7 +60,9 @@ package struct HuntGenerator: Sendable {
         }
         if steps.contains(where: \.injects) { steps.append(.clear("all")) }
         steps += [.launch, HuntSchedule.closingRead]
-        return HuntSchedule(index: index, seed: SplitMix64.subseed(seed, "hunt/case/\(index)"), system: system, steps: steps)
+        // A case seed a person can type: six digits, drawn from the hunt's seed.
+        let caseSeed = SplitMix64.subseed(seed, "hunt/case/\(index)") % 1_000_000
+        return HuntSchedule(index: index, seed: caseSeed, system: system, steps: steps)
     }
 
     static let cutModes = ["drop", "keep", "torn"]
@@ -120,7 +122,14 @@ package struct HuntGenerator: Sendable {
         let file = random.chance(70) ? files[0] : random.pick(files)
         if surface.folders.contains(file) { return .fault("delete-file", [HuntKey("file", .string(file))]) }
         switch random.below(10) {
-        case 0..<6: return .fault("corrupt-file", [HuntKey("file", .string(file)), HuntKey("how", .string(random.pick(Self.damages)))])
+        case 0..<6:
+            let how = random.pick(Self.damages)
+            var keys = [HuntKey("file", .string(file)), HuntKey("how", .string(how))]
+            // As the storage catalog flips them: enough bytes to reach the pages SQLite
+            // checks. A few bits flipped inside a row's text are a change no app can tell
+            // from an edit without checksums of its own (a hunt found one in Sync's notes).
+            if how == "flip-bytes" { keys.append(HuntKey("bytes", .int(1024))) }
+            return .fault("corrupt-file", keys)
         case 6..<8: return .fault("delete-file", [HuntKey("file", .string(file))])
         default: return .fault("read-only", [HuntKey("file", .string(file))])
         }

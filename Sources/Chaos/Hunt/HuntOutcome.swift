@@ -19,7 +19,6 @@ package struct HuntOutcome: Sendable {
     /// Each finding's file, run as it is.
     package var cases: [CaseReport] = []
     package var shrinkRuns = 0
-    package var firstFailureAt: ContinuousClock.Instant?
     package var runMs = 0
     package var durationMs = 0
     package var interrupted = false

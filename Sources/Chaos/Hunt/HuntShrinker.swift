@@ -96,21 +96,22 @@ struct HuntShrinker {
         case let .clear(scope): return scope == "all" ? [] : [.clear("all")]
         case let .action(name, arguments): return simpler(arguments).map { .action(name, $0) }
         case let .fault(kind, keys):
-            let forms = simpler(keys).map { HuntStep.fault(kind, $0) }
+            // A damage's size is what it is: fewer flipped bytes is another damage, not a simpler one.
+            let forms = simpler(keys, lowering: kind != "corrupt-file").map { HuntStep.fault(kind, $0) }
             guard HuntGenerator.countedKinds.contains(kind) else { return forms }
             return forms.filter { if case let .fault(_, kept) = $0 { kept.contains { $0.key == "times" } } else { true } }
         }
     }
 
     /// Keys with one dropped, or one number lowered to 1 (or 0 for a count of bytes).
-    static func simpler(_ keys: [HuntKey]) -> [[HuntKey]] {
+    static func simpler(_ keys: [HuntKey], lowering: Bool = true) -> [[HuntKey]] {
         var forms: [[HuntKey]] = []
         for index in keys.indices {
             var dropped = keys
             dropped.remove(at: index)
             forms.append(dropped)
         }
-        for (index, key) in keys.enumerated() {
+        for (index, key) in keys.enumerated() where lowering {
             guard case let .int(number) = key.value else { continue }
             let lowest = key.key.contains("bytes") ? 0 : 1
             guard number > lowest else { continue }

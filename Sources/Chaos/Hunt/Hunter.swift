@@ -101,7 +101,6 @@ package struct Hunter {
                 outcome.count(schedule, ran)
                 if let failure = ran.failure, let report = ran.report, firsts[failure] == nil {
                     firsts[failure] = (schedule, report)
-                    outcome.firstFailureAt = outcome.firstFailureAt ?? clock.now
                 }
                 progress(.ran(done: outcome.schedules, failed: outcome.failedSchedules, findings: firsts.count))
                 return true

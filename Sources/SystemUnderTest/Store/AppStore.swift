@@ -21,6 +21,8 @@ public final class AppStore: Sendable {
 
     private let backups: StoreBackups
     private let writesSinceBackup = Mutex(0)
+    /// Whether this launch's first acknowledged write is still to come (see ``didWrite()``).
+    private let firstWriteToCome = Mutex(true)
 
     private init(writer: any DatabaseWriter, health: StoreHealth, configuration: StoreConfiguration) {
         self.writer = writer
@@ -56,14 +58,26 @@ public final class AppStore: Sendable {
         return store
     }
 
-    /// Counts an acknowledged write; takes a backup every `backupEveryWrites`.
+    /// Counts an acknowledged write; takes a backup every `backupEveryWrites`, and at the
+    /// first write of a launch when the newest backup holds no record: the user's first
+    /// records are never only in the store. (`chaos hunt` found a set created, the power
+    /// cut, the store emptied while the app was closed: no backup held the set, and the
+    /// next launch started empty without a word.)
     public func didWrite() {
         let due = writesSinceBackup.withLock { count -> Bool in
             count += 1
             if count >= configuration.backupEveryWrites { count = 0; return true }
             return false
         }
-        if due, isPersistent { _ = try? takeBackup() }
+        let first = firstWriteToCome.withLock { pending in
+            defer { pending = false }
+            return pending
+        }
+        guard isPersistent else { return }
+        if due || (first && backups.list().first.map { StorePeek.holdsRecords($0.url) } != true) {
+            _ = try? takeBackup()
+            writesSinceBackup.withLock { $0 = 0 }
+        }
     }
 
     /// Takes a numbered backup now. Returns nil when the store is not on disk.

@@ -66,7 +66,7 @@ import Testing
                                "migrate-from-v1", "migrate-from-v2-wal", "migrate-from-family", "migrate-from-visits-wal",
                                "migrate-power-loss"]
         for report in report.cases where !survivable.contains(report.scenario) {
-            #expect(report.verdict == .deviated, "\(report.scenario) must deviate on legacy")
+            #expect(report.verdict == .deviated, "\(report.scenario) must deviate on legacy; \(report.verdict.rawValue): \(report.error ?? "")")
         }
         #expect(result.stdout.contains("reproduce: chaos run corrupted-db --seed 1 --variant legacy"))
     }

@@ -53,7 +53,7 @@ import Testing
         #expect(!list.stdout.contains("corrupted-db"), "only the folder's scenarios")
         let validate = try ChaosExecutable.run(["validate", Self.scenarios, "--target-exec", Self.notes])
         #expect(validate.exitCode == 0, "\(validate.stderr)")
-        #expect(validate.stdout.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 2)
+        #expect(validate.stdout.split(separator: "\n").filter { $0.hasPrefix("ok ") }.count == 3)
 
         let empty = try TemporaryFolder()
         let none = try ChaosExecutable.run(["validate", empty.url.path])

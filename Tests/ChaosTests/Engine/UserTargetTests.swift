@@ -13,7 +13,7 @@ import Testing
             .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Examples/Notes/scenarios")
     }
 
-    @Test(arguments: ["notes-corrupted", "notes-save-fails"])
+    @Test(arguments: ["notes-corrupted", "notes-save-fails", "notes-emptied-after-power-cut"])
     func theFragileRepositoryDeviatesAndTheFixedOnePasses(scenario: String) throws {
         let file = Self.scenarios.appendingPathComponent("\(scenario).yaml").path
         let reports = try TemporaryFolder()
