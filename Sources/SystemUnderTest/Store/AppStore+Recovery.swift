@@ -17,6 +17,9 @@ extension AppStore {
         let backups = StoreBackups(directory: configuration.backupDirectory, kept: configuration.backupsKept)
         let storePath = configuration.storeURL.path
 
+        // Gone, or holding no table: no user action leaves a store so (deleting every
+        // record leaves its tables).
+        var storeBlank = true
         if !fm.fileExists(atPath: storePath) {
             // No store: a first launch, or the file vanished. Restore what a backup holds.
             if let backup = backups.newestGood() {
@@ -24,7 +27,9 @@ extension AppStore {
                                reason: "store file missing", quarantined: [])
             }
         } else {
-            switch StorePeek.of(storePath) {
+            let peek = StorePeek.of(storePath)
+            storeBlank = peek == .blank
+            switch peek {
             case let .newer(unknown):
                 return try openNewerVersion(configuration, unknownMigrations: unknown)
             case .blank where backups.newestGood().map(StorePeek.holdsRecords) == true:
@@ -35,7 +40,17 @@ extension AppStore {
             }
         }
 
-        return try openWithOneRetry(configuration, closedSound: closedSound)
+        // The user saved data here, and neither the store nor a backup holds any now: say so.
+        let lost = storeBlank && DataMarker.exists(configuration)
+            && backups.list().first.map { StorePeek.holdsRecords($0.url) } != true
+        var (writer, health) = try openWithOneRetry(configuration, closedSound: closedSound)
+        if lost, health.mode == .persistent, health.userMessage == nil {
+            AppLog.store.error("The user's data is gone: the store and every backup hold no record")
+            health.userMessage = LaunchMessages.dataLost
+            health.severity = .warning
+            health.loadError = "the store and its backups hold no record, though the user saved data"
+        }
+        return (writer, health)
     }
 
     /// Opens and checks the store. A failure of the environment (a full disk, an I/O

@@ -21,7 +21,8 @@ public final class AppStore: Sendable {
 
     private let backups: StoreBackups
     private let writesSinceBackup = Mutex(0)
-    /// Whether this launch's first acknowledged write is still to come (see ``didWrite()``).
+    /// Whether the check of this launch's first acknowledged write is still to come, or its
+    /// backup failed (see ``didWrite()``).
     private let firstWriteToCome = Mutex(true)
 
     private init(writer: any DatabaseWriter, health: StoreHealth, configuration: StoreConfiguration) {
@@ -69,15 +70,17 @@ public final class AppStore: Sendable {
             if count >= configuration.backupEveryWrites { count = 0; return true }
             return false
         }
-        let first = firstWriteToCome.withLock { pending in
-            defer { pending = false }
-            return pending
-        }
+        let first = firstWriteToCome.withLock { $0 }
         guard isPersistent else { return }
-        if due || (first && backups.list().first.map { StorePeek.holdsRecords($0.url) } != true) {
-            _ = try? takeBackup()
-            writesSinceBackup.withLock { $0 = 0 }
+        if first, !DataMarker.exists(configuration) { DataMarker.write(configuration) }
+        guard due || (first && backups.list().first.map { StorePeek.holdsRecords($0.url) } != true) else {
+            firstWriteToCome.withLock { $0 = false }
+            return
         }
+        // A backup that failed (a full disk, an I/O error) is tried again at the next write.
+        guard (try? takeBackup()) != nil else { return }
+        writesSinceBackup.withLock { $0 = 0 }
+        firstWriteToCome.withLock { $0 = false }
     }
 
     /// Takes a numbered backup now. Returns nil when the store is not on disk.

@@ -67,5 +67,6 @@ enum LaunchMessages {
     static let inMemoryStoreUntouched = "Your saved data could not be opened right now, so changes you make now will not be kept after the app closes. Your saved data has not been changed; please try again later or contact support."
     static let readOnly = "Your data can be viewed but not changed right now, because the storage is read-only."
     static let storageFull = "Your device is out of storage space. You can see your data, but changes can't be saved until you free up some space."
+    static let dataLost = "Your saved data could not be found on this device, and no backup holds it. The app has started again with nothing saved. Please contact support."
     static let newerSchema = "Your data was saved by a newer version of this app, so this version can't open it. Nothing has been changed. Please update the app."
 }

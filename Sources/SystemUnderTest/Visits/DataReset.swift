@@ -12,9 +12,12 @@ struct DataReset {
 
     /// Moves whatever of those files exists; returns their new paths.
     func moveAside() throws -> [URL] {
-        try Quarantine(directory: directory).isolate([
+        let moved = try Quarantine(directory: directory).isolate([
             configuration.storeURL, configuration.walURL, configuration.shmURL, configuration.backupDirectory,
         ])
+        // The user asked to start again: the next launch's empty store is no loss.
+        try? FileManager.default.removeItem(at: DataMarker.url(configuration))
+        return moved
     }
 
     /// Every file kept aside so far, by the launch's quarantine or by a reset.

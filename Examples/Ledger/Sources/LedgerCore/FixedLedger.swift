@@ -12,7 +12,8 @@ import SQLiteNIO
 ///   ledger is unavailable for now and says so, the next launch tries again;
 /// - every connection is closed on every path (sqlite-nio asserts on one dropped open);
 /// - a failed save is reported, never swallowed;
-/// - what went wrong is logged (swift-log), never an amount.
+/// - what went wrong is logged (swift-log), never an amount;
+/// - the copy is kept after every save, and at a clean exit.
 public final class FixedLedger: Ledger {
     private static let logger = Logger(label: "ledger.store")
     private let connection: SQLiteConnection
@@ -82,11 +83,17 @@ public final class FixedLedger: Ledger {
     }
 
     public func add(amount: Int) async throws -> Entry {
+        let entry: Entry
         do {
-            return try await LedgerSchema.insert(amount, on: connection)
+            entry = try await LedgerSchema.insert(amount, on: connection)
         } catch {
             throw LedgerProblem(message: "Your entry could not be saved. Please try again.")
         }
+        // The copy follows every save, not only a clean exit: `chaos hunt` found an entry
+        // saved, the app killed, the store deleted while it was closed — and no copy held
+        // the entry.
+        await keepCopy()
+        return entry
     }
 
     public func all() async throws -> [Entry] {
@@ -97,15 +104,29 @@ public final class FixedLedger: Ledger {
         }
     }
 
-    /// A clean exit keeps a copy (`VACUUM INTO`, written aside and renamed into place).
+    /// A clean exit keeps a copy too.
     public func close() async {
+        await keepCopy()
+        try? await connection.close()
+    }
+
+    /// The copy (`VACUUM INTO`, written aside, synced, renamed into place, the folder
+    /// synced): a failed copy leaves the last good one.
+    private func keepCopy() async {
         let copy = path + ".last-good"
         let staging = copy + ".new"
         try? FileManager.default.removeItem(atPath: staging)
-        if (try? await connection.query("VACUUM INTO ?", [.text(staging)])) != nil {
-            _ = rename(staging, copy)
-        }
-        try? await connection.close()
+        guard (try? await connection.query("VACUUM INTO ?", [.text(staging)])) != nil, Self.sync(staging),
+              rename(staging, copy) == 0 else { return }
+        _ = Self.sync((path as NSString).deletingLastPathComponent)
+    }
+
+    /// fsync of a file or a folder.
+    private static func sync(_ path: String) -> Bool {
+        let fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { Glibc.close(fd) }
+        return fsync(fd) == 0
     }
 }
 

@@ -10,7 +10,8 @@ import Foundation
 /// - Reading: a list that cannot be read right now (an I/O error) is not damage: the
 ///   store does not open, and nothing is written over it. A list that does not decode
 ///   is set aside (never deleted); a list that is gone or set aside is restored from
-///   the backup taken at the last clean close, and the user told.
+///   the backup (the list before the last save, or at the last clean close), and the
+///   user told.
 public class FixedTodoStore: TodoList, TodoStore {
     public private(set) var notice: String?
     public private(set) var restoredFromBackup = false
@@ -24,6 +25,11 @@ public class FixedTodoStore: TodoList, TodoStore {
 
     public func add(title: String) throws(TodoProblem) -> Todo {
         let todo = Todo(id: nextID, title: title, done: false)
+        // The backup is the list as it stood before this save: `chaos hunt` found a to-do
+        // saved, the power cut, the list deleted while the app was closed, and a backup
+        // (taken only at a clean close) that knew nothing — the app started empty without
+        // a word. Now the list comes back as it was, and the user is told.
+        if let previous = try? encoded(todos) { try? persist(previous, to: backup) }
         let data = try encoded(todos + [todo])
         guard (try? persist(data, to: url)) != nil || (try? persist(data, to: url)) != nil else {
             throw TodoProblem("Your to-do could not be saved. Check the free space on this device.")
@@ -32,7 +38,7 @@ public class FixedTodoStore: TodoList, TodoStore {
         return todo
     }
 
-    /// The backup: the list as it was at the last clean close.
+    /// The backup: the list as it was before the last save, or at the last clean close.
     var backup: URL { url.appendingPathExtension("backup") }
 
     public func close() {
@@ -87,9 +93,14 @@ public class FixedTodoStore: TodoList, TodoStore {
             }
             problem = "Your to-do list was damaged; it was kept as \(URL(fileURLWithPath: aside).lastPathComponent)"
         }
-        guard let data = try? Data(contentsOf: backup), let list = try? JSONDecoder().decode([Todo].self, from: data),
-              !list.isEmpty else {
+        guard let data = try? Data(contentsOf: backup), let list = try? JSONDecoder().decode([Todo].self, from: data) else {
             notice = problem.map { $0 + " and a new list was started." }
+            return
+        }
+        guard !list.isEmpty else {
+            // A backup means the app saved here before: the list is gone, and its backup
+            // holds none of it. Say so; never start empty without a word.
+            notice = (problem ?? "Your to-do list was missing") + " and no backup holds your to-dos, so a new list was started."
             return
         }
         todos = list
