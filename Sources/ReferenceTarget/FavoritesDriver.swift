@@ -89,6 +89,8 @@ final class FavoritesDriver: FeatureDriver {
         // Saved to memory is not saved: the app told the user changes will not be kept
         // (found by `chaos hunt`: a seed on a full disk acknowledged what was then lost).
         guard store.isPersistent else { return .done() }
+        // Below the view model, but the app's mark that the user saved data is kept.
+        store.markHoldsData()
         for key in keys { call.acknowledge(key) }
         return .done()
     }

@@ -135,8 +135,12 @@ package struct Hunter {
         return offset * count + (index - 1)
     }
 
+    /// Runs a schedule; one Chaos could not run (a worker that did not start) runs once
+    /// more before it is counted as errored: a harness's hiccup is not the app's failure,
+    /// and must not end a night's hunt with exit 2 — nor be hidden when it repeats.
     func runSchedule(_ schedule: HuntSchedule) -> Ran {
-        guard let report = runCase(schedule) else { return Ran(report: nil, failure: nil) }
+        guard var report = runCase(schedule) else { return Ran(report: nil, failure: nil) }
+        if report.verdict == .errored, let again = runCase(schedule) { report = again }
         return Ran(report: report, failure: HuntOracle.failure(of: report))
     }
 

@@ -83,6 +83,13 @@ public final class AppStore: Sendable {
         firstWriteToCome.withLock { $0 = false }
     }
 
+    /// Keeps the mark that the user saved data (``DataMarker``), for a write that does
+    /// not go through ``didWrite()`` (a bulk import).
+    public func markHoldsData() {
+        guard isPersistent, !DataMarker.exists(configuration) else { return }
+        DataMarker.write(configuration)
+    }
+
     /// Takes a numbered backup now. Returns nil when the store is not on disk.
     @discardableResult
     public func takeBackup() throws -> URL? {
