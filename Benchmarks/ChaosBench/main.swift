@@ -64,7 +64,7 @@ do {
         print("")
     }
     if wanted("hunt") {
-        try HuntBenchmark.run(chaos: chaos, rounds: min(3, rounds), schedules: 200)
+        try HuntBenchmark.run(chaos: chaos, rounds: min(3, rounds), schedules: 120)
         print("")
     }
     if wanted("launch") {

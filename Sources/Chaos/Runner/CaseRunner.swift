@@ -92,7 +92,10 @@ package final class CaseRunner {
             ProcessWorkerLauncher(command: seams.wrap(options.worker),
                                   willStart: { [seams] in try seams.workerStarting() },
                                   didStart: { [seams] pid in seams.workerStarted(pid: pid) },
-                                  forkServers: options.forkServers, leftovers: leftovers)
+                                  // Under libfaketime a worker is its own process: a fork server
+                                  // started for one case's clock would serve only that case, and
+                                  // leave libfaketime's /dev/shm objects under its own pid.
+                                  forkServers: seams.clock.faketime == nil ? options.forkServers : nil, leftovers: leftovers)
         }
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed,
                                     remotes: seams.network.addresses)
