@@ -43,7 +43,9 @@ final class HuntConsole {
             + "\(outcome.bitten) bitten by a fault, \(outcome.idle) whose faults never fired (no evidence), \(outcome.failedSchedules) failed"
             + (outcome.errored > 0 ? ", \(outcome.errored) errored" : ""))
         if let error = outcome.firstError { say("  first error: \(error)") }
-        say(outcome.findings.isEmpty ? "findings: none" : "findings: \(outcome.findings.count) distinct failures, in \(outcome.findings.first.map { ($0.file as NSString).deletingLastPathComponent } ?? "")/")
+        let count = outcome.findings.count
+        let folder = outcome.findings.first.map { ($0.file as NSString).deletingLastPathComponent } ?? ""
+        say(count == 0 ? "findings: none" : "findings: \(count) distinct failure\(count == 1 ? "" : "s"), in \(folder)/")
         if outcome.interrupted { say("interrupted: the hunt did not finish") }
     }
 
