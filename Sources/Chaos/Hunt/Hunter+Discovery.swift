@@ -11,12 +11,12 @@ extension Hunter {
         let declaration = options.target.declaration
         var countingOptions = caseOptions
         countingOptions.countPoints = true
+        let systems = Dictionary(HuntSurface(declaration: declaration, workload: workload, points: []).actions.map { ($0.name, $0.system) }) { first, _ in first }
         let schedules = declaration.actions.enumerated().map { index, name -> HuntSchedule in
             let arguments = (declaration.parameters?[name] ?? []).map { HuntKey($0.name, HuntSurface.plainValue(for: $0)) }
             let steps: [HuntStep] = [.launch, .action(Workload.actionPrefix + "write", []), .action(name, arguments),
                                      .action(Workload.actionPrefix + "read", []), .stop]
-            let system = HuntSurface(declaration: declaration, workload: workload, points: []).actions
-                .first { $0.name == name }?.system ?? ScenarioTargetCheck.storageSystem
+            let system = systems[name].flatMap { $0 } ?? ScenarioTargetCheck.storageSystem
             return HuntSchedule(index: index, seed: seed, system: system, steps: steps)
         }
         let folders = folderFiles(declaration: declaration)

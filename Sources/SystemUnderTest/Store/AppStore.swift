@@ -72,7 +72,7 @@ public final class AppStore: Sendable {
         }
         let first = firstWriteToCome.withLock { $0 }
         guard isPersistent else { return }
-        if first, !DataMarker.exists(configuration) { DataMarker.write(configuration) }
+        if first { markHoldsData() }
         guard due || (first && backups.list().first.map { StorePeek.holdsRecords($0.url) } != true) else {
             firstWriteToCome.withLock { $0 = false }
             return
