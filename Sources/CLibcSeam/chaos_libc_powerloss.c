@@ -590,7 +590,7 @@ static void revert_doomed(int fd, const lpl_doom *d, int64_t *size) {
     const chaos_cut_entry *e = &d->entry;
     uint64_t unused = 0;
     if (d->covered_count == 0 || e->is_truncate) {
-        chaos_cut_undo(fd, e, CHAOS_CUT_DROP, g_sector, 0, &unused, size);
+        chaos_cut_undo(fd, e, CHAOS_CUT_DROP, g_sector, &unused, size);
         return;
     }
     for (int64_t at = e->off; at < e->off + e->pre_len;) {
@@ -628,7 +628,7 @@ static void crash_locked(int mode, unsigned long long seed) {
         if (fd < 0) continue;
         struct stat st;
         int64_t size = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
-        for (int i = n->count - 1; i >= 0; i--) chaos_cut_undo(fd, &n->entries[i], mode, g_sector, 0, &rng, &size);
+        for (int i = n->count - 1; i >= 0; i--) chaos_cut_undo(fd, &n->entries[i], mode, g_sector, &rng, &size);
         for (int i = n->doomed_count - 1; i >= 0; i--) revert_doomed(fd, &n->doomed[i], &size);
         REAL(close)(fd); /* no fsync: the machine does not really lose its page cache */
     }

@@ -3,9 +3,8 @@
 **
 ** A reverted entry that had grown the file truncates it back, unless a newer kept
 ** entry grew it further (then the reverted tail reads as zeros, a hole). TORN decides
-** per sector: keep, revert, or garble (the sector, or the write's part of it, becomes
-** random bytes); a
-** truncate is kept or reverted as a whole. Randomness is drawn in a fixed order from
+** per sector: keep, revert, or garble (the write's part of the sector becomes random
+** bytes); a truncate is kept or reverted as a whole. Randomness is drawn in a fixed order from
 ** the cut's seed, so a seed replays a cut.
 */
 #include "chaos_power_cut.h"
@@ -74,8 +73,7 @@ static int choose(int mode, uint64_t *rng, int choices) {
     return (int)chaos_cut_below(rng, (uint64_t)choices);
 }
 
-void chaos_cut_undo(int fd, const chaos_cut_entry *e, int mode, int sector_size, int whole_sectors, uint64_t *rng,
-                    int64_t *size) {
+void chaos_cut_undo(int fd, const chaos_cut_entry *e, int mode, int sector_size, uint64_t *rng, int64_t *size) {
     if (e->is_truncate) {
         if (choose(mode, rng, 2) != REVERT) return;
         if (e->new_size < e->old_size) { /* shrank: put the cut bytes back */
@@ -105,11 +103,10 @@ void chaos_cut_undo(int fd, const chaos_cut_entry *e, int mode, int sector_size,
             int64_t pre_end = b < e->off + e->pre_len ? b : e->off + e->pre_len;
             if (pre_end > *size) pre_end = *size;
             if (e->pre && pre_end > a) chaos_cut_pwrite_all(fd, e->pre + (a - e->off), pre_end - a, a);
-        } else { /* GARBLE: the whole sector (or the write's part of it), within the file */
+        } else { /* GARBLE: the write's part of the sector, within the file */
             if (b > e->old_size) tail_reverted = 0;
-            int64_t g0 = whole_sectors ? s0 : a, g1 = whole_sectors ? s1 : b;
-            if (g1 > *size) g1 = *size;
-            if (g1 > g0) garble(fd, g0, g1, rng);
+            int64_t g1 = b < *size ? b : *size;
+            if (g1 > a) garble(fd, a, g1, rng);
         }
     }
     /* Then the size: truncate back, or leave the reverted tail as a hole. */

@@ -52,14 +52,12 @@ uint64_t chaos_cut_below(uint64_t *state, uint64_t bound);
 ** is *size (updated). `sector` is the torn-write unit. Undo a file's entries newest
 ** to oldest: each sector then holds one of the values it had since the last sync, or
 ** garbage, which is what a disk may hold after a cut.
-** `whole_sectors`: a garbled sector is garbage from edge to edge, the bytes of it the
-** write did not touch included (a disk without powersafe overwrite: what SQLite's
-** VFS then advertises, and its journal is built for); 0 garbles only the bytes the
-** write covered, as a file system keeps earlier synced data (LazyFS's torn writes):
-** an app cannot be asked to survive garbage in bytes it had already synced.
+** A garbled sector is garbage only in the bytes the write covered, as a file system
+** keeps earlier synced data (LazyFS's torn writes) and a disk keeps its powersafe-
+** overwrite promise: an app cannot be asked to survive garbage in bytes it had
+** already synced (chaos_powerloss.c says why not even SQLite can).
 */
-void chaos_cut_undo(int fd, const chaos_cut_entry *entry, int mode, int sector, int whole_sectors, uint64_t *rng,
-                    int64_t *size);
+void chaos_cut_undo(int fd, const chaos_cut_entry *entry, int mode, int sector, uint64_t *rng, int64_t *size);
 
 /*
 ** When an armed cut comes: the changes and syncs counted since tracking started, and

@@ -40,6 +40,37 @@ import Testing
         #expect(report.steps.filter { $0.label == "clear all" }.map(\.outcome) == [StepRecord.Outcome.ok])
     }
 
+    /// A torn cut after a cut and a failed write lost the save before them in 3 seeds of 8,
+    /// in every app: the fault VFS garbled whole sectors, the synced tail of SQLite's last
+    /// commit frame included (chaos_powerloss.c). Garbage now stays within what a write
+    /// covered.
+    @Test(arguments: [3, 5, 7] as [UInt64])
+    func aTornCutKeepsTheCommitBeforeAFailedWrite(seed: UInt64) throws {
+        let report = try Self.run("""
+            name: torn-after-failed-write
+            summary: A save survives a cut, a failed write and a torn cut.
+            system: favorites
+            seed: \(seed)
+            steps:
+              - launch
+              - do: favorites.add
+              - power-loss: drop
+              - launch
+              - fault: io-error
+                op: write
+                after: 1
+              - do: favorites.add
+              - power-loss: torn
+              - clear: all
+              - launch
+              - do: favorites.list
+            expect:
+              - no-trap
+              - preserved: acknowledged
+            """, name: "torn-after-failed-write")
+        #expect(report.verdict == .passed, "\(report.expectations.filter { !$0.passed }.map(\.observed))")
+    }
+
     /// `favorites.seed` acknowledged what it wrote to a store in memory (after a full disk
     /// at the first launch): a write the app told the user would not be kept is no loss.
     @Test func aSeedIntoMemoryIsNotAcknowledged() throws {

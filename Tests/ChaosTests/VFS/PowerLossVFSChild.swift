@@ -22,7 +22,8 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
     var seed: UInt64 = 0
     /// Arms a slow-io rule too, so the storage-fault hook is live during the crash.
     var withStorageRule = false
-    /// "sql" (the transactions) or "sectors" (raw writes to one file, for the model itself).
+    /// "sql" (the transactions), or "sectors" / "partial-sector" (raw writes to one file,
+    /// for the model itself).
     var workload = "sql"
 
     var databasePath: String { directory + "/crash.sqlite" }
@@ -39,7 +40,7 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
 
     /// How the child should end: by the armed power cut, or normally (a dry run).
     var expectedExit: ExitTest.Condition {
-        atSync != nil || afterWrites != nil || crashAtEnd || workload == "sectors" ? .exitCode(PowerLoss.exitCode) : .success
+        atSync != nil || afterWrites != nil || crashAtEnd || workload != "sql" ? .exitCode(PowerLoss.exitCode) : .success
     }
 }
 
@@ -51,7 +52,11 @@ enum PowerLossVFSChild {
     /// The child's whole life; it never returns to the parent's test.
     static func main(_ config: PowerLossTrialConfig) {
         do {
-            if config.workload == "sectors" { try runSectors(config) } else { try run(config) }
+            switch config.workload {
+            case "sectors": try runSectors(config)
+            case "partial-sector": try runPartialSector(config)
+            default: try run(config)
+            }
         } catch {
             say("ERROR \(error)")
             exit(3)
@@ -114,6 +119,45 @@ enum PowerLossVFSChild {
     static let sectorsSyncedBytes = 16_384, sectorsAppendedBytes = 4096
 
     static func runSectors(_ config: PowerLossTrialConfig) throws {
+        let (file, methods) = try openSectorsFile(config)
+        func write(_ byte: UInt8, count: Int, at offset: Int) throws { try rawWrite(file, methods, byte, count, offset) }
+        try write(0xAA, count: sectorsSyncedBytes, at: 0)
+        let rc = methods.pointee.xSync(file, SQLITE_SYNC_FULL)
+        guard rc == SQLITE_OK else { throw VFSTestError(code: rc, message: "xSync") }
+        for offset in stride(from: 0, to: sectorsSyncedBytes, by: 4096) { try write(0xBB, count: 4096, at: offset) }
+        try write(0xCC, count: sectorsAppendedBytes, at: sectorsSyncedBytes)
+        say("PENDING \(PowerLoss.stats().pending)")
+        PowerLoss.crashNow(mode: config.mode, seed: config.seed)
+    }
+
+    /// The range the "partial-sector" workload overwrites inside its second synced sector.
+    static let partialRange = 600..<624
+
+    /// A write into part of a synced sector (as SQLite's first frame after a cut lands in
+    /// the sector that ends the last commit): 1 KiB of 0xAA synced, 24 bytes of 0xBB
+    /// inside the second sector, then the cut.
+    static func runPartialSector(_ config: PowerLossTrialConfig) throws {
+        let (file, methods) = try openSectorsFile(config)
+        try rawWrite(file, methods, 0xAA, 1024, 0)
+        let rc = methods.pointee.xSync(file, SQLITE_SYNC_FULL)
+        guard rc == SQLITE_OK else { throw VFSTestError(code: rc, message: "xSync") }
+        try rawWrite(file, methods, 0xBB, partialRange.count, partialRange.lowerBound)
+        PowerLoss.crashNow(mode: config.mode, seed: config.seed)
+    }
+
+    static func rawWrite(
+        _ file: UnsafeMutablePointer<sqlite3_file>, _ methods: UnsafePointer<sqlite3_io_methods>, _ byte: UInt8,
+        _ count: Int, _ offset: Int
+    ) throws {
+        let bytes = [UInt8](repeating: byte, count: count)
+        let rc = bytes.withUnsafeBytes { methods.pointee.xWrite(file, $0.baseAddress, Int32(count), sqlite3_int64(offset)) }
+        guard rc == SQLITE_OK else { throw VFSTestError(code: rc, message: "xWrite") }
+    }
+
+    /// `sectors.db` opened as a main database through the chaos VFS, power loss enabled.
+    static func openSectorsFile(
+        _ config: PowerLossTrialConfig
+    ) throws -> (UnsafeMutablePointer<sqlite3_file>, UnsafePointer<sqlite3_io_methods>) {
         try SQLiteFaultVFS.register()
         PowerLoss.enable(torn: config.torn, sectorSize: 512, under: config.directory)
         guard let vfs = sqlite3_vfs_find(SQLiteFaultVFS.name) else { throw VFSTestError(code: -1, message: "no chaos VFS") }
@@ -121,19 +165,8 @@ enum PowerLossVFSChild {
         let file = buffer.bindMemory(to: sqlite3_file.self, capacity: 1)
         let path = strdup(config.directory + "/sectors.db")!  // SQLite keeps the name: never freed (the process dies)
         let flags = SQLITE_OPEN_MAIN_DB | SQLITE_OPEN_CREATE | SQLITE_OPEN_READWRITE
-        var rc = vfs.pointee.xOpen(vfs, path, file, flags, nil)
+        let rc = vfs.pointee.xOpen(vfs, path, file, flags, nil)
         guard rc == SQLITE_OK, let methods = file.pointee.pMethods else { throw VFSTestError(code: rc, message: "xOpen") }
-        func write(_ byte: UInt8, count: Int, at offset: Int) throws {
-            let bytes = [UInt8](repeating: byte, count: count)
-            rc = bytes.withUnsafeBytes { methods.pointee.xWrite(file, $0.baseAddress, Int32(count), sqlite3_int64(offset)) }
-            guard rc == SQLITE_OK else { throw VFSTestError(code: rc, message: "xWrite") }
-        }
-        try write(0xAA, count: sectorsSyncedBytes, at: 0)
-        rc = methods.pointee.xSync(file, SQLITE_SYNC_FULL)
-        guard rc == SQLITE_OK else { throw VFSTestError(code: rc, message: "xSync") }
-        for offset in stride(from: 0, to: sectorsSyncedBytes, by: 4096) { try write(0xBB, count: 4096, at: offset) }
-        try write(0xCC, count: sectorsAppendedBytes, at: sectorsSyncedBytes)
-        say("PENDING \(PowerLoss.stats().pending)")
-        PowerLoss.crashNow(mode: config.mode, seed: config.seed)
+        return (file, methods)
     }
 }

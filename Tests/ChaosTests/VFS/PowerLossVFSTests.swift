@@ -115,6 +115,28 @@ import Testing
         #expect(kinds["old", default: 0] > 0 && kinds["new", default: 0] > 0 && kinds["garbage", default: 0] > 0, "\(kinds)")
         #expect(torn.count == synced || torn.count == synced + appended)
     }
+
+    /// Torn garbage stays inside the bytes a write covered: a write into part of a synced
+    /// sector may leave its own bytes old, new or garbage, never the rest of the sector.
+    /// (Garbage edge to edge lost SQLite's last commit after two cuts; chaos_powerloss.c.)
+    @Test func tornGarbageStaysInsideTheBytesAWriteCovered() async throws {
+        let range = PowerLossVFSChild.partialRange
+        let runs = try await PowerLossTrial.runAll((1...12).map {
+            PowerLossTrialConfig(directory: "", torn: true, mode: .torn, seed: UInt64($0), workload: "partial-sector")
+        })
+        var covered: Set<String> = []
+        for run in runs {
+            #expect(run.exitStatus == PowerLoss.exitCode, "\(run.config): \(run.output.suffix(300))")
+            let file = run.sectorsFile
+            #expect(file.count == 1024, "\(run.config)")
+            guard file.count == 1024 else { continue }
+            let outside = file.indices.filter { !range.contains($0) }.map { file[$0] }
+            #expect(outside.allSatisfy { $0 == 0xAA }, "\(run.config): the synced bytes around the write changed")
+            let inside = file[range]
+            covered.insert(inside.allSatisfy { $0 == 0xAA } ? "old" : inside.allSatisfy { $0 == 0xBB } ? "new" : "garbage")
+        }
+        #expect(covered == ["old", "new", "garbage"], "12 seeds reach every outcome for the written bytes: \(covered)")
+    }
 }
 
 /// One crash trial: spawn, wait, verify.
