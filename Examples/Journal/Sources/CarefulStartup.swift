@@ -5,9 +5,11 @@ import GRDB
 ///
 /// - commits are durable: `synchronous = FULL` once the pool exists (GRDB's pool sets
 ///   NORMAL, which loses the last commits in a power cut);
-/// - a store SQLite calls damaged is moved aside, never deleted, and the copy taken at the
-///   last clean exit comes back, with a notice; so does a store that vanished or was
-///   emptied while the copy holds entries;
+/// - a store SQLite calls damaged is moved aside, never deleted, and the copy taken after
+///   the last save comes back, with a notice; so does a store that vanished or was
+///   emptied while the copy holds entries (`chaos hunt` found the copy, taken only at a
+///   clean exit, missing after a power cut: an entry saved, the power cut, the store
+///   deleted, and the entry gone without a word);
 /// - a failing device (an I/O error, a full disk, a file it may not write) is not damage:
 ///   nothing is moved, the journal is shown read-only as it is (`chaos hunt` found the
 ///   app answering no read at all on a store it could not write), the next launch tries
@@ -51,7 +53,8 @@ enum CarefulStartup {
         return Opened(notice: "Your journal can't be opened right now. Please try again later.")
     }
 
-    /// Takes the copy the next launch falls back on; call it at a clean exit.
+    /// Takes the copy the next launch falls back on; call it after each save and at a
+    /// clean exit.
     static func keepCopy(of database: AppDatabase, at path: String) {
         guard let copy = try? DatabaseQueue(path: path + ".last-good") else { return }
         try? database.writer.backup(to: copy)

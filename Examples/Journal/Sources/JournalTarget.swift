@@ -53,7 +53,8 @@ final class JournalTarget: ChaosTarget {
 
     private func write(_ call: ActionCall) -> ActionResult {
         do {
-            guard !readOnly, let entry = try database?.write("Dear diary"), let id = entry.id else { return .failed(notice) }
+            guard !readOnly, let database, let id = try database.write("Dear diary").id else { return .failed(notice) }
+            if context.variant != "template" { CarefulStartup.keepCopy(of: database, at: path) }
             call.acknowledge("entry:\(id)")
             failure = nil
             return .done()
