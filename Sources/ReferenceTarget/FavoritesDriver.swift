@@ -29,6 +29,7 @@ final class FavoritesDriver: FeatureDriver {
             return try await seedStore(call, app: app)
         case "favorites.remove":
             let id = Int64(try call.int("id", default: 1, in: 1...1_000_000_000))
+            call.removing("favorite:\(id)")
             let ok = await favorites.removeFavorite(id: id)
             if ok { call.removed("favorite:\(id)") }
             return result(ok: ok, favorites)

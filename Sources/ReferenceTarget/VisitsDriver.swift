@@ -58,6 +58,7 @@ final class VisitsDriver: FeatureDriver {
             return result(ok: list.state != .error, list)
         case "visits.remove":
             let id = Int64(try call.int("id", default: 1, in: 1...1_000_000_000))
+            call.removing("visit:\(id)")
             let ok = await list.removeVisit(id: id)
             if ok { call.removed("visit:\(id)") }
             return result(ok: ok, list)

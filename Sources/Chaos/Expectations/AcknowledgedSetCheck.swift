@@ -10,7 +10,9 @@ import ChaosTarget
 /// action, a record no acknowledgement or announced attempt explains is
 /// *indeterminate*, allowed. A record the app makes by itself (``OwnRecords``: sample
 /// rows of a first launch) is *the app's own*, allowed. Only a record that no action,
-/// finished or cut, and not the app itself can explain is *unexpected*.
+/// finished or cut, and not the app itself can explain is *unexpected*. Likewise an
+/// acknowledged record whose delete was announced and never confirmed (the action cut
+/// mid-delete, or failed) may be gone: *indeterminate*, not lost.
 package struct AcknowledgedSetCheck: Sendable, Equatable {
     /// Acknowledged, yet missing at the end.
     package var lost: [String]
@@ -27,13 +29,15 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
     package var acknowledgedCount: Int
 
     package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>,
-                 unresolvedActions: Int = 0, own isOwn: (String) -> Bool = { _ in false }) {
-        let expected = acknowledged.subtracting(removed)
+                 removing: Set<String> = [], unresolvedActions: Int = 0, own isOwn: (String) -> Bool = { _ in false }) {
+        let maybeRemoved = acknowledged.subtracting(removed).intersection(removing)
+        let expected = acknowledged.subtracting(removed).subtracting(maybeRemoved)
         lost = expected.subtracting(present).sorted()
         var unexplained = present.subtracting(attempted).subtracting(acknowledged).sorted()
         own = unexplained.filter(isOwn)
         unexplained.removeAll(where: isOwn)
         (unexpected, indeterminate) = unresolvedActions > 0 ? ([], unexplained) : (unexplained, [])
+        indeterminate = (indeterminate + maybeRemoved).sorted()
         recovered = present.intersection(attempted.subtracting(acknowledged)).sorted()
         resurrected = removed.intersection(present).sorted()
         acknowledgedCount = expected.count
@@ -62,7 +66,8 @@ extension AcknowledgedSetCheck {
     /// The check over a case's evidence: its writes, its unresolved actions, its final snapshot.
     init(_ evidence: CaseEvidence) {
         self.init(acknowledged: evidence.acknowledged, attempted: evidence.attempted, removed: evidence.removed,
-                  present: evidence.presentKeys, unresolvedActions: evidence.unresolvedActions.count,
+                  present: evidence.presentKeys, removing: evidence.removing,
+                  unresolvedActions: evidence.unresolvedActions.count,
                   own: { [own = evidence.ownRecords, snapshot = evidence.finalSnapshot ?? [:]] in own.contains($0, in: snapshot) })
     }
 }

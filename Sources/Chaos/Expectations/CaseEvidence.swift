@@ -22,6 +22,9 @@ package struct CaseEvidence: Sendable {
     package var launchMessage: String?
     package var attempted: Set<String> = []
     package var removed: Set<String> = []
+    /// Deletes announced (`call.removing`) and never confirmed: the action was cut or
+    /// failed, so each record may be there or not.
+    package var removing: Set<String> = []
     /// Actions whose writes may or may not have reached the disk (Jepsen's `:info`): cut
     /// by a power loss before they answered, or answered with a failure. The records
     /// they may have written are indeterminate, never unexpected.

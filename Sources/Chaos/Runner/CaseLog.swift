@@ -68,10 +68,14 @@ final class CaseLog {
             evidence.acknowledged.insert(key)
             evidence.attempted.insert(key)
             evidence.removed.remove(key)
+            evidence.removing.remove(key)
         case .attempt:
             evidence.attempted.insert(key)
+        case .removing:
+            evidence.removing.insert(key)
         case .remove:
             evidence.removed.insert(key)
+            evidence.removing.remove(key)
         case .fired, .log:
             break
         }

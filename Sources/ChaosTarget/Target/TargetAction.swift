@@ -55,6 +55,10 @@ public struct ActionCall: Sendable {
     /// The app is about to write the record `key`: if the power goes out before the
     /// write is acknowledged, the record may be there or not.
     public func attempt(_ key: String) { report(WorkerEvent(event: .attempt, key: key)) }
+    /// The app is about to delete the record `key`: if the action is cut before it tells
+    /// the user (a power cut mid-delete) or answers with a failure, the record may be
+    /// there or not — its absence is no loss.
+    public func removing(_ key: String) { report(WorkerEvent(event: .removing, key: key)) }
     /// The app told the user the record `key` is deleted.
     public func removed(_ key: String) { report(WorkerEvent(event: .remove, key: key)) }
 

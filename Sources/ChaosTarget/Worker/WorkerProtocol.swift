@@ -111,11 +111,11 @@ package struct FaultFiring: Codable, Sendable, Equatable {
 }
 
 /// A line the worker writes between a request and its reply, as it happens: a write
-/// acknowledged or attempted, a record removed, a fault fired.
+/// acknowledged or attempted, a record about to be removed or removed, a fault fired.
 package struct WorkerEvent: Codable, Sendable, Equatable {
-    package enum Kind: String, Codable, Sendable { case ack, attempt, remove, fired, log }
+    package enum Kind: String, Codable, Sendable { case ack, attempt, removing, remove, fired, log }
     package var event: Kind
-    /// For `ack`, `attempt`, `remove`: the record key (`table:id`).
+    /// For `ack`, `attempt`, `removing`, `remove`: the record key (`table:id`).
     package var key: String?
     /// For `fired`.
     package var firing: FaultFiring?

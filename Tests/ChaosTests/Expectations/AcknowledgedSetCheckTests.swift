@@ -81,6 +81,21 @@ struct AcknowledgedSetCheckTests {
         #expect(check.acknowledgedCount == 1)
     }
 
+    /// A delete announced and never confirmed (cut by the power, or failed) may have
+    /// landed: its record gone is indeterminate; any other record gone is still lost.
+    @Test func aRecordWhoseDeleteWasCutMayBeGoneButNoOtherMay() {
+        let gone = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b"], removed: [], present: ["b"],
+                                        removing: ["a"])
+        #expect(gone.passed && gone.lost.isEmpty && gone.indeterminate == ["a"])
+        #expect(gone.summary == "1 acknowledged, 0 lost, 0 unexpected, 0 recovered, 1 indeterminate")
+        let kept = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b"], removed: [], present: ["a", "b"],
+                                        removing: ["a"])
+        #expect(kept.passed && kept.indeterminate == ["a"])
+        let other = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b"], removed: [], present: ["a"],
+                                         removing: ["a"])
+        #expect(!other.passed && other.lost == ["b"])
+    }
+
     @Test func removedRecordThatCameBackIsResurrected() {
         let check = AcknowledgedSetCheck(acknowledged: ["a", "b"], attempted: ["a", "b"], removed: ["b"], present: ["a", "b"])
         #expect(!check.passed)

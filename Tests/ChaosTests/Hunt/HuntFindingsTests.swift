@@ -71,6 +71,32 @@ import Testing
         #expect(report.verdict == .passed, "\(report.expectations.filter { !$0.passed }.map(\.observed))")
     }
 
+    /// A favorite removed as the power went out (the delete kept by the disk, its answer
+    /// never given) counted as an acknowledged favorite lost: a delete is announced
+    /// (`call.removing`) and, cut, leaves the record there or not.
+    @Test func aDeleteCutByThePowerIsNoLoss() throws {
+        let report = try Self.run("""
+            name: delete-cut
+            summary: A favorite whose removal the power cut may be gone.
+            system: favorites
+            steps:
+              - launch
+              - do: favorites.add
+              - power-loss: keep
+                at-sync: 1
+              - do: favorites.remove
+              - launch
+              - do: workload.read
+            expect:
+              - no-trap
+              - no-silent-loss
+              - preserved: acknowledged
+            """, name: "delete-cut")
+        #expect(report.verdict == .passed, "\(report.expectations.filter { !$0.passed }.map(\.observed))")
+        let kept = report.expectations.first { $0.kind == "preserved" }?.observed ?? ""
+        #expect(kept.contains("1 indeterminate"), "\(kept)")
+    }
+
     /// `favorites.seed` acknowledged what it wrote to a store in memory (after a full disk
     /// at the first launch): a write the app told the user would not be kept is no loss.
     @Test func aSeedIntoMemoryIsNotAcknowledged() throws {
