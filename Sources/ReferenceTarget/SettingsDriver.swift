@@ -6,7 +6,10 @@ import SystemUnderTest
 ///
 /// A setting is the record `setting:ID` (its fixed row id): a change the app accepts —
 /// into the store, or into the fallback file while the breaker is open — is
-/// acknowledged, and `preserved: acknowledged` then checks that it reached the store.
+/// acknowledged, and `preserved: acknowledged` then checks that it is kept: in the
+/// store, or still pending in the fallback file, which the app serves it from while the
+/// store cannot take it (a hunt found a change kept there, the store's WAL read-only for
+/// good, counted as lost when only the store was read).
 ///
 /// While the breaker is open and the store itself is `persistent`, the health probe's
 /// mode is `circuit-open` (``fallbackMode(app:)``); a store already in a degraded mode
@@ -92,5 +95,17 @@ final class SettingsDriver: FeatureDriver {
 
     private static func map(_ values: [SettingKey: String]) -> ScenarioValue {
         .map(Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, ScenarioValue.string($0.value)) }))
+    }
+
+    /// The settings pending in the fallback file of the app in `directory`, as the
+    /// snapshot's records (`setting:ID`, the row the store would hold).
+    static func pendingRecords(in directory: URL) -> [String: String] {
+        let contents = SettingsFallbackFile(directory: directory).read()
+        var records: [String: String] = [:]
+        for name in contents.pending {
+            guard let key = SettingKey(rawValue: name), let value = contents.values[name] else { continue }
+            records["setting:\(key.id)"] = "[id:\(key.id) key:\(String(reflecting: name)) value:\(String(reflecting: value))]"
+        }
+        return records
     }
 }

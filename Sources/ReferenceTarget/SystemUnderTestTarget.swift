@@ -107,8 +107,19 @@ final class SystemUnderTestTarget: ChaosTarget {
         return shown.first { $0.severity != .none } ?? .nothing
     }
 
+    /// The user's records: the store's rows, and the settings the app accepted while the
+    /// store could not take them, kept pending in its fallback file and served from there
+    /// (``SettingsDriver/pendingRecords(in:)``) — the user's as much as a row is.
     func snapshot() async throws -> [String: [String: String]] {
-        guard let store = app?.store else { return [:] }
+        guard let app else { return [:] }
+        var tables = try await storeSnapshot(app.store)
+        let pending = SettingsDriver.pendingRecords(in: app.configuration.directory)
+        if !pending.isEmpty { tables["setting", default: [:]].merge(pending) { _, kept in kept } }
+        return tables
+    }
+
+    private func storeSnapshot(_ store: AppStore?) async throws -> [String: [String: String]] {
+        guard let store else { return [:] }
         return try await store.writer.read { db in
             var tables: [String: [String: String]] = [:]
             for table in AppSchema.userTables {
