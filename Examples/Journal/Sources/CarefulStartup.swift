@@ -54,10 +54,13 @@ enum CarefulStartup {
     }
 
     /// Takes the copy the next launch falls back on; call it after each save and at a
-    /// clean exit.
-    static func keepCopy(of database: AppDatabase, at path: String) {
-        guard let copy = try? DatabaseQueue(path: path + ".last-good") else { return }
-        try? database.writer.backup(to: copy)
+    /// clean exit. False when it failed: a save whose copy failed says so, since nothing
+    /// but the store then holds the entry (`chaos hunt`: the copy failed, the store was
+    /// emptied, and the journal started empty without a word).
+    @discardableResult
+    static func keepCopy(of database: AppDatabase, at path: String) -> Bool {
+        guard let copy = try? DatabaseQueue(path: path + ".last-good") else { return false }
+        return (try? database.writer.backup(to: copy)) != nil
     }
 
     private static func openChecked(_ path: String) throws -> AppDatabase {

@@ -54,7 +54,11 @@ final class JournalTarget: ChaosTarget {
     private func write(_ call: ActionCall) -> ActionResult {
         do {
             guard !readOnly, let database, let id = try database.write("Dear diary").id else { return .failed(notice) }
-            if context.variant != "template" { CarefulStartup.keepCopy(of: database, at: path) }
+            if context.variant != "template", !CarefulStartup.keepCopy(of: database, at: path) {
+                failure = "Your entry was saved, but the journal's safety copy could not be made. "
+                    + "Please check your device's storage."
+                return .failed(failure, error: "the copy after the save failed")
+            }
             call.acknowledge("entry:\(id)")
             failure = nil
             return .done()

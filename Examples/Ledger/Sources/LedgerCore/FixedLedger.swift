@@ -13,7 +13,8 @@ import SQLiteNIO
 /// - every connection is closed on every path (sqlite-nio asserts on one dropped open);
 /// - a failed save is reported, never swallowed;
 /// - what went wrong is logged (swift-log), never an amount;
-/// - the copy is kept after every save, and at a clean exit.
+/// - the copy is kept after every save, and at a clean exit; a save whose copy failed
+///   says so.
 public final class FixedLedger: Ledger {
     private static let logger = Logger(label: "ledger.store")
     private let connection: SQLiteConnection
@@ -91,8 +92,12 @@ public final class FixedLedger: Ledger {
         }
         // The copy follows every save, not only a clean exit: `chaos hunt` found an entry
         // saved, the app killed, the store deleted while it was closed — and no copy held
-        // the entry.
-        await keepCopy()
+        // the entry. A copy that cannot be made is said: the entry is saved, but nothing
+        // else holds it (a hunt found files that would not open, then the store deleted).
+        guard await keepCopy() else {
+            throw LedgerProblem(message: "Your entry was saved, but the ledger's safety copy could not be made. "
+                + "Please check your device's storage.")
+        }
         return entry
     }
 
@@ -111,14 +116,15 @@ public final class FixedLedger: Ledger {
     }
 
     /// The copy (`VACUUM INTO`, written aside, synced, renamed into place, the folder
-    /// synced): a failed copy leaves the last good one.
-    private func keepCopy() async {
+    /// synced): a failed copy leaves the last good one. False when it failed.
+    @discardableResult
+    private func keepCopy() async -> Bool {
         let copy = path + ".last-good"
         let staging = copy + ".new"
         try? FileManager.default.removeItem(atPath: staging)
         guard (try? await connection.query("VACUUM INTO ?", [.text(staging)])) != nil, Self.sync(staging),
-              rename(staging, copy) == 0 else { return }
-        _ = Self.sync((path as NSString).deletingLastPathComponent)
+              rename(staging, copy) == 0 else { return false }
+        return Self.sync((path as NSString).deletingLastPathComponent)
     }
 
     /// fsync of a file or a folder.

@@ -11,7 +11,7 @@ import Foundation
 ///   store does not open, and nothing is written over it. A list that does not decode
 ///   is set aside (never deleted); a list that is gone or set aside is restored from
 ///   the backup (the list before the last save, or at the last clean close), and the
-///   user told.
+///   user told; a backup that cannot be read right now keeps the store closed too.
 public class FixedTodoStore: TodoList, TodoStore {
     public private(set) var notice: String?
     public private(set) var restoredFromBackup = false
@@ -93,11 +93,20 @@ public class FixedTodoStore: TodoList, TodoStore {
             }
             problem = "Your to-do list was damaged; it was kept as \(URL(fileURLWithPath: aside).lastPathComponent)"
         }
-        guard let data = try? Data(contentsOf: backup), let list = try? JSONDecoder().decode([Todo].self, from: data) else {
+        // A backup that is there but cannot be read right now is not "no backup": starting
+        // empty would write that emptiness over it at the next save (`chaos hunt`: reads
+        // failing, the list deleted, a to-do added — four to-dos gone without a word).
+        var data: Data?
+        if FileManager.default.fileExists(atPath: backup.path) {
+            do { data = try Data(contentsOf: backup) } catch {
+                throw TodoProblem("Your to-do list can't be read right now. Please try again later.")
+            }
+        }
+        guard let data else {
             notice = problem.map { $0 + " and a new list was started." }
             return
         }
-        guard !list.isEmpty else {
+        guard let list = try? JSONDecoder().decode([Todo].self, from: data), !list.isEmpty else {
             // A backup means the app saved here before: the list is gone, and its backup
             // holds none of it. Say so; never start empty without a word.
             notice = (problem ?? "Your to-do list was missing") + " and no backup holds your to-dos, so a new list was started."
