@@ -20,6 +20,7 @@ import Testing
         Case(example: "journal", scenario: "journal-copy-fails-then-store-emptied", deviates: "template", passes: "careful"),
         Case(example: "ledger", scenario: "ledger-copy-fails-then-store-deleted", deviates: "fragile", passes: "fixed"),
         Case(example: "todos", scenario: "todos-backup-unreadable-then-list-deleted", deviates: "fragile", passes: "fixed"),
+        Case(example: "todos", scenario: "todos-backup-fails-then-list-deleted", deviates: "fragile", passes: "fixed"),
         Case(example: "sync", scenario: "sync-server-swallows-every-request", deviates: "fragile", passes: "fixed"),
     ]
 

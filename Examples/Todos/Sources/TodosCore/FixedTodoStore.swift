@@ -29,7 +29,13 @@ public class FixedTodoStore: TodoList, TodoStore {
         // saved, the power cut, the list deleted while the app was closed, and a backup
         // (taken only at a clean close) that knew nothing — the app started empty without
         // a word. Now the list comes back as it was, and the user is told.
-        if let previous = try? encoded(todos) { try? persist(previous, to: backup) }
+        // The backup is part of the save: it is also what tells a later launch that the
+        // user saved here (a hunt found it failing once, the list deleted, and the app
+        // starting empty without a word). Tried twice, as the list is.
+        let previous = try encoded(todos)
+        guard (try? persist(previous, to: backup)) != nil || (try? persist(previous, to: backup)) != nil else {
+            throw TodoProblem("Your to-do could not be saved. Check the free space on this device.")
+        }
         let data = try encoded(todos + [todo])
         guard (try? persist(data, to: url)) != nil || (try? persist(data, to: url)) != nil else {
             throw TodoProblem("Your to-do could not be saved. Check the free space on this device.")
