@@ -4,8 +4,8 @@
 ** A reverted entry that had grown the file truncates it back, unless a newer kept
 ** entry grew it further (then the reverted tail reads as zeros, a hole). TORN decides
 ** per sector: keep, revert, or garble (the write's part of the sector becomes random
-** bytes); a truncate is kept or reverted as a whole. Randomness is drawn in a fixed order from
-** the cut's seed, so a seed replays a cut.
+** bytes); a truncate is kept or reverted as a whole. Randomness is drawn in a fixed
+** order from the cut's seed, so a seed replays a cut.
 */
 #include "chaos_power_cut.h"
 

@@ -22,10 +22,14 @@ protocol FeatureDriver: AnyObject {
     /// A fallback the feature runs on that the store's health cannot see (family:
     /// `local-only` while families wait to sync), or nil. Default: nil.
     func fallbackMode(app: ChaosApp) -> StoreMode?
+    /// The user's records the feature keeps outside the store, as snapshot rows
+    /// (table → key → row), or none. Default: none.
+    func recordsOutsideStore(app: ChaosApp) -> [String: [String: String]]
 }
 
 extension FeatureDriver {
     var parameters: [String: [ActionParameter]] { [:] }
     func configure(_ context: TargetContext) {}
     func fallbackMode(app: ChaosApp) -> StoreMode? { nil }
+    func recordsOutsideStore(app: ChaosApp) -> [String: [String: String]] { [:] }
 }

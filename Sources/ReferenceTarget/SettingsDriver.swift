@@ -1,5 +1,6 @@
 import ChaosTarget
 import Foundation
+import GRDB
 import SystemUnderTest
 
 /// The settings feature and its circuit breaker (seed 004) under the built-in target.
@@ -97,15 +98,16 @@ final class SettingsDriver: FeatureDriver {
         .map(Dictionary(uniqueKeysWithValues: values.map { ($0.key.rawValue, ScenarioValue.string($0.value)) }))
     }
 
-    /// The settings pending in the fallback file of the app in `directory`, as the
-    /// snapshot's records (`setting:ID`, the row the store would hold).
-    static func pendingRecords(in directory: URL) -> [String: String] {
-        let contents = SettingsFallbackFile(directory: directory).read()
+    /// The settings pending in the fallback file, as the rows the store would hold
+    /// (`setting:ID`, written as the store's snapshot writes a row).
+    func recordsOutsideStore(app: ChaosApp) -> [String: [String: String]] {
+        let contents = SettingsFallbackFile(directory: app.configuration.directory).read()
         var records: [String: String] = [:]
         for name in contents.pending {
             guard let key = SettingKey(rawValue: name), let value = contents.values[name] else { continue }
-            records["setting:\(key.id)"] = "[id:\(key.id) key:\(String(reflecting: name)) value:\(String(reflecting: value))]"
+            let row: Row = ["id": key.id, "key": name, "value": value]  // a literal keeps the columns' order
+            records["setting:\(key.id)"] = row.description
         }
-        return records
+        return records.isEmpty ? [:] : ["setting": records]
     }
 }

@@ -107,14 +107,17 @@ final class SystemUnderTestTarget: ChaosTarget {
         return shown.first { $0.severity != .none } ?? .nothing
     }
 
-    /// The user's records: the store's rows, and the settings the app accepted while the
-    /// store could not take them, kept pending in its fallback file and served from there
-    /// (``SettingsDriver/pendingRecords(in:)``) — the user's as much as a row is.
+    /// The user's records: the store's rows, and those a feature keeps outside the store
+    /// and serves from there (settings pending in the fallback file) — the user's as much
+    /// as a row is, and newer than the store's copy.
     func snapshot() async throws -> [String: [String: String]] {
         guard let app else { return [:] }
         var tables = try await storeSnapshot(app.store)
-        let pending = SettingsDriver.pendingRecords(in: app.configuration.directory)
-        if !pending.isEmpty { tables["setting", default: [:]].merge(pending) { _, kept in kept } }
+        for driver in drivers {
+            for (table, records) in driver.recordsOutsideStore(app: app) {
+                tables[table, default: [:]].merge(records) { _, outside in outside }
+            }
+        }
         return tables
     }
 

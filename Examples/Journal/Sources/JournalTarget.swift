@@ -29,6 +29,9 @@ final class JournalTarget: ChaosTarget {
 
     init(context: TargetContext) { self.context = context }
 
+    /// The careful start-ups keep a copy after each save and at a clean exit; the template does not.
+    private var keepsCopies: Bool { context.variant != "template" }
+
     private var path: String { context.dataDirectory.appendingPathComponent("journal.sqlite").path }
 
     func launch() async -> Health {
@@ -54,7 +57,7 @@ final class JournalTarget: ChaosTarget {
     private func write(_ call: ActionCall) -> ActionResult {
         do {
             guard !readOnly, let database, let id = try database.write("Dear diary").id else { return .failed(notice) }
-            if context.variant != "template", !CarefulStartup.keepCopy(of: database, at: path) {
+            if keepsCopies, !CarefulStartup.keepCopy(of: database, at: path) {
                 failure = "Your entry was saved, but the journal's safety copy could not be made. "
                     + "Please check your device's storage."
                 return .failed(failure, error: "the copy after the save failed")
@@ -79,7 +82,7 @@ final class JournalTarget: ChaosTarget {
     }
 
     func stop() async {
-        if let database, context.variant != "template", !readOnly { CarefulStartup.keepCopy(of: database, at: path) }
+        if let database, keepsCopies, !readOnly { CarefulStartup.keepCopy(of: database, at: path) }
         try? database?.writer.close()
         database = nil
     }

@@ -30,8 +30,9 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
 
     package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>,
                  removing: Set<String> = [], unresolvedActions: Int = 0, own isOwn: (String) -> Bool = { _ in false }) {
-        let maybeRemoved = acknowledged.subtracting(removed).intersection(removing)
-        let expected = acknowledged.subtracting(removed).subtracting(maybeRemoved)
+        let notRemoved = acknowledged.subtracting(removed)
+        let maybeRemoved = notRemoved.intersection(removing)
+        let expected = notRemoved.subtracting(maybeRemoved)
         lost = expected.subtracting(present).sorted()
         var unexplained = present.subtracting(attempted).subtracting(acknowledged).sorted()
         own = unexplained.filter(isOwn)

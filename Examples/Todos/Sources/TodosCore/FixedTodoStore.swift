@@ -32,14 +32,8 @@ public class FixedTodoStore: TodoList, TodoStore {
         // The backup is part of the save: it is also what tells a later launch that the
         // user saved here (a hunt found it failing once, the list deleted, and the app
         // starting empty without a word). Tried twice, as the list is.
-        let previous = try encoded(todos)
-        guard (try? persist(previous, to: backup)) != nil || (try? persist(previous, to: backup)) != nil else {
-            throw TodoProblem("Your to-do could not be saved. Check the free space on this device.")
-        }
-        let data = try encoded(todos + [todo])
-        guard (try? persist(data, to: url)) != nil || (try? persist(data, to: url)) != nil else {
-            throw TodoProblem("Your to-do could not be saved. Check the free space on this device.")
-        }
+        try persistTwice(try encoded(todos), to: backup)
+        try persistTwice(try encoded(todos + [todo]), to: url)
         todos.append(todo)
         return todo
     }
@@ -49,6 +43,13 @@ public class FixedTodoStore: TodoList, TodoStore {
 
     public func close() {
         if let data = try? encoded(todos) { try? persist(data, to: backup) }
+    }
+
+    /// A save's write: tried twice, then a failed save.
+    private func persistTwice(_ data: Data, to target: URL) throws(TodoProblem) {
+        guard (try? persist(data, to: target)) != nil || (try? persist(data, to: target)) != nil else {
+            throw TodoProblem("Your to-do could not be saved. Check the free space on this device.")
+        }
     }
 
     /// One durable replacement of the file at `target` by `data`.
