@@ -27,7 +27,7 @@ extension CaseRunner {
             }
         }
         guard needsApp else { return }
-        if log.evidence.recoveryMs == nil, let since = log.recoverySince {
+        if log.evidence.recoveryMs == nil, log.evidence.recoveryMissing == nil, let since = log.recoverySince {
             log.evidence.recoveryMissing = "no successful read after \(since.what)"
         }
         // The app is judged as the user would find it: on a fresh launch.

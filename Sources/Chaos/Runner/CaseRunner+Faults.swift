@@ -7,6 +7,8 @@ extension CaseRunner: CaseSession {
     func inject(_ step: FaultStep, id: String) throws(CaseEnd) -> StepResult {
         guard let seam = seams.seam(for: step.fault) else { throw .harness("fault '\(step.fault.kind)' has no seam in this runner") }
         ledger.note(step, id: id)
+        // Damage done to a file is done: nothing stands to be cleared.
+        if step.fault.family != .file { standing[id] = step.fault.kind }
         return try seam.inject(step, id: id, seed: SplitMix64.subseed(seed, id), in: self)
     }
 
@@ -22,8 +24,22 @@ extension CaseRunner: CaseSession {
             if powerOut && !outBefore { return StepResult(.powerLost, "the power went out") }
         }
         if scope == .all || scope == .powerLoss, try disarmPowerLoss() { names.append("the power loss") }
+        standing = standing.filter { id, _ in !ledger.scope(scope, covers: id) }
         if !names.isEmpty { log.startRecovery(at: clock.now, after: "the clear") }
         return .ok(names.isEmpty ? "nothing armed" : "disarmed " + names.joined(separator: ", "))
+    }
+
+    /// The bound to keep asking a failed read `name` for: the scenario's
+    /// `recovered-within`, while a recovery window is open and no fault stands (nor a
+    /// power cut waits); nil otherwise — a read that fails under a standing fault is the
+    /// fault's doing, asked once.
+    func recoveryPollBound(for name: String) -> Duration? {
+        guard log.recoverySince != nil, standing.isEmpty, powerPlan == nil, app.pendingPowerLoss == nil,
+              name == declaration.workload?.read || readActions.contains(name) else { return nil }
+        return scenario.expectations.lazy.compactMap { expectation -> Duration? in
+            if case let .recoveredWithin(bound) = expectation.kind { return bound }
+            return nil
+        }.first
     }
 
     /// What the seams saw fire on their side since the last step.

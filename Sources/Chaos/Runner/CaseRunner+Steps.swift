@@ -158,10 +158,29 @@ extension CaseRunner {
         for (key, value) in action.arguments.sorted(by: { $0.key < $1.key }) {
             if case let .string(text) = value { log.evidence.userInput.append(UserContent(key: "\(name) \(key)", text: text)) }
         }
+        var recovering: RecoveryPoll?
         for _ in 0..<action.repeatCount {
-            guard let reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
+            guard var reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
                 log.evidence.unresolvedActions.append("\(label): cut by the power loss")
                 return StepResult(.powerLost, "the power went out during this step")
+            }
+            if reply.isRead == true { readActions.insert(name) }
+            // Recovery as users mean it: a read that fails while the app is still getting
+            // over a cleared fault (backing off, reconnecting) is asked again until it
+            // answers or the bound has passed.
+            if !reply.ok, action.expectError == nil, let bound = recoveryPollBound(for: name) {
+                var poll = RecoveryPoll(bound: bound)
+                while !reply.ok, let pause = poll.nextPause(since: log.recoverySince?.instant, now: clock.now) {
+                    poll.failed(reply.userMessage ?? reply.error)
+                    Thread.sleep(forTimeInterval: Double(pause.wholeMilliseconds) / 1000)
+                    guard let again = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
+                        log.evidence.unresolvedActions.append("\(label): cut by the power loss")
+                        return StepResult(.powerLost, "the power went out during this step")
+                    }
+                    reply = again
+                }
+                if !reply.ok { log.evidence.recoveryMissing = poll.missing(after: log.recoverySince?.what, last: reply.userMessage ?? reply.error) }
+                recovering = poll
             }
             if reply.isRead == true { log.read(at: clock.now, clock: clock) } else { log.writesInRun += 1 }
             if !reply.ok {
@@ -170,7 +189,10 @@ extension CaseRunner {
             }
         }
         if failures > 0 { log.evidence.unresolvedActions.append("\(label): \(failures) failed") }
-        let summary = failures == 0 ? nil : "\(failures) of \(action.repeatCount) failed" + (lastMessage.map { ": \($0)" } ?? "")
+        var summary = failures == 0 ? nil : "\(failures) of \(action.repeatCount) failed" + (lastMessage.map { ": \($0)" } ?? "")
+        if let recovering, recovering.failures > 0 {
+            summary = [recovering.note, summary].compactMap { $0 }.joined(separator: "; ")
+        }
         switch action.expectError {
         case true? where failures == 0:
             log.stepFailures.append(ExpectationResult(kind: "expect-error", label: "\(label)", passed: false,

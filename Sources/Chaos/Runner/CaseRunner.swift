@@ -34,6 +34,11 @@ package final class CaseRunner {
     var leftBehind: [String] = []
     /// The step being carried out (`step-7`), nil once the steps are done.
     var currentStep: String?
+    /// The faults armed and not cleared, by id (their kind): a read is asked again while
+    /// the app recovers only once none stands.
+    var standing: [String: String] = [:]
+    /// The actions that answered as reads (`.read(value)`): what recovery is measured to.
+    var readActions: Set<String> = []
 
     /// The app's data folder, as the app sees it.
     var dataDirectory: URL { scratch.appendingPathComponent("data") }

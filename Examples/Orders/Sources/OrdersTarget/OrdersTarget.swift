@@ -13,7 +13,8 @@ extension Health.Mode {
 /// `CHAOS_EXAMPLE_PG_PORT`): Chaos puts its fault proxy in front of it for each case, so
 /// network faults act between the app and its database. Each case gets a database of its
 /// own on that server. `--variant fragile` is the store a team ships first; `fixed` the
-/// one `chaos check` pushed it to.
+/// one `chaos check` pushed it to; `backoff` the fixed one behind a two-second back-off
+/// after a failure of the server.
 @main
 final class OrdersTarget: ChaosTarget {
     static let portVariable = "CHAOS_EXAMPLE_PG_PORT"
@@ -22,7 +23,7 @@ final class OrdersTarget: ChaosTarget {
     // Nothing on the device: every order is on the server.
     static let files: [String: String] = [:]
     static let sqlite: [SQLiteLibrary] = []
-    static let variants = ["fixed", "fragile"]
+    static let variants = ["fixed", "fragile", "backoff"]
     static let modes: [Health.Mode] = Health.Mode.standard + [.offline]
     static let workload: Workload? = Workload(write: "orders.add", read: "orders.list")
     static let actions: [TargetAction<OrdersTarget>] = [
@@ -68,6 +69,11 @@ final class OrdersTarget: ChaosTarget {
                                   database: OrdersServer.databaseName(for: context.dataDirectory.path))
         if context.variant == "fragile" {
             do { store = try await FragileOrderStore.open(server: server) } catch { notice = error.message }
+        } else if context.variant == "backoff" {
+            let backingOff = BackingOffOrderStore(server: server)
+            await backingOff.open()
+            store = backingOff
+            notice = await backingOff.notice
         } else {
             let fixed = FixedOrderStore(server: server)
             await fixed.open()
