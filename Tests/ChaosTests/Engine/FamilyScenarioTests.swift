@@ -25,7 +25,7 @@ import Testing
         }
         let offline = try #require(cases["family-create-offline"])
         // No port in the report: the same seed gives the same report, timings aside.
-        #expect(offline.injections.map(\.detail) == ["stopped listening (connections are refused); 0 open connection(s) reset",
+        #expect(offline.injections.map(\.detail) == ["stopped listening (connections are refused); no open connection to reset",
                                                       "listening again, on the same port"])
         #expect(offline.injections.allSatisfy { $0.mechanism == "proxy" })
         #expect(try #require(offline.recoveryMs) < 5_000)

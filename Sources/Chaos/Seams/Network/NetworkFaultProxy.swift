@@ -201,8 +201,7 @@ package final class NetworkFaultProxy: Sendable {
             let listener = state.listener
             state.listener = nil
             state.firings.append(NetworkFiring(kind: type(of: fault).kind, connection: nil, faultID: faultID,
-                                               detail: "stopped listening (connections are refused); "
-                                                   + "\(state.connections.count) open connection(s) reset"))
+                                               detail: NetworkFiring.refusal(resetting: state.connections.count)))
             return (listener, Array(state.connections.values))
         }
         try listener?.close().wait()

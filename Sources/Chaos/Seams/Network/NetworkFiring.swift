@@ -13,4 +13,14 @@ package struct NetworkFiring: Sendable, Equatable {
     /// When it happened: a connection a fault picks or ends mid-step is placed on the
     /// case's timeline where it happened, not where the step ended.
     package var at: ContinuousClock.Instant = .now
+
+    /// The listener closed by a fault that refuses connections, and what it reset.
+    static func refusal(resetting open: Int) -> String {
+        let reset = switch open {
+        case 0: "no open connection to reset"
+        case 1: "1 open connection reset"
+        default: "\(open) open connections reset"
+        }
+        return "stopped listening (connections are refused); " + reset
+    }
 }

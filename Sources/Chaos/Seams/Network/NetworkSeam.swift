@@ -9,6 +9,9 @@ import Foundation
 final class NetworkSeam: FaultSeam {
     private(set) var lab: NetworkLab?
     private let remotes: [Remote]
+    /// What each fault did, by its id: the connections it picked, and what it did to the
+    /// listener — the one source of its injections' details and of its measured effect.
+    private var acts: [String: (connections: Int, listener: [String])] = [:]
 
     init(remotes: [Remote]) {
         self.remotes = remotes
@@ -73,19 +76,27 @@ final class NetworkSeam: FaultSeam {
     /// The connections the proxies' faults picked and ended since the last step.
     func gather(in session: any CaseSession) {
         for firing in lab?.takeFirings() ?? [] {
-            if let id = firing.faultID { session.ledger.update(id) { $0.fired += 1 } }
+            if let id = firing.faultID {
+                session.ledger.update(id) { $0.fired += 1 }
+                if firing.connection != nil { acts[id, default: (0, [])].connections += 1 } else { acts[id, default: (0, [])].listener.append(firing.detail) }
+            }
             session.record(InjectionRecord(kind: firing.kind, target: "proxy", detail: firing.detail,
                                            atMs: session.clock.ms(at: firing.at), count: firing.connection,
                                            mechanism: InjectionRecord.Mechanism.proxy))
         }
     }
 
-    /// A fault that acted on no connection proves nothing: the app never reached the
-    /// remote while it was armed.
+    /// A fault that acted on no connection, and closed no listener, proves nothing: the
+    /// app never reached the remote while it was armed. Said in the words of the fault's
+    /// own injections.
     func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
-        let fired = activity.fired
-        return fired > 0 ? FaultEffect(hadEffect: true, summary: "acted on \(fired) connection\(fired == 1 ? "" : "s")")
-            : FaultEffect(hadEffect: false, summary: "no effect: no connection reached the remote while it was armed")
+        let act = acts[activity.id] ?? (0, [])
+        var parts = act.listener
+        if act.connections > 0 { parts.insert("acted on \(act.connections) connection\(act.connections == 1 ? "" : "s")", at: 0) }
+        guard activity.fired > 0, !parts.isEmpty else {
+            return FaultEffect(hadEffect: false, summary: "no effect: no connection reached the remote while it was armed")
+        }
+        return FaultEffect(hadEffect: true, summary: parts.joined(separator: "; "))
     }
 
     func tearDown() {
