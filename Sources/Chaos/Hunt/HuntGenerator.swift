@@ -11,10 +11,13 @@ import FaultPoints
 package struct HuntGenerator: Sendable {
     package var surface: HuntSurface
     package var seed: UInt64
+    /// What a hunt aimed at one crash leans towards; none for an ordinary hunt.
+    package var aim = HuntAim()
 
-    package init(surface: HuntSurface, seed: UInt64) {
+    package init(surface: HuntSurface, seed: UInt64, aim: HuntAim = HuntAim()) {
         self.surface = surface
         self.seed = seed
+        self.aim = aim
     }
 
     package func schedule(_ index: Int) -> HuntSchedule {
@@ -80,7 +83,7 @@ package struct HuntGenerator: Sendable {
     func action(in system: String, _ random: inout SplitMix64) -> HuntStep {
         let workload: [(HuntSurface.Action?, Int)] = [(nil, 6)]
         let others = surface.actions.map { action -> (HuntSurface.Action?, Int) in
-            (action, action.system == system ? 4 : action.system == nil ? 2 : 1)
+            (action, (action.system == system ? 4 : action.system == nil ? 2 : 1) * (aim.actions.contains(action.name) ? 6 : 1))
         }
         guard let chosen = random.pick(weighted: workload + others) else {
             let name = random.chance(60) ? "write" : "read"
@@ -103,9 +106,10 @@ package struct HuntGenerator: Sendable {
     func closedAppFault(afterFirstRun: Bool, _ random: inout SplitMix64) -> HuntStep {
         let files = surface.damageableFiles
         let keepsFiles = !surface.files.isEmpty
-        var choices: [(Int, Int)] = [(0, keepsFiles ? 2 : 0), (1, keepsFiles ? 1 : 0), (2, 1)]
-        if afterFirstRun && !files.isEmpty { choices.append((3, 7)) }
-        if !surface.remotes.isEmpty { choices.append((4, 1)) }
+        var choices: [(Int, Int)] = [(0, aim.weigh(.storage, keepsFiles ? 2 : 0)), (1, aim.weigh(.diskFull, keepsFiles ? 1 : 0)),
+                                     (2, aim.weigh(.clock, 1))]
+        if afterFirstRun && !files.isEmpty { choices.append((3, aim.weigh(.fileDamage, 7))) }
+        if !surface.remotes.isEmpty { choices.append((4, aim.weigh(.network, 1))) }
         switch random.pick(weighted: choices) {
         case 0: return storageFault(&random)
         case 1: return .fault("disk-full", random.chance(70) ? [] : [HuntKey("mechanism", .string("tmpfs"))])
@@ -141,9 +145,10 @@ package struct HuntGenerator: Sendable {
         // A target that keeps no files (its data is on a remote) has nothing for storage
         // faults and power cuts to act on.
         let keepsFiles = !surface.files.isEmpty
-        var choices: [(Int, Int)] = [(0, keepsFiles ? 5 : 0), (1, keepsFiles ? 1 : 0), (2, 1), (3, keepsFiles ? 1 : 0)]
-        if !surface.points.isEmpty { choices.append((4, 5)) }
-        if !surface.remotes.isEmpty { choices.append((5, 3)) }
+        var choices: [(Int, Int)] = [(0, aim.weigh(.storage, keepsFiles ? 5 : 0)), (1, aim.weigh(.diskFull, keepsFiles ? 1 : 0)),
+                                     (2, aim.weigh(.clock, 1)), (3, aim.weigh(.powerCut, keepsFiles ? 1 : 0))]
+        if !surface.points.isEmpty { choices.append((4, aim.weigh(.point, 5))) }
+        if !surface.remotes.isEmpty { choices.append((5, aim.weigh(.network, 3))) }
         switch random.pick(weighted: choices) {
         case 0: return storageFault(&random)
         case 1: return .fault("disk-full", [])

@@ -24,23 +24,73 @@ package enum HuntOracle {
     /// The logical names of SQLite's journals.
     static let journalFiles: Set<String> = ["wal", "journal"]
 
-    /// How a case failed, the same for every schedule that fails that way: what a finding
-    /// is grouped by and what shrinking must keep.
+    /// How a case failed, the same for every schedule that fails for the same cause: what
+    /// a finding is grouped by. ``core`` is what failed — a trap's site and the kind of
+    /// error it reports, a hang and the fault that started it, the expectations that
+    /// failed — and what shrinking must keep; ``cause`` is, for a failed expectation, the
+    /// faults that were at work, which shrinking narrows down to those it needs.
     package struct Failure: Sendable, Hashable, Comparable, Codable {
-        /// `trap at LegacyStore.swift:18`, `no-silent-loss`, `hang: …`.
-        package var signature: String
+        package enum Kind: String, Sendable, Codable {
+            case trap, hang, exit, expectations
+        }
+
+        package var kind: Kind
+        /// `trap at TemplateStartup.swift:13: Unresolved error SQLite error 13: database or
+        /// disk is full`, `hang after a network fault on postgres`, `no-silent-loss`.
+        package var core: String
+        /// `a power cut and file damage to store`; nil for a trap or a hang, whose core says it all.
+        package var cause: String?
+
+        package init(kind: Kind, core: String, cause: String? = nil) {
+            self.kind = kind
+            self.core = core
+            self.cause = cause
+        }
+
+        /// The whole failure, as reports and merges tell findings apart by it.
+        package var signature: String { cause.map { "\(core) after \($0)" } ?? core }
 
         package static func < (lhs: Failure, rhs: Failure) -> Bool { lhs.signature < rhs.signature }
 
-        /// A trap or a hang: a failure whatever the schedule's faults are doing at its end.
-        var isTrapOrHang: Bool { signature.hasPrefix("trap") || signature.hasPrefix("no-trap") }
+        /// A trap, a hang or an exit: a failure whatever the schedule's faults are doing at its end.
+        var isTrapOrHang: Bool { kind != .expectations }
 
-        /// A kebab-case name for the finding's file: `trap-legacy-store-18`, `fails-no-silent-loss`.
+        /// Whether `other` fails the same way, as shrinking judges a candidate.
+        func sameCore(_ other: Failure?) -> Bool { other.map { $0.kind == kind && $0.core == core } ?? false }
+
+        /// A kebab-case name for the finding's file: `trap-template-startup-13-database-or-disk-is-full`,
+        /// `hang-network-postgres`, `fails-no-silent-loss-power-cut`.
         package var name: String {
+            switch kind {
+            case .trap:
+                let (site, error) = Self.split(core)
+                let last = error.split(separator: ":").last(where: { $0.contains(where: \.isLetter) }).map(String.init) ?? error
+                return (["trap"] + Self.words(site).filter { $0 != "swift" && $0 != "at" && $0 != "trap" } + Self.words(last).prefix(5)).joined(separator: "-")
+            case .hang, .exit:
+                let words = Self.words(core).filter { !Self.smallWords.contains($0) }
+                return words.prefix(5).joined(separator: "-")
+            case .expectations:
+                let causes = cause.map { Self.words($0).filter { !Self.smallWords.contains($0) } } ?? []
+                return (["fails"] + Self.words(core).prefix(6) + causes.prefix(4)).joined(separator: "-")
+            }
+        }
+
+        /// `trap at X.swift:18: message` → (`trap at X.swift:18`, `message`).
+        static func split(_ core: String) -> (site: String, error: String) {
+            guard core.hasPrefix("trap at "), let colon = core.range(of: ": ", range: core.index(core.startIndex, offsetBy: 8)..<core.endIndex) else {
+                return (core, "")
+            }
+            return (String(core[..<colon.lowerBound]), String(core[colon.upperBound...]))
+        }
+
+        static let smallWords: Set<String> = ["a", "an", "the", "on", "to", "of", "after", "and", "fault", "with", "no"]
+
+        /// The lowercase ASCII words of `text`, split at punctuation and at camel case.
+        static func words(_ text: String) -> [String] {
             var words: [String] = []
             var current = ""
             var previous: Character?
-            for character in signature {
+            for character in text {
                 let boundary = character.isUppercase && (previous?.isLowercase ?? false)
                 if !character.isLetter && !character.isNumber || boundary {
                     if !current.isEmpty { words.append(current) }
@@ -50,35 +100,46 @@ package enum HuntOracle {
                 previous = character
             }
             if !current.isEmpty { words.append(current) }
-            words.removeAll { $0 == "swift" || $0 == "at" }
-            let name = words.prefix(8).joined(separator: "-").filter { $0.isASCII }
-            let kebab = name.isEmpty ? "failure" : name
-            return signature.hasPrefix("trap") || signature.hasPrefix("hang") ? kebab : "fails-" + kebab
+            return words.map { $0.filter(\.isASCII) }.filter { !$0.isEmpty }
         }
     }
 
     /// How `report` failed the oracle; nil when it passed, or proves nothing either way
     /// (inconclusive, skipped, errored: a fault that reached nothing, a case that did not
-    /// apply, Chaos's own failure — none of them the app's).
-    package static func failure(of report: CaseReport) -> Failure? {
+    /// apply, Chaos's own failure — none of them the app's). `steps` are the schedule's
+    /// (what each fault acted on), `remotes` the target's.
+    package static func failure(of report: CaseReport, steps: [HuntStep] = [], remotes: [String] = []) -> Failure? {
         guard report.verdict == .deviated else { return nil }
         if let trap = report.trap {
-            if let site = trap.site { return Failure(signature: "trap at \(site)") }
-            return Failure(signature: "trap: " + plain(trap.message ?? trap.signalName))
+            let error = TrapErrorKind.of(trap.message ?? trap.signalName)
+            if let site = trap.site { return Failure(kind: .trap, core: "trap at \(site)" + (error.isEmpty ? "" : ": \(error)")) }
+            return Failure(kind: .trap, core: "trap: " + (error.isEmpty ? trap.signalName : error))
         }
         let failed = report.expectations.filter { !$0.passed }
+        let atWork = FaultsAtWork(report: report, steps: steps, remotes: remotes)
         if let noTrap = failed.first(where: { $0.kind == ExpectationKeyword.noTrap.rawValue }) {
-            // A hang or an exit: its kind, not its timings.
-            return Failure(signature: "no-trap: " + plain(noTrap.observed))
+            let stopped = report.steps.last?.index ?? 0
+            if isHang(noTrap.observed) {
+                // A hang by the fault that started it, whichever launch, action or read it struck.
+                let culprit = atWork.culpritOfHang(at: stopped)
+                return Failure(kind: .hang, core: "hang " + (culprit.map { "after \($0.phrase)" } ?? "with no fault at work"))
+            }
+            // An exit: how it ended, not its timings.
+            return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(withoutTheStep(noTrap.observed)), cause: FaultsAtWork.phrase(atWork.causes))
         }
         guard !failed.isEmpty else { return nil }
-        return Failure(signature: failed.map(\.kind).sorted().joined(separator: ", "))
+        return Failure(kind: .expectations, core: failed.map(\.kind).sorted().joined(separator: ", "), cause: FaultsAtWork.phrase(atWork.causes))
     }
 
-    /// Text without the numbers that differ from run to run (ms, pids, counts), cut short.
-    static func plain(_ text: String) -> String {
-        let line = text.split(separator: "\n").first.map(String.init) ?? text
-        let words = line.split(separator: " ").map { word in word.contains(where: \.isNumber) ? "N" : String(word) }
-        return String(words.joined(separator: " ").prefix(80))
+    /// An end's text without the request it struck (`during 'notes.add'`): the same end
+    /// of the app, whichever step it came in.
+    static func withoutTheStep(_ text: String) -> String {
+        guard let start = text.range(of: " during '"), let end = text[start.upperBound...].firstIndex(of: "'") else { return text }
+        return String(text[..<start.lowerBound] + text[text.index(after: end)...])
+    }
+
+    /// Whether a failed `no-trap` saw the app hang (no answer before the case's timeout).
+    static func isHang(_ observed: String) -> Bool {
+        observed.hasPrefix("hung") || observed.contains("timed out")
     }
 }

@@ -15,6 +15,8 @@ package struct HuntOutcome: Sendable {
     /// Worker launches of the schedules (not of shrinking).
     package var launches = 0
     package var failuresBySignature: [String: Int] = [:]
+    /// The launches and actions each failure struck (a trap's or a hang's step), by signature.
+    package var struckBySignature: [String: [String]] = [:]
     package var findings: [HuntFinding] = []
     /// Each finding's file, run as it is.
     package var cases: [CaseReport] = []
@@ -47,6 +49,21 @@ package struct HuntOutcome: Sendable {
         if let failure = ran.failure {
             failedSchedules += 1
             failuresBySignature[failure.signature, default: 0] += 1
+            if failure.isTrapOrHang, let step = Self.struck(report, schedule),
+               !(struckBySignature[failure.signature] ?? []).contains(step) {
+                struckBySignature[failure.signature, default: []].append(step)
+            }
+        }
+    }
+
+    /// What a trap or a hang struck: the launch, or the action by its name (its arguments
+    /// left out: the same action, whatever it was given).
+    static func struck(_ report: CaseReport, _ schedule: HuntSchedule) -> String? {
+        guard let number = report.steps.last?.index, schedule.steps.indices.contains(number - 1) else { return report.steps.last?.label }
+        switch schedule.steps[number - 1] {
+        case .launch: return "launch"
+        case let .action(name, _): return name
+        default: return report.steps.last?.label
         }
     }
 

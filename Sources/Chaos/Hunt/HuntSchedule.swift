@@ -55,13 +55,26 @@ package struct HuntSchedule: Sendable, Equatable {
         steps.last == HuntSchedule.closingRead
     }
 
-    /// As ``isWellFormed``, and for a failure other than a trap or a hang, every fault is
-    /// cleared before the end: the oracle's read within 5 s is timed from the last
-    /// clearing, and a schedule that never clears its fault says nothing about recovery.
+    /// As ``isWellFormed``, and for a failure other than a trap or a hang, no fault still
+    /// stands at the end: the oracle's read within 5 s is timed from the last clearing,
+    /// and a schedule that never clears its fault says nothing about recovery. (Damage
+    /// done to a file is done, and stands for nothing: it needs no clear.)
     func isWellFormed(for failure: HuntOracle.Failure) -> Bool {
         guard isWellFormed else { return false }
-        guard !failure.isTrapOrHang, let lastFault = steps.lastIndex(where: { if case .fault = $0 { true } else { false } }) else { return true }
-        return steps[lastFault...].contains(.clear("all"))
+        return failure.isTrapOrHang || standingAtTheEnd.isEmpty
+    }
+
+    /// The kinds of the faults armed and never cleared (file damage aside).
+    var standingAtTheEnd: [String] {
+        var standing: [String] = []
+        for step in steps {
+            switch step {
+            case let .fault(kind, _) where FaultCatalog.kind(named: kind)?.family != .file: standing.append(kind)
+            case let .clear(scope): standing.removeAll { scope == "all" || $0 == scope }
+            default: break
+            }
+        }
+        return standing
     }
 
     /// The read every schedule ends with.

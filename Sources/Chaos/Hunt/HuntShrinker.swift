@@ -1,23 +1,50 @@
 import ChaosTarget
 import Foundation
 
-/// Reduces a failing schedule to one no smaller edit of which fails the same way: runs
-/// of steps dropped (halves, then quarters, down to single steps), then each step made
-/// simpler (an argument or a trigger key dropped, a number lowered, a kill or a power
-/// cut made a stop, a cut at a later write made a cut now, a clear of one kind made a
-/// clear of all). Every candidate is run; the first, in that fixed order, that fails with
-/// the same ``HuntOracle/Failure`` is kept and the search starts again from it. Candidates
-/// are tried `jobs` at a time, but the one kept is always the first in order, so the
-/// result does not depend on `jobs`: QuickCheck's and Hypothesis's greedy shrinking,
-/// with delta debugging's chunks first.
+/// Reduces a failing schedule until no single step can be removed or made simpler and
+/// the schedule still fail the same way (1-minimal): runs of steps dropped (halves, then
+/// quarters, down to single steps), then each step made simpler (an argument or a
+/// trigger key dropped, a number lowered, a kill or a power cut made a stop, a cut at a
+/// later write made a cut now, a clear of one kind made a clear of all). Every candidate
+/// is run; the first, in that fixed order, that fails with the same core
+/// (``HuntOracle/Failure/sameCore(_:)``) is kept and the search starts again from it.
+/// Candidates are tried `jobs` at a time, but the one kept is always the first in order,
+/// so the result does not depend on `jobs`: QuickCheck's and Hypothesis's greedy
+/// shrinking, with delta debugging's chunks first.
+///
+/// A failure that shows only sometimes (``Rate``) is shrunk by candidates that fail at
+/// least as often: each runs up to as many times as the original was tried.
 struct HuntShrinker {
     /// Runs candidates (several at once), giving each one's report, or nil for one the
     /// scenario format refuses.
     var evaluate: ([HuntSchedule]) -> [CaseReport?]
+    /// How a candidate's report failed.
+    var judge: (HuntSchedule, CaseReport) -> HuntOracle.Failure?
     var jobs: Int
     /// Stop shrinking (keeping the smallest so far) past this many runs or this instant.
     var maxRuns = 200
     var deadline: ContinuousClock.Instant
+
+    init(evaluate: @escaping ([HuntSchedule]) -> [CaseReport?],
+         judge: @escaping (HuntSchedule, CaseReport) -> HuntOracle.Failure? = { HuntOracle.failure(of: $1, steps: $0.steps) },
+         jobs: Int, maxRuns: Int = 200, deadline: ContinuousClock.Instant) {
+        self.evaluate = evaluate
+        self.judge = judge
+        self.jobs = jobs
+        self.maxRuns = maxRuns
+        self.deadline = deadline
+    }
+
+    /// How often a failure shows: `failed` of `tries` runs.
+    struct Rate: Sendable, Equatable, Codable {
+        var failed: Int
+        var tries: Int
+
+        static let always = Rate(failed: 1, tries: 1)
+        var isFull: Bool { failed == tries }
+        /// `3 of 5`.
+        var text: String { "\(failed) of \(tries)" }
+    }
 
     struct Outcome {
         var schedule: HuntSchedule
@@ -25,9 +52,11 @@ struct HuntShrinker {
         var runs: Int
         /// True when a bound stopped it before no smaller candidate failed.
         var cutShort: Bool
+        /// When cut short: the steps of the last schedule whose removal was not tried.
+        var untriedSteps = 0
     }
 
-    func shrink(_ start: HuntSchedule, report: CaseReport, failure: HuntOracle.Failure) -> Outcome {
+    func shrink(_ start: HuntSchedule, report: CaseReport, failure: HuntOracle.Failure, rate: Rate = .always) -> Outcome {
         var best = Outcome(schedule: start, report: report, runs: 0, cutShort: false)
         while true {
             let candidates = Self.candidates(of: best.schedule).filter { $0.isWellFormed(for: failure) }
@@ -36,21 +65,60 @@ struct HuntShrinker {
             while offset < candidates.count {
                 guard best.runs < maxRuns, ContinuousClock.now < deadline, !RunInterruption.requested else {
                     best.cutShort = true
+                    best.untriedSteps = Self.untriedRemovals(candidates[offset...], of: best.schedule)
                     return best
                 }
-                let batch = Array(candidates[offset..<min(candidates.count, offset + max(1, jobs))])
-                offset += batch.count
-                let reports = evaluate(batch)
-                best.runs += reports.filter { $0 != nil }.count
-                if let index = reports.firstIndex(where: { $0.flatMap(HuntOracle.failure(of:)) == failure }), let kept = reports[index] {
-                    best.schedule = batch[index]
-                    best.report = kept
-                    accepted = true
-                    break
+                if rate.isFull {
+                    let batch = Array(candidates[offset..<min(candidates.count, offset + max(1, jobs))])
+                    offset += batch.count
+                    let reports = evaluate(batch)
+                    best.runs += reports.filter { $0 != nil }.count
+                    let kept = zip(batch, reports).first { candidate, report in report.map { failure.sameCore(judge(candidate, $0)) } ?? false }
+                    if let (candidate, found) = kept, let report = found {
+                        best.schedule = candidate
+                        best.report = report
+                        accepted = true
+                        break
+                    }
+                } else {
+                    let candidate = candidates[offset]
+                    offset += 1
+                    let (report, runs) = failsAsOften(candidate, failure: failure, rate: rate)
+                    best.runs += runs
+                    if let report {
+                        best.schedule = candidate
+                        best.report = report
+                        accepted = true
+                        break
+                    }
                 }
             }
             if !accepted { return best }
         }
+    }
+
+    /// Runs a candidate of a failure that shows only sometimes as often as the original
+    /// was tried (`jobs` at a time), and gives the report of a failing run when it fails
+    /// at least as often; stops as soon as the answer is known.
+    func failsAsOften(_ candidate: HuntSchedule, failure: HuntOracle.Failure, rate: Rate) -> (CaseReport?, runs: Int) {
+        var failed: [CaseReport] = []
+        var ran = 0
+        while ran < rate.tries {
+            let count = min(max(1, jobs), rate.tries - ran)
+            let reports = evaluate(Array(repeating: candidate, count: count))
+            guard reports.allSatisfy({ $0 != nil }) else { return (nil, ran) }
+            ran += count
+            failed += reports.compactMap { $0 }.filter { failure.sameCore(judge(candidate, $0)) }
+            if failed.count >= rate.failed { return (failed.first, ran) }
+            if ran - failed.count > rate.tries - rate.failed { return (nil, ran) }
+        }
+        return (nil, ran)
+    }
+
+    /// How many of `schedule`'s steps the `remaining` candidates would still have tried
+    /// to remove one by one.
+    static func untriedRemovals(_ remaining: ArraySlice<HuntSchedule>, of schedule: HuntSchedule) -> Int {
+        remaining.filter { $0.steps.count == schedule.steps.count - 1 }.count
     }
 
     /// Every smaller or simpler schedule one edit away, smallest first.

@@ -25,6 +25,12 @@ package struct Hunter {
     /// Where findings are written, and how reproduce lines name that folder.
     package var foundDirectory: URL
     package var foundPath: String
+    /// The target's remotes (what a network fault that names none acts on), once discovered.
+    var remotes: [String] = []
+    /// A hunt aimed at one crash (`chaos reproduce --from-crash`): what its schedules lean
+    /// towards, and the trap it looks for. It stops at the first schedule that traps that
+    /// way, and makes that one failure its finding.
+    package var aim: (lean: HuntAim, wanted: @Sendable (TrapRecord) -> Bool)?
 
     package init(options: RunOptions, seed: UInt64, foundDirectory: URL, foundPath: String) {
         self.options = options
@@ -43,13 +49,15 @@ package struct Hunter {
     package enum Problem: Error, CustomStringConvertible {
         case noWorkload(String)
         case cannotWrite(String)
+        /// A file `--shrink` cannot read as a hunt's finding.
+        case badFile(String)
 
         package var description: String {
             switch self {
             case let .noWorkload(target):
                 "\(target) declares no workload: a hunt writes and reads the app's data through it, and reads it back at the end of "
                     + "every schedule. Add `static let workload: Workload? = Workload(write: \"...\", read: \"...\")` (docs/TARGETS.md)"
-            case let .cannotWrite(reason): reason
+            case let .cannotWrite(reason), let .badFile(reason): reason
             }
         }
     }
@@ -83,50 +91,70 @@ package struct Hunter {
         var outcome = HuntOutcome(seed: seed)
         let (surface, plainCases) = hunt.discoverSurface(workload: workload)
         outcome.surface = surface
+        hunt.remotes = surface.remotes
         progress(.discovered(surface, cases: plainCases))
-        let generator = HuntGenerator(surface: surface, seed: seed)
-        let runUntil = budget.map { start + $0 * 0.4 }
-        let shrinkUntil = budget.map { start + $0 } ?? start + .seconds(24 * 3600)
-        var firsts: [HuntOracle.Failure: (schedule: HuntSchedule, report: CaseReport)] = [:]
+        let generator = HuntGenerator(surface: surface, seed: seed, aim: aim?.lean ?? HuntAim())
+        var plan = HuntBudget(start: start, budget: budget, jobs: jobs)
+        var firsts: [String: Failing] = [:]
         let ranAt = clock.now
         TrialPool<HuntSchedule, Ran>(jobs: jobs).run(
             trial: { offset in
                 let index = hunt.index(ofOffset: offset)
                 if let total = hunt.schedules, index >= total { return nil }
-                if let runUntil, clock.now >= runUntil { return nil }
+                guard plan.mayRunSchedules(at: clock.now, toShrink: firsts.values.map(\.cost)) else { return nil }
                 return generator.schedule(index)
             },
             run: { hunt.runSchedule($0) },
             consume: { _, schedule, ran in
                 outcome.count(schedule, ran)
-                if let failure = ran.failure, let report = ran.report, firsts[failure] == nil {
-                    firsts[failure] = (schedule, report)
+                if let report = ran.report { plan.noteCase(ms: report.durationMs) }
+                if let failure = ran.failure, let report = ran.report, firsts[failure.signature] == nil,
+                   aim.map({ aim in report.trap.map(aim.wanted) ?? false }) ?? true {
+                    firsts[failure.signature] = Failing(failure: failure, schedule: schedule, report: report)
                 }
                 progress(.ran(done: outcome.schedules, failed: outcome.failedSchedules, findings: firsts.count))
-                return true
+                return aim == nil || firsts.isEmpty
             })
         outcome.runMs = (clock.now - ranAt).wholeMilliseconds
-        let ordered = firsts.sorted { $0.value.schedule.index < $1.value.schedule.index }
+        let ordered = firsts.values.sorted { $0.schedule.index < $1.schedule.index }
         var names = Set<String>()
-        for (offset, (failure, first)) in ordered.enumerated() {
+        for (offset, first) in ordered.enumerated() {
             guard !RunInterruption.requested else { outcome.interrupted = true; break }
-            progress(.shrinking(failure, steps: first.schedule.steps.count))
-            // Each finding gets an even share of what is left of the budget.
-            let share = (shrinkUntil - clock.now) / max(1, ordered.count - offset)
+            progress(.shrinking(first.failure, steps: first.schedule.steps.count))
             let shrinkStart = clock.now
-            let shrinker = HuntShrinker(evaluate: { hunt.runSchedules($0) }, jobs: jobs, deadline: clock.now + share)
-            let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: failure)
-            let (finding, report) = try hunt.write(failure, from: first.schedule, shrunk: shrunk, names: &names,
-                                                   failing: outcome.failuresBySignature[failure.signature] ?? 1,
-                                                   shrinkMs: (clock.now - shrinkStart).wholeMilliseconds)
-            outcome.shrinkRuns += shrunk.runs
+            // Each finding gets its share of what is left, by what its shrink is likely to cost.
+            let deadline = plan.shrinkDeadline(at: clock.now, cost: first.cost, costsLeft: ordered[offset...].map(\.cost))
+            let found = try hunt.finding(for: first, deadline: deadline, end: plan.end, names: &names,
+                                         failing: outcome.failuresBySignature[first.failure.signature] ?? 1)
+            outcome.shrinkRuns += found.runs
+            var finding = found.finding
+            finding.shrinkMs = (clock.now - shrinkStart).wholeMilliseconds
+            finding.struck = outcome.struckBySignature[first.failure.signature]
+            // Shrunk, two failures may prove one cause (a clock jump that played no part
+            // was all that told them apart): one finding, their schedules counted together.
+            if let same = outcome.findings.firstIndex(where: { $0.failure == finding.failure }) {
+                outcome.findings[same].failingSchedules += finding.failingSchedules
+                let struck = Set((outcome.findings[same].struck ?? []) + (finding.struck ?? []))
+                outcome.findings[same].struck = struck.isEmpty ? nil : struck.sorted()
+                try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
+                continue
+            }
             outcome.findings.append(finding)
-            outcome.cases.append(report)
+            outcome.cases.append(found.report)
             progress(.found(finding))
         }
         if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
+    }
+
+    /// The first schedule to fail one distinct way, and what shrinking it may cost.
+    struct Failing {
+        var failure: HuntOracle.Failure
+        var schedule: HuntSchedule
+        var report: CaseReport
+
+        var cost: HuntBudget.ShrinkCost { HuntBudget.ShrinkCost(steps: schedule.steps.count, caseMs: report.durationMs) }
     }
 
     /// The schedule index of this hunt's `offset`-th schedule (its shard's share).
@@ -141,7 +169,12 @@ package struct Hunter {
     func runSchedule(_ schedule: HuntSchedule) -> Ran {
         guard var report = runCase(schedule) else { return Ran(report: nil, failure: nil) }
         if report.verdict == .errored, let again = runCase(schedule) { report = again }
-        return Ran(report: report, failure: HuntOracle.failure(of: report))
+        return Ran(report: report, failure: judge(schedule, report))
+    }
+
+    /// How a schedule's report failed the oracle.
+    func judge(_ schedule: HuntSchedule, _ report: CaseReport) -> HuntOracle.Failure? {
+        HuntOracle.failure(of: report, steps: schedule.steps, remotes: remotes)
     }
 
     /// Runs one schedule as a case; nil when the format or the target refuses it (a
@@ -201,7 +234,8 @@ package struct Hunter {
 
     /// Whether a scenario file's text is a finding a hunt wrote.
     package static func wroteByHunt(_ text: String) -> Bool {
-        text.hasPrefix("name: ") && text.contains("\nsummary: \"\(findingSummaryPrefix)")
+        let body = text.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.hasPrefix("#") }
+        return body.first?.hasPrefix("name: ") == true && text.contains("\nsummary: \"\(findingSummaryPrefix)")
     }
 
     static let findingSummaryPrefix = "Found by chaos hunt"

@@ -66,6 +66,7 @@ extension HTMLReportWriter {
         .count.baseline-new b { color: var(--deviated); } .count.baseline-fixed b { color: var(--passed); }
         .case-head { display: flex; flex-wrap: wrap; align-items: center; gap: 10px; }
         .case-summary { margin: 6px 0 10px; }
+        .explanation { margin: 6px 0 10px; padding: 8px 10px; border-left: 3px solid var(--deviated); background: var(--deviated-bg); }
         .facts { display: flex; flex-wrap: wrap; gap: 4px 18px; color: var(--muted); margin: 0 0 10px; }
         .facts b { color: var(--fg); font-weight: 600; }
         .recovery { color: var(--passed); font-weight: 700; }

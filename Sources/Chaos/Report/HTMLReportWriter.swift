@@ -134,7 +134,7 @@ package enum HTMLReportWriter {
         var html = """
             <section class="case v-\(report.verdict.rawValue) \(filterClass(report))" id="case-\(number)">
             <div class="case-head">\(badge(report.verdict))\(baselineMark(report))<h2>\(escape(report.scenario))</h2></div>
-            <p class="case-summary">\(escape(report.summary))</p>
+            <p class="case-summary">\(escape(report.summary))</p>\(report.explanation.map { "\n<p class=\"explanation\"><b>What happened:</b> \(escape($0))</p>" } ?? "")
             <p class="facts"><span>system <b>\(escape(report.system))</b></span>\
             <span>variant <b>\(escape(report.variant))</b></span><span>seed <b>\(report.seed)</b></span>\
             <span>duration <b>\(milliseconds(report.durationMs))</b></span>\(recovery)</p>
@@ -190,8 +190,10 @@ package enum HTMLReportWriter {
             + "\(hunt.bitten) bitten by a fault, \(hunt.idle) whose faults never fired (no evidence), \(hunt.failedSchedules) failed"
             + (hunt.errored > 0 ? ", \(hunt.errored) errored" : "") + "; \(hunt.points.count) fault points hit by the plain run</dd>"
         html += "\n<dt>Findings</dt><dd>" + (hunt.findings.isEmpty ? "none" : hunt.findings.map { finding in
-            "<code>\(escape(finding.file))</code> — \(escape(finding.failure)), \(finding.failingSchedules) schedules, "
-                + "shrunk \(finding.stepsBefore) → \(finding.stepsAfter) steps" + (finding.reproduced ? "" : " (did not fail again from the file)")
+            let shrunk = finding.cutShort ? ", cut short with \(finding.untriedSteps ?? 0) steps not yet tried" : ", minimal"
+            return "<code>\(escape(finding.file))</code> — \(escape(finding.failure)), \(finding.failingSchedules) schedules, "
+                + "shrunk \(finding.stepsBefore) → \(finding.stepsAfter) steps\(shrunk)" + (finding.rateText.map { "; fails \(escape($0))" } ?? "")
+                + (finding.reproduced ? "" : " (did not fail again from the file)")
         }.joined(separator: "<br>")) + "</dd>"
         return html
     }

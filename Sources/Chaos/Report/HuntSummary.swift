@@ -90,4 +90,23 @@ package struct HuntFinding: Codable, Sendable, Equatable {
     package var reproduce: String
     /// The file's text (what `chaos report merge` writes beside the merged report).
     package var yaml: String
+    /// Cut short: the steps of the schedule left whose removal was never tried
+    /// (`chaos hunt --shrink FILE` goes on from there); nil when shrinking finished.
+    @ExplicitNull package var untriedSteps: Int?
+    /// How often the file failed as the hunt saw, run again: `reproducedRuns` of `reproduceTries`.
+    @ExplicitNull package var reproducedRuns: Int?
+    @ExplicitNull package var reproduceTries: Int?
+    /// It did not fail every time, before shrinking or from its file: it depends on timing.
+    @ExplicitNull package var flaky: Bool?
+    /// What happened, in one paragraph built from the evidence: what the fault did, what
+    /// the app answered, what was lost or how long it waited.
+    @ExplicitNull package var explanation: String?
+    /// The launches and actions the failure struck, over every schedule that showed it.
+    @ExplicitNull package var struck: [String]?
+
+    /// `5 of 5 runs`, `2 of 5 runs (flaky)`; nil for a report of an older Chaos.
+    package var rateText: String? {
+        guard let failed = reproducedRuns, let tries = reproduceTries else { return nil }
+        return "\(failed) of \(tries) run\(tries == 1 ? "" : "s")" + (flaky == true ? " (flaky)" : "")
+    }
 }

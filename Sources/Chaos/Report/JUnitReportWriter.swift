@@ -66,7 +66,10 @@ package enum JUnitReportWriter {
             break
         case .deviated:
             let mark = report.baseline.map { "[\($0)] " } ?? ""
-            xml += element("failure", message: mark + failureMessage(report), type: "deviated", text: failureText(report))
+            // A hunt's finding says what happened in words; the same paragraph heads its text.
+            let message = report.explanation ?? failureMessage(report)
+            let text = report.explanation.map { $0 + "\n\n" + failureText(report) } ?? failureText(report)
+            xml += element("failure", message: mark + message, type: "deviated", text: text)
         case .errored, .interrupted:
             let reason = report.error ?? (report.verdict == .interrupted ? "the run was interrupted" : "the harness failed")
             let text = reason + "\n\nReproduce: " + report.reproduce

@@ -19,9 +19,18 @@ struct HuntCommand: ParsableCommand {
         is shrunk to the fewest steps that still fail that way, written to
         REPORT-DIR/found/NAME.yaml, and run again from that file.
 
-        The same seed and --schedules N give the same findings, whatever -j.
-        Shards (--shard I/N) take every Nth schedule; 'chaos report merge'
-        joins them into the whole hunt.
+        Failures are told apart by cause: a trap by its site and the kind of
+        error it reports, a hang by the fault that started it, a loss by the
+        expectation and the faults at work. Each finding is shrunk until no
+        step can be removed or made simpler (its file says "minimal"), run
+        again a few times (its rate, "flaky" when it did not fail every time),
+        and explained in a paragraph. A budget leaves each finding time to
+        shrink; one cut short says so, and --shrink FILE goes on later.
+
+        Each hunt draws a fresh seed and prints it first; --seed pins it. The
+        same seed and --schedules N give the same findings, whatever -j (or
+        say which were flaky). Shards (--shard I/N) take every Nth schedule;
+        'chaos report merge' joins them into the whole hunt.
 
         Examples:
           chaos hunt --variant legacy --budget 5m -j 2
@@ -29,12 +38,17 @@ struct HuntCommand: ParsableCommand {
           chaos hunt --target-exec .build/debug/chaos-example-notes \\
               --variant fragile --budget 2m
           chaos hunt --schedules 400 --shard 1/2 --report-dir shard1
+          chaos hunt --shrink reports/found/hang-network-postgres.yaml \\
+              --target-exec .build/debug/chaos-example-orders --variant fragile
         """)
 
     @OptionGroup var target: TargetOptions
 
-    @Option(help: "The hunt's seed: every schedule, argument and firing comes from it.")
-    var seed: UInt64 = 1
+    @Option(help: "The hunt's seed: every schedule, argument and firing comes from it (default: a fresh one, printed first).")
+    var seed: UInt64?
+
+    @Option(help: ArgumentHelp("Shrink a finding's file further (one a budget cut short) and write it again in place.", valueName: "file"))
+    var shrink: String?
 
     @Option(help: "Stop after this long, shrinking included, e.g. 10m (default 10m unless --schedules is given).")
     var budget: String?
@@ -66,6 +80,7 @@ struct HuntCommand: ParsableCommand {
         if let schedules, schedules < 1 { throw ValidationError("--schedules must be at least 1") }
         guard (1...64).contains(jobs) else { throw ValidationError("-j must be from 1 to 64") }
         if let shard, SuiteOptions.parseShard(shard) == nil { throw ValidationError("--shard wants I/N with 1 ≤ I ≤ N, e.g. 1/2; got '\(shard)'") }
+        if shrink != nil, schedules != nil || shard != nil { throw ValidationError("--shrink takes a finding's file: no --schedules or --shard with it") }
         try CaseOptions.parse(option.flatMap { ["--option", $0] }).validate()
     }
 
@@ -76,6 +91,8 @@ struct HuntCommand: ParsableCommand {
         let cases = try CaseOptions.parse(option.flatMap { ["--option", $0] })
         try choice.check([], options: cases.overrides)
         let options = cases.runOptions(choice)
+        let seed = self.seed ?? UInt64.random(in: 1...9_999_999)
+        if let shrink { return try shrinkFile(shrink, options: options, seed: seed) }
         let found = (reportDir.hasSuffix("/") ? reportDir : reportDir + "/") + "found"
         var hunter = Hunter(options: options, seed: seed, foundDirectory: URL(fileURLWithPath: found), foundPath: found)
         hunter.schedules = schedules
@@ -84,8 +101,12 @@ struct HuntCommand: ParsableCommand {
         hunter.shard = shard.flatMap(SuiteOptions.parseShard)
         let console = HuntConsole()
         let bound = [schedules.map { "\($0) schedules" }, budgetDuration.map { "budget \(ScenarioDuration.format($0))" }].compactMap { $0 }
-        print("chaos \(ChaosVersion.current) — hunt, seed \(seed), variant \(options.variant), target \(options.target.name), "
-            + bound.joined(separator: ", ") + (jobs > 1 ? ", \(jobs) at a time" : "") + (shard.map { ", shard \($0)" } ?? ""))
+        // The seed first, as TigerBeetle's simulator prints it: the one thing needed to run this hunt again.
+        let fresh: String = self.seed == nil ? " (fresh: --seed \(seed) runs this hunt again)" : ""
+        let parallel: String = jobs > 1 ? ", \(jobs) at a time" : ""
+        let sharded: String = shard.map { ", shard \($0)" } ?? ""
+        print("chaos \(ChaosVersion.current) — hunt, seed \(seed)\(fresh), variant \(options.variant), target \(options.target.name), "
+            + bound.joined(separator: ", ") + parallel + sharded)
         let outcome: HuntOutcome
         do { outcome = try hunter.run(progress: console.show) } catch {
             throw CommandFailure("chaos hunt: \(error)", error.isUsage ? .usage : .harnessError)
@@ -102,9 +123,39 @@ struct HuntCommand: ParsableCommand {
     }
 }
 
+extension HuntCommand {
+    /// `--shrink FILE`: the finding shrunk on within the budget, written again in place.
+    func shrinkFile(_ path: String, options: RunOptions, seed: UInt64) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent()
+        var hunter = Hunter(options: options, seed: seed, foundDirectory: folder, foundPath: (path as NSString).deletingLastPathComponent)
+        hunter.budget = budgetDuration
+        hunter.jobs = jobs
+        let console = HuntConsole()
+        print("chaos \(ChaosVersion.current) — shrinking \(path), variant \(options.variant), target \(options.target.name)"
+            + (budgetDuration.map { ", budget \(ScenarioDuration.format($0))" } ?? ""))
+        let result: (HuntFinding, CaseReport)?
+        do { result = try hunter.shrink(file: url, progress: console.show) } catch {
+            throw CommandFailure("chaos hunt: \(error)", error.isUsage ? .usage : .harnessError)
+        }
+        guard let (finding, case_) = result else {
+            print("\(path) does not fail any more (run \(1 + HuntConfirmation.triesBefore) times): nothing to shrink; the file is left as it is.")
+            return
+        }
+        var report = RunReport(run: RunInfo.now(options: options), cases: [case_], durationMs: finding.shrinkMs)
+        report.run.seed = seed
+        let written = try ReportSet.write(report, to: URL(fileURLWithPath: reportDir))
+        print("report: \(written.html.path)")
+        if RunInterruption.requested { throw ExitCode(.interrupted) }
+        throw ExitCode(.failed)
+    }
+}
+
 extension Hunter.Problem {
     var isUsage: Bool {
-        if case .noWorkload = self { return true }
-        return false
+        switch self {
+        case .noWorkload, .badFile: true
+        case .cannotWrite: false
+        }
     }
 }

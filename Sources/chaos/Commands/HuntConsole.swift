@@ -27,12 +27,31 @@ final class HuntConsole {
         case let .shrinking(failure, steps):
             say("shrinking \(failure.signature) (\(steps) steps)…")
         case let .found(finding):
-            let shrunk = "shrunk \(finding.stepsBefore) → \(finding.stepsAfter) steps in \(finding.shrinkRuns) runs "
-                + "(\(String(format: "%.1f", Double(finding.shrinkMs) / 1000)) s)" + (finding.cutShort ? ", cut short by the budget" : "")
-            say("✘ \(finding.failure) — \(finding.failingSchedules) schedule\(finding.failingSchedules == 1 ? "" : "s"), first \(finding.schedule); \(shrunk)")
-            say("  \(finding.file)" + (finding.reproduced ? "" : " (run again from the file, it did not fail the same way)"))
-            say("  reproduce: \(finding.reproduce)")
+            for line in Self.lines(of: finding) { say(line) }
         }
+    }
+
+    /// A finding as the console shows it: its whole title, how it was shrunk and how often
+    /// it fails, what happened, its file and the line that reproduces it.
+    static func lines(of finding: HuntFinding) -> [String] {
+        let schedules = "\(finding.failingSchedules) schedule\(finding.failingSchedules == 1 ? "" : "s"), first \(finding.schedule)"
+        let struck = finding.struck.map { $0.isEmpty ? "" : ", struck " + $0.joined(separator: ", ") } ?? ""
+        var shrunk = "shrunk \(finding.stepsBefore) → \(finding.stepsAfter) steps in \(finding.shrinkRuns) runs "
+            + "(\(String(format: "%.1f", Double(finding.shrinkMs) / 1000)) s)"
+        if finding.cutShort {
+            shrunk += ", cut short by the budget with \(finding.untriedSteps ?? 0) step\(finding.untriedSteps == 1 ? "" : "s") "
+                + "not yet tried (--shrink FILE goes on)"
+        } else {
+            shrunk += ", minimal"
+        }
+        var lines = FindingFile.wrapped("✘ " + finding.failure, width: 100)
+        lines += FindingFile.wrapped("\(schedules)\(struck); \(shrunk)" + (finding.rateText.map { "; fails \($0)" } ?? ""), width: 98).map { "  " + $0 }
+        if let explanation = finding.explanation {
+            lines += FindingFile.wrapped(explanation, width: 98).map { "  " + $0 }
+        }
+        lines.append("  \(finding.file)" + (finding.reproduced ? "" : " (run again from the file, it did not fail the same way)"))
+        lines.append("  reproduce: \(finding.reproduce)")
+        return lines
     }
 
     func summary(_ outcome: HuntOutcome) {

@@ -10,7 +10,9 @@ struct ReproduceCommand: ParsableCommand {
         Examples:
           chaos reproduce reports/chaos-report.json     (the first failed case)
           chaos reproduce reports/chaos-report.json --case corrupted-db --keep
-          chaos reproduce --from-crash crash.log    (bundled scenarios, legacy)
+          chaos reproduce --from-crash crash.log    (the built-in app, legacy)
+          chaos reproduce --from-crash crash.log \\
+              --target-exec .build/debug/chaos-example-notes --variant fragile
           chaos reproduce --from-crash crash.log \\
               --scenarios Examples/Notes/scenarios \\
               --target-exec .build/debug/chaos-example-notes
@@ -20,9 +22,14 @@ struct ReproduceCommand: ParsableCommand {
         verdict and trap site are printed beside the new ones.
 
         A crash log is matched by the trap's site (File.swift:LINE) and its Fatal
-        error message, against your scenarios on each variant of your target (or
-        the bundled ones on the built-in legacy app); the matches are listed best
-        first (site and message, then site, then message) and run again.
+        error message (site and message, then site, then message). With no
+        --scenarios, nothing needs writing first: the storage catalog, as chaos
+        check runs it on your target (and the built-in app's own catalog, on
+        it), runs on each variant; when no case traps that way, a hunt aimed at
+        the crash (its message and frames weigh the faults and actions drawn)
+        runs within --budget, and the first schedule that traps the same way is
+        shrunk and written to REPORT-DIR/found/ with its `chaos run` line.
+        With --scenarios, yours run on each variant and the matches run again.
         """)
 
     @Argument(help: "A chaos-report.json.")
@@ -42,19 +49,30 @@ struct ReproduceCommand: ParsableCommand {
     @Flag(help: "Keep the case's scratch directory (store files, quarantine, worker logs) and print its path.")
     var keep = false
 
+    @Option(help: "With --from-crash and no --scenarios: how long the hunt aimed at the crash may take, e.g. 2m.")
+    var budget: String = "2m"
+
+    @Option(name: [.customShort("j"), .long], help: "With --from-crash: run this many cases at once (default: one per core).")
+    var jobs: Int = max(1, ProcessInfo.processInfo.activeProcessorCount)
+
     @Option(help: "Where to write the reports of the new run.")
     var reportDir: String = "reports/reproduce"
 
     func validate() throws {
         if (report == nil) == (fromCrash == nil) { throw ValidationError("give a report or --from-crash FILE (one of them)") }
         if !scenarios.isEmpty && fromCrash == nil { throw ValidationError("--scenarios goes with --from-crash") }
+        if ScenarioDuration.parse(budget).map({ $0 > .zero }) != true {
+            throw ValidationError("--budget wants a duration such as 90s, 2m or 10m; got '\(budget)'")
+        }
+        guard (1...64).contains(jobs) else { throw ValidationError("-j must be from 1 to 64") }
     }
 
     func run() throws {
         RunInterruption.install()
         try ReportOptions.prepare(reportDir)
         if let fromCrash {
-            return try CrashReproduction(log: fromCrash, scenarios: scenarios, target: target, reportDir: reportDir).run()
+            return try CrashReproduction(log: fromCrash, scenarios: scenarios, target: target, reportDir: reportDir,
+                                         budget: ScenarioDuration.parse(budget) ?? .seconds(120), jobs: jobs).run()
         }
         guard let report else { return }
         let previous = try CommandFailure.usage { try JSONReportWriter.read(from: URL(fileURLWithPath: report)) }

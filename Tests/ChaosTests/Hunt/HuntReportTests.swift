@@ -7,7 +7,7 @@ import Testing
 /// HTML and JUnit reports carry the findings.
 @Suite struct HuntReportTests {
     static func finding(_ failure: String, schedule: Int, failing: Int = 1) -> HuntFinding {
-        let name = HuntOracle.Failure(signature: failure).name
+        let name = HuntOracle.Failure(kind: failure.hasPrefix("trap") ? .trap : .expectations, core: failure).name
         return HuntFinding(name: name, file: "reports/found/\(name).yaml", failure: failure, schedule: schedule, failingSchedules: failing,
                            stepsBefore: 12, stepsAfter: 3, shrinkRuns: 9, shrinkMs: 800, cutShort: false, reproduced: true,
                            reproduce: "chaos run reports/found/\(name).yaml --seed 5 --variant legacy", yaml: "name: \(name)\n")

@@ -62,14 +62,55 @@ import Testing
         let outcome = shrinker.shrink(Self.big, report: report, failure: failure)
         #expect(outcome.cutShort)
         #expect(outcome.schedule.steps.count < Self.big.steps.count)
-        #expect(Self.run(outcome.schedule).flatMap(HuntOracle.failure(of:)) == failure)
+        #expect(Self.run(outcome.schedule).flatMap { HuntOracle.failure(of: $0) } == failure)
     }
 
     @Test func failuresAreNamedForTheirFiles() {
-        #expect(HuntOracle.Failure(signature: "trap at LegacyStore.swift:18").name == "trap-legacy-store-18")
-        #expect(HuntOracle.Failure(signature: "trap at LegacyFavoritesDataSource.swift:44").name == "trap-legacy-favorites-data-source-44")
-        #expect(HuntOracle.Failure(signature: "integrity, no-silent-loss").name == "fails-integrity-no-silent-loss")
-        #expect(HuntOracle.Failure(signature: "trap: Fatal error: Über").name == "trap-fatal-error-ber")
+        #expect(HuntOracle.Failure(kind: .trap, core: "trap at LegacyStore.swift:18").name == "trap-legacy-store-18")
+        #expect(HuntOracle.Failure(kind: .trap, core: "trap at LegacyFavoritesDataSource.swift:44").name == "trap-legacy-favorites-data-source-44")
+        #expect(HuntOracle.Failure(kind: .expectations, core: "integrity, no-silent-loss").name == "fails-integrity-no-silent-loss")
+        #expect(HuntOracle.Failure(kind: .trap, core: "trap: Fatal error: Über").name == "trap-fatal-error-ber")
+    }
+
+    /// 1-minimal: no candidate one edit away from the result fails the same way.
+    @Test func theResultIsOneMinimal() throws {
+        let outcome = try shrink(jobs: 2)
+        let failure = try #require(HuntOracle.failure(of: outcome.report))
+        for candidate in HuntShrinker.candidates(of: outcome.schedule) where candidate.isWellFormed(for: failure) {
+            #expect(Self.run(candidate).flatMap { HuntOracle.failure(of: $0) } != failure, "\(candidate.steps) still fails")
+        }
+    }
+
+    @Test func aBoundSaysHowManyStepsWereLeftUntried() throws {
+        let report = try #require(Self.run(Self.big))
+        let failure = try #require(HuntOracle.failure(of: report))
+        let shrinker = HuntShrinker(evaluate: { $0.map(Self.run) }, jobs: 1, maxRuns: 3, deadline: .now + .seconds(60))
+        let outcome = shrinker.shrink(Self.big, report: report, failure: failure)
+        #expect(outcome.cutShort)
+        #expect(outcome.untriedSteps > 0 && outcome.untriedSteps <= outcome.schedule.steps.count, "\(outcome.untriedSteps)")
+    }
+
+    /// A failure that shows 3 runs in 5 is shrunk by candidates that fail at least as
+    /// often: a step that makes it fail more often is kept, though without it the
+    /// schedule still fails now and then.
+    @Test func aFlakyFailureIsShrunkByCandidatesThatFailAtLeastAsOften() throws {
+        let helper = HuntStep.action("favorites.add", [HuntKey("count", .int(4))])
+        final class Runs: @unchecked Sendable { var count = 0 }
+        let runs = Runs()
+        // With the helper, 3 runs in 5 fail; without it, 1 in 5.
+        func flaky(_ schedule: HuntSchedule) -> CaseReport? {
+            guard let report = Self.run(schedule) else { return nil }
+            runs.count += 1
+            guard report.trap != nil else { return report }
+            let often = schedule.steps.contains(helper) ? 3 : 1
+            return runs.count % 5 < often ? report : ReportSample.passed
+        }
+        let report = try #require(Self.run(Self.big))
+        let failure = try #require(HuntOracle.failure(of: report))
+        let shrinker = HuntShrinker(evaluate: { $0.map(flaky) }, jobs: 1, deadline: .now + .seconds(60))
+        let outcome = shrinker.shrink(Self.big, report: report, failure: failure, rate: HuntShrinker.Rate(failed: 3, tries: 5))
+        #expect(outcome.schedule.steps.contains(helper), "\(outcome.schedule.steps)")
+        #expect(outcome.schedule.steps.count < Self.big.steps.count)
     }
 
     @Test func aCaseThatProvesNothingIsNoFailure() {

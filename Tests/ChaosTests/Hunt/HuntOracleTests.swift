@@ -1,0 +1,74 @@
+@testable import Chaos
+@testable import ChaosTarget
+import Testing
+
+/// One finding per cause: a hang by the fault that started it, whatever launch or action
+/// it struck; a loss by the expectation and the faults at work, which shrinking may
+/// narrow (the core stays); names and titles whole.
+@Suite struct HuntOracleTests {
+    static func activity(_ step: Int, _ kind: String, fired: Int = 1) -> FaultActivity {
+        FaultActivity(id: "step-\(step)", kind: kind, label: kind, fired: fired)
+    }
+
+    /// A case that ended at step `last` the way `observed` says, with these faults.
+    static func report(failing kind: String, observed: String, last: Int, faults: [FaultActivity]) -> CaseReport {
+        var report = ReportSample.deviated
+        report.trap = nil
+        report.steps = (1...last).map { StepRecord(index: $0, label: "step \($0)", startMs: $0 * 10, durationMs: 5, outcome: "ok") }
+        report.expectations = [ExpectationResult(kind: kind, label: kind, passed: false, expected: "", observed: observed)]
+        report.faults = faults
+        return report
+    }
+
+    static let hangSteps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.add", []), .fault("clock-jump", [HuntKey("by", .string("+1h"))]),
+                                        .action("orders.list", []), .action("orders.add", [])]
+
+    @Test func aHangIsOneFailureWhateverActionItStruck() throws {
+        let faults = [Self.activity(2, "blackhole", fired: 3), Self.activity(4, "clock-jump")]
+        let onAdd = Self.report(failing: "no-trap", observed: "hung: no answer to 'orders.add' before the case timeout", last: 3, faults: [faults[0]])
+        let onList = Self.report(failing: "no-trap", observed: "hung: no answer to 'orders.list' before the case timeout", last: 5, faults: faults)
+        let first = try #require(HuntOracle.failure(of: onAdd, steps: Self.hangSteps, remotes: ["postgres"]))
+        let second = try #require(HuntOracle.failure(of: onList, steps: Self.hangSteps, remotes: ["postgres"]))
+        #expect(first == second, "a clock jump that fired later does not take the blame from the network")
+        #expect(first.signature == "hang after a network fault on postgres")
+        #expect(first.name == "hang-network-postgres")
+        #expect(first.isTrapOrHang)
+    }
+
+    @Test func aClearedFaultIsNotBlamed() throws {
+        let steps: [HuntStep] = [.launch, .fault("io-error", [HuntKey("op", .string("write"))]), .clear("all"), .fault("blackhole", []),
+                                 .action("notes.add", [])]
+        let report = Self.report(failing: "no-trap", observed: "hung: no answer to 'notes.add' before the case timeout", last: 5,
+                                 faults: [Self.activity(2, "io-error"), Self.activity(4, "blackhole")])
+        #expect(HuntOracle.failure(of: report, steps: steps, remotes: ["sync"])?.signature == "hang after a network fault on sync")
+        let none = Self.report(failing: "no-trap", observed: "hung: no answer", last: 5, faults: [])
+        #expect(HuntOracle.failure(of: none, steps: steps)?.signature == "hang with no fault at work")
+    }
+
+    @Test func aLossIsToldApartByTheFaultsAtWorkAndShrinksByItsCore() throws {
+        let steps: [HuntStep] = [.launch, .action("notes.add", []), .fault("clock-jump", [HuntKey("by", .string("-1h"))]),
+                                 .powerLoss("torn", nil), .fault("corrupt-file", [HuntKey("file", .string("store"))]), .launch,
+                                 .action("notes.list", [])]
+        let withClock = Self.report(failing: "no-silent-loss", observed: "1 of 3 lost", last: 7,
+                                    faults: [Self.activity(3, "clock-jump"), Self.activity(4, "power-loss"), Self.activity(5, "corrupt-file")])
+        let failure = try #require(HuntOracle.failure(of: withClock, steps: steps))
+        #expect(failure.core == "no-silent-loss")
+        #expect(failure.signature == "no-silent-loss after a power cut, file damage to store and a clock jump")
+        #expect(failure.name == "fails-no-silent-loss-power-cut-file-damage")
+        var shrunk = steps
+        shrunk.remove(at: 2)
+        let without = Self.report(failing: "no-silent-loss", observed: "1 of 3 lost", last: 6,
+                                  faults: [Self.activity(3, "power-loss"), Self.activity(4, "corrupt-file")])
+        let narrowed = try #require(HuntOracle.failure(of: without, steps: shrunk))
+        #expect(failure.sameCore(narrowed), "shrinking keeps what failed, not what else was at work")
+        #expect(narrowed.signature == "no-silent-loss after a power cut and file damage to store")
+    }
+
+    @Test func anUnexpectedExitIsTheSameWhicheverStepItEnded() {
+        let steps: [HuntStep] = [.launch, .action("a.write", []), .action("a.read", [])]
+        let one = Self.report(failing: "no-trap", observed: "the worker ended unexpectedly during 'a.write' (exited(3))", last: 2, faults: [])
+        let two = Self.report(failing: "no-trap", observed: "the worker ended unexpectedly during 'a.read' (exited(3))", last: 3, faults: [])
+        #expect(HuntOracle.failure(of: one, steps: steps) == HuntOracle.failure(of: two, steps: steps))
+        #expect(HuntOracle.failure(of: one, steps: steps)?.core == "exit: the worker ended unexpectedly (exited(3))")
+    }
+}
