@@ -163,6 +163,9 @@ let package = Package(
         // A test app that traps on an index out of range: built in release, statically
         // linked, by the test that names such a trap's site in every build.
         .executableTarget(name: "chaos-test-index-trap", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/IndexTrap"),
+        // A test app with a crash no catalog case reaches (a tag renamed to nothing): what
+        // `chaos reproduce --from-crash` finds by a hunt aimed at the crash.
+        .executableTarget(name: "chaos-test-tags", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/Tags"),
         // `make bench`: figures, not tests (release build).
         .executableTarget(
             name: "chaos-bench",

@@ -36,7 +36,7 @@ struct FindingExplanation {
         }
         switch failure.kind {
         case .hang:
-            let waited = last.map { Self.seconds($0.durationMs) } ?? "?"
+            let waited = last.map { ScenarioDuration.seconds(.milliseconds($0.durationMs)) } ?? "?"
             return "The app did not answer\(at) for \(waited) s; the case's time limit ended it."
         case .exit:
             let end = report.expectations.first { $0.kind == ExpectationKeyword.noTrap.rawValue && !$0.passed }?.observed ?? "ended"
@@ -61,10 +61,5 @@ struct FindingExplanation {
 
     static func firstLine(_ text: String) -> String {
         text.split(separator: "\n", omittingEmptySubsequences: true).first.map(String.init) ?? text
-    }
-
-    static func seconds(_ ms: Int) -> String {
-        let tenths = (ms + 50) / 100
-        return "\(tenths / 10).\(tenths % 10)"
     }
 }

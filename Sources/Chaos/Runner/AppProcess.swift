@@ -79,6 +79,7 @@ final class AppProcess {
     func request(_ body: WorkerRequest) throws(AppStop) -> WorkerReply {
         let what = body.name ?? body.op.rawValue
         guard let worker else { throw .harness("'\(what)' needs the app running: add a launch step before it") }
+        let asked = clock.now
         switch worker.request(body, deadline: clock.deadline, onEvent: handlers.event) {
         case let .reply(reply):
             handlers.reply(reply)
@@ -98,7 +99,10 @@ final class AppProcess {
             throw .interrupted
         case let .hung(seen):
             self.worker = nil
-            let why = seen.map { "\($0) during '\(what)' before the case timeout" } ?? "no answer to '\(what)' before the case timeout"
+            // How long it waited, measured: the case's timeout is what ended the wait.
+            let waited = ScenarioDuration.seconds(clock.now - asked)
+            let why = seen.map { "\($0) during '\(what)', \(waited) s until the case's timeout" }
+                ?? "no answer to '\(what)' in \(waited) s, until the case's timeout"
             throw .failed("hung: \(why); the worker's processes were killed", gap: ExpectationResult.notReached("the app hung"))
         case let .brokeProtocol(why):
             self.worker = nil

@@ -83,6 +83,12 @@ package enum ScenarioDuration {
         return sign + decimal(magnitude, scale: 1_000_000) + "ms"
     }
 
+    /// A measured time in seconds with one decimal, as a person reads a wait: `29.9`.
+    package static func seconds(_ duration: Duration) -> String {
+        let tenths = (max(0, duration.wholeNanoseconds) + 50_000_000) / 100_000_000
+        return "\(tenths / 10).\(tenths % 10)"
+    }
+
     /// `value / scale` written with as few fraction digits as it needs.
     package static func decimal(_ value: UInt64, scale: UInt64) -> String {
         let whole = value / scale

@@ -38,10 +38,15 @@ struct CrashReproduction {
         print("crash log: \(signature.message.map { "\"\($0)\"" } ?? "no message")\(signature.site.map { " at \($0)" } ?? "")")
         if !scenarios.isEmpty { return try fromScenarios(signature) }
         let variants = try self.variants()
+        // A crash log that names its site is reproduced at that site: a runtime message
+        // ("Unexpectedly found nil…") at some other line is another crash.
+        var elsewhere: [(report: CaseReport, match: CrashMatch)] = []
         for variant in variants {
             let choice = try TargetOptions.resolve(targetExec: target.targetExec, variant: variant)
             let matches = try fromCatalogs(choice, signature: signature)
-            if !matches.isEmpty { return try found(matches, on: choice) }
+            let atTheSite = matches.filter { signature.site == nil || $0.match != .message }
+            if !atTheSite.isEmpty { return try found(atTheSite, on: choice) }
+            elsewhere += matches
         }
         // No case of the catalogs traps that way: hunt for it, the budget shared by the variants.
         let frames = text.split(separator: "\n").map(String.init).filter { $0.contains(".swift") }
@@ -50,7 +55,10 @@ struct CrashReproduction {
             let share = budget / (variants.count - index)
             if try aimedHunt(choice, signature: signature, frames: frames, budget: share) { return }
         }
-        print("No catalog case, and no schedule hunted in \(ScenarioDuration.format(budget)), traps at that site or with that message.")
+        print("No catalog case, and no schedule hunted in \(ScenarioDuration.format(budget)), traps at \(signature.site ?? "that site or with that message").")
+        for (report, _) in elsewhere {
+            print("  \(report.scenario) traps with the same message at \(report.trap?.site ?? "another site"): \(report.reproduce)")
+        }
         print("Hunt longer (--budget 10m), write a scenario for it (docs/SCENARIOS.md), or put the user's damaged database in "
             + "place with replace-file.")
         throw CommandFailure("", .failed)
@@ -126,7 +134,7 @@ struct CrashReproduction {
         hunter.budget = budget
         hunter.jobs = jobs
         let lean = HuntAim(message: signature.message, frames: frames, actions: choice.declaration.actions)
-        hunter.aim = (lean, { trap in signature.match(trap) != nil })
+        hunter.aim = (lean, { trap in signature.match(trap).map { signature.site == nil || $0 != .message } ?? false })
         print("no catalog case traps that way: hunting for it on \(choice.name), variant \(choice.variant), seed \(seed), "
             + "budget \(ScenarioDuration.format(budget))…")
         let console = HuntConsole()

@@ -40,6 +40,9 @@ import Testing
         for report in caught {
             #expect(!report.injections.isEmpty && report.injections.allSatisfy { $0.mechanism == "proxy" },
                     "\(report.scenario): \(report.injections.map { "\($0.kind) via \($0.mechanism)" })")
+            // It fails with the wait it made the user sit through, measured.
+            let hang = report.expectations.first { $0.kind == "no-trap" && !$0.passed }?.observed ?? ""
+            #expect(hang.isEmpty || (hang.contains(" s, until the case's timeout") && hang.contains("no answer to 'orders.")), "\(hang)")
         }
 
         let fixed = try run(["check", "-j", "2", "--variant", "fixed"], on: cluster)
@@ -59,6 +62,24 @@ import Testing
         let storage = fixed.report.cases.filter { !$0.scenario.hasPrefix("check-network-") }
         #expect(storage.count == 24 && storage.allSatisfy { $0.verdict == .skipped && ($0.error ?? "").contains("keeps no files") },
                 "\(storage.map { "\($0.scenario) \($0.verdict) \($0.error ?? "")" })")
+    }
+
+    /// An app that backs off two seconds after its server failed (`--variant backoff`):
+    /// the read right after the network comes back falls in the pause and fails; Chaos
+    /// keeps asking it until it answers, so the network cases pass with a recovery of
+    /// about two seconds, as the user would see it.
+    @Test func anAppThatBacksOffPassesTheNetworkCasesWithTheRecoveryItTook() throws {
+        let cluster = try PostgresCluster.start()
+        defer { cluster.stop() }
+        let network = ["check-network-down-on-save", "check-network-reset-on-save", "check-network-answer-lost-on-save", "check-network-silent-on-save"]
+        let backoff = try run(["check", "-j", "2", "--variant", "backoff"] + network.flatMap { ["--only", $0] }, on: cluster)
+        #expect(backoff.result.exitCode == 0, "\(backoff.result.stdout)\n\(backoff.result.stderr)")
+        let cases = backoff.report.cases.filter { network.contains($0.scenario) }
+        #expect(cases.count == 4 && cases.allSatisfy { $0.verdict == .passed }, "\(cases.map { "\($0.scenario) \($0.verdict)" })")
+        // Recovered after the pause, not at the first read: about two seconds.
+        let paused = cases.filter { ($0.recoveryMs ?? 0) >= 1_500 && ($0.recoveryMs ?? 0) <= 4_500 }
+        #expect(!paused.isEmpty, "\(cases.map { "\($0.scenario) \($0.recoveryMs ?? -1) ms" })")
+        #expect(paused.allSatisfy { $0.steps.contains { ($0.detail ?? "").contains("while the app recovered") } })
     }
 
     /// The example's own scenario: the connection reset as `COMMIT` leaves. The fragile
