@@ -116,8 +116,7 @@ struct FaultsAtWork {
     }
 
     /// `a power cut and file damage to store`; nil when nothing fired.
-    static func phrase(_ faults: [Fault]) -> String? {
-        let phrases = faults.map(\.phrase)
+    static func phrase(_ phrases: [String]) -> String? {
         switch phrases.count {
         case 0: return nil
         case 1: return phrases[0]

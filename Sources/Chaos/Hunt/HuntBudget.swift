@@ -1,8 +1,9 @@
 /// How a hunt spends a `--budget`: schedules while there is time, but never so long that
 /// the distinct failures found so far cannot be shrunk in what is left. Each failure's
-/// shrink is reckoned from its schedule (a run of about two candidates a step, and the
-/// runs that measure how often it fails) at the time its own case took, `jobs` at a
-/// time; schedules stop when what is left of the budget comes down to that reckoning.
+/// shrink is reckoned from its schedule (about one candidate a step, and the runs that
+/// measure how often it fails) at the time its own case took, `jobs` at a time;
+/// schedules stop when what is left of the budget comes down to that reckoning, and go
+/// on once the failures are shrunk if time is left.
 /// A sixth of the budget always goes to schedules: a hunt that finds a slow failure
 /// first still looks for others. Without a budget (`--schedules N`) nothing is cut.
 struct HuntBudget {
@@ -18,9 +19,10 @@ struct HuntBudget {
         var steps: Int
         var caseMs: Int
 
-        /// Runs: about two candidates a step before no step can go, and the runs that
-        /// measure how often the failure shows, before and after.
-        var runs: Int { 2 * steps + HuntConfirmation.triesBefore + HuntConfirmation.triesAfter }
+        /// Runs: about one candidate a step before no step can go (measured on the legacy
+        /// app and the examples: 4 to 22 runs for 10 to 22 steps), and the runs that measure
+        /// how often the failure shows, before and after.
+        var runs: Int { steps + HuntConfirmation.triesBefore + HuntConfirmation.triesAfter }
     }
 
     init(start: ContinuousClock.Instant, budget: Duration?, jobs: Int) {

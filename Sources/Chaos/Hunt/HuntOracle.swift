@@ -38,13 +38,16 @@ package enum HuntOracle {
         /// `trap at TemplateStartup.swift:13: Unresolved error SQLite error 13: database or
         /// disk is full`, `hang after a network fault on postgres`, `no-silent-loss`.
         package var core: String
-        /// `a power cut and file damage to store`; nil for a trap or a hang, whose core says it all.
-        package var cause: String?
+        /// The faults at work, each said once: `a power cut`, `file damage to store`; empty
+        /// for a trap or a hang, whose core says it all.
+        package var causes: [String]
+        /// `a power cut and file damage to store`; nil when there are none.
+        package var cause: String? { FaultsAtWork.phrase(causes) }
 
-        package init(kind: Kind, core: String, cause: String? = nil) {
+        package init(kind: Kind, core: String, causes: [String] = []) {
             self.kind = kind
             self.core = core
-            self.cause = cause
+            self.causes = causes
         }
 
         /// The whole failure, as reports and merges tell findings apart by it.
@@ -125,10 +128,10 @@ package enum HuntOracle {
                 return Failure(kind: .hang, core: "hang " + (culprit.map { "after \($0.phrase)" } ?? "with no fault at work"))
             }
             // An exit: how it ended, not its timings.
-            return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(withoutTheStep(noTrap.observed)), cause: FaultsAtWork.phrase(atWork.causes))
+            return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(withoutTheStep(noTrap.observed)), causes: atWork.causes.map(\.phrase))
         }
         guard !failed.isEmpty else { return nil }
-        return Failure(kind: .expectations, core: failed.map(\.kind).sorted().joined(separator: ", "), cause: FaultsAtWork.phrase(atWork.causes))
+        return Failure(kind: .expectations, core: failed.map(\.kind).sorted().joined(separator: ", "), causes: atWork.causes.map(\.phrase))
     }
 
     /// An end's text without the request it struck (`during 'notes.add'`): the same end

@@ -6,9 +6,9 @@ import Foundation
 /// candidates that fail at least as often), and its written file after.
 package enum HuntConfirmation {
     /// Runs of the first failing schedule beyond the one that found it.
-    package static let triesBefore = 2
-    /// Runs of the written file.
-    package static let triesAfter = 3
+    package static let triesBefore = 1
+    /// Runs of the written file (the shrinker's last run of the same schedule failed too).
+    package static let triesAfter = 2
     /// Runs in all when a failure did not show every time: its rate is out of these.
     package static let flakyTries = 5
 }
@@ -21,7 +21,7 @@ extension Hunter {
     /// Past `deadline` (its share of the budget) it is not shrunk further; past `end`
     /// (the hunt's) its file runs once rather than a few times.
     func finding(for first: Failing, deadline: ContinuousClock.Instant, end: ContinuousClock.Instant?, names: inout Set<String>,
-                 failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, runs: Int) {
+                 failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int) {
         var runs = 0
         let before = ContinuousClock.now < deadline
             ? rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs).rate : .always
@@ -34,7 +34,7 @@ extension Hunter {
         var written = try write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before, tries: tries)
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
-        return (written.finding, written.report, runs)
+        return (written.finding, written.report, failure, runs)
     }
 
     /// How often `schedule` fails as `failure` did: a few runs (`jobs` at a time), more
@@ -49,7 +49,7 @@ extension Hunter {
         func run(_ count: Int) {
             guard count > 0 else { return }
             let reports: [CaseReport?] = if let scenario { runScenario(scenario, times: count) } else {
-                runSchedules(Array(repeating: schedule, count: count))
+                runSchedules(Array(repeating: schedule, count: count), jobs: Self.confirmationJobs(jobs))
             }
             for report in reports {
                 done += 1
@@ -67,10 +67,15 @@ extension Hunter {
         return (HuntShrinker.Rate(failed: failed, tries: done), failingReport ?? firstReport)
     }
 
-    /// Runs one scenario `times` times, `jobs` at a time.
+    /// Confirming runs go side by side, two at least, whatever `-j`: a failure that shows
+    /// only on an idle machine (or only under load) is caught as flaky by the same runs
+    /// at `-j 1` and at `-j 2`, so the two hunts do not disagree without a word.
+    static func confirmationJobs(_ jobs: Int) -> Int { max(2, jobs) }
+
+    /// Runs one scenario `times` times, side by side (``confirmationJobs(_:)``).
     func runScenario(_ scenario: Scenario, times: Int) -> [CaseReport?] {
         var reports = [CaseReport?](repeating: nil, count: times)
-        TrialPool<Int, CaseReport>(jobs: jobs).run(
+        TrialPool<Int, CaseReport>(jobs: Self.confirmationJobs(jobs)).run(
             trial: { $0 < times ? $0 : nil },
             run: { _ in CaseRunner(scenario: scenario, options: caseOptions).run() },
             consume: { index, _, report in

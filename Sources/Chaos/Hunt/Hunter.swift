@@ -96,52 +96,83 @@ package struct Hunter {
         let generator = HuntGenerator(surface: surface, seed: seed, aim: aim?.lean ?? HuntAim())
         var plan = HuntBudget(start: start, budget: budget, jobs: jobs)
         var firsts: [String: Failing] = [:]
-        let ranAt = clock.now
-        TrialPool<HuntSchedule, Ran>(jobs: jobs).run(
-            trial: { offset in
-                let index = hunt.index(ofOffset: offset)
-                if let total = hunt.schedules, index >= total { return nil }
-                guard plan.mayRunSchedules(at: clock.now, toShrink: firsts.values.map(\.cost)) else { return nil }
-                return generator.schedule(index)
-            },
-            run: { hunt.runSchedule($0) },
-            consume: { _, schedule, ran in
-                outcome.count(schedule, ran)
-                if let report = ran.report { plan.noteCase(ms: report.durationMs) }
-                if let failure = ran.failure, let report = ran.report, firsts[failure.signature] == nil,
-                   aim.map({ aim in report.trap.map(aim.wanted) ?? false }) ?? true {
-                    firsts[failure.signature] = Failing(failure: failure, schedule: schedule, report: report)
-                }
-                progress(.ran(done: outcome.schedules, failed: outcome.failedSchedules, findings: firsts.count))
-                return aim == nil || firsts.isEmpty
-            })
-        outcome.runMs = (clock.now - ranAt).wholeMilliseconds
-        let ordered = firsts.values.sorted { $0.schedule.index < $1.schedule.index }
+        var shrunk: [String: Int] = [:]  // a first failure's signature → its finding
+        var refined: [HuntOracle.Failure] = []  // each finding's failure, as shrinking left it
         var names = Set<String>()
-        for (offset, first) in ordered.enumerated() {
-            guard !RunInterruption.requested else { outcome.interrupted = true; break }
-            progress(.shrinking(first.failure, steps: first.schedule.steps.count))
-            let shrinkStart = clock.now
-            // Each finding gets its share of what is left, by what its shrink is likely to cost.
-            let deadline = plan.shrinkDeadline(at: clock.now, cost: first.cost, costsLeft: ordered[offset...].map(\.cost))
-            let found = try hunt.finding(for: first, deadline: deadline, end: plan.end, names: &names,
-                                         failing: outcome.failuresBySignature[first.failure.signature] ?? 1)
-            outcome.shrinkRuns += found.runs
-            var finding = found.finding
-            finding.shrinkMs = (clock.now - shrinkStart).wholeMilliseconds
-            finding.struck = outcome.struckBySignature[first.failure.signature]
-            // Shrunk, two failures may prove one cause (a clock jump that played no part
-            // was all that told them apart): one finding, their schedules counted together.
-            if let same = outcome.findings.firstIndex(where: { $0.failure == finding.failure }) {
-                outcome.findings[same].failingSchedules += finding.failingSchedules
-                let struck = Set((outcome.findings[same].struck ?? []) + (finding.struck ?? []))
-                outcome.findings[same].struck = struck.isEmpty ? nil : struck.sorted()
-                try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
-                continue
+        var nextOffset = 0
+        // Rounds: schedules while the budget allows, then the new failures shrunk; with
+        // time left (a budget's reckoning is cautious), schedules again from where they
+        // stopped. A hunt of `--schedules N` is one round.
+        while true {
+            let ranAt = clock.now
+            let from = nextOffset
+            TrialPool<HuntSchedule, Ran>(jobs: jobs).run(
+                trial: { offset in
+                    let index = hunt.index(ofOffset: from + offset)
+                    if let total = hunt.schedules, index >= total { return nil }
+                    let waiting = firsts.filter { shrunk[$0.key] == nil }.values.map(\.cost)
+                    guard plan.mayRunSchedules(at: clock.now, toShrink: waiting) else { return nil }
+                    nextOffset = from + offset + 1
+                    return generator.schedule(index)
+                },
+                run: { hunt.runSchedule($0) },
+                consume: { _, schedule, ran in
+                    outcome.count(schedule, ran)
+                    if let report = ran.report { plan.noteCase(ms: report.durationMs) }
+                    if let failure = ran.failure, let report = ran.report, firsts[failure.signature] == nil,
+                       aim.map({ aim in report.trap.map(aim.wanted) ?? false }) ?? true {
+                        firsts[failure.signature] = Failing(failure: failure, schedule: schedule, report: report)
+                    }
+                    progress(.ran(done: outcome.schedules, failed: outcome.failedSchedules, findings: firsts.count))
+                    return aim == nil || firsts.isEmpty
+                })
+            outcome.runMs += (clock.now - ranAt).wholeMilliseconds
+            let ran = nextOffset > from
+            let ordered = firsts.filter { shrunk[$0.key] == nil }.values.sorted { $0.schedule.index < $1.schedule.index }
+            for (offset, first) in ordered.enumerated() {
+                guard !RunInterruption.requested else { break }
+                // A loss whose faults include all those a finding of the same failure was
+                // shrunk to has that finding's cause at work: counted there, not shrunk again.
+                if first.failure.kind != .trap, first.failure.kind != .hang,
+                   let same = refined.firstIndex(where: { $0.sameCore(first.failure) && Set($0.causes).isSubset(of: first.failure.causes) }) {
+                    shrunk[first.failure.signature] = same
+                    continue
+                }
+                progress(.shrinking(first.failure, steps: first.schedule.steps.count))
+                let shrinkStart = clock.now
+                // Each finding gets its share of what is left, by what its shrink is likely to cost.
+                let deadline = plan.shrinkDeadline(at: clock.now, cost: first.cost, costsLeft: ordered[offset...].map(\.cost))
+                let found = try hunt.finding(for: first, deadline: deadline, end: plan.end, names: &names,
+                                             failing: outcome.failuresBySignature[first.failure.signature] ?? 1)
+                outcome.shrinkRuns += found.runs
+                var finding = found.finding
+                finding.shrinkMs = (clock.now - shrinkStart).wholeMilliseconds
+                finding.struck = outcome.struckBySignature[first.failure.signature]
+                // Shrunk, two failures may prove one cause (a clock jump that played no part
+                // was all that told them apart): one finding, their schedules counted together.
+                if let same = outcome.findings.firstIndex(where: { $0.failure == finding.failure }) {
+                    shrunk[first.failure.signature] = same
+                    try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
+                    continue
+                }
+                shrunk[first.failure.signature] = outcome.findings.count
+                refined.append(found.failure)
+                outcome.findings.append(finding)
+                outcome.cases.append(found.report)
+                progress(.found(finding))
             }
-            outcome.findings.append(finding)
-            outcome.cases.append(found.report)
-            progress(.found(finding))
+            let exhausted = hunt.schedules.map { hunt.index(ofOffset: nextOffset) >= $0 } ?? false
+            guard ran, !exhausted, aim == nil || firsts.isEmpty, !RunInterruption.requested,
+                  plan.mayRunSchedules(at: clock.now, toShrink: []), plan.hasTime(at: clock.now + .seconds(5)) else { break }
+        }
+        // Every schedule a finding's causes showed in, over all rounds.
+        for index in outcome.findings.indices {
+            let signatures = shrunk.filter { $0.value == index }.map(\.key)
+            outcome.findings[index].failingSchedules = max(1, signatures.reduce(0) { $0 + (outcome.failuresBySignature[$1] ?? 0) })
+            // The workload's actions by their own names: what the user's code calls them.
+            let named: [String: String] = [Workload.actionPrefix + "write": workload.write, Workload.actionPrefix + "read": workload.read]
+            let struck = Set(signatures.flatMap { outcome.struckBySignature[$0] ?? [] }.map { named[$0] ?? $0 })
+            outcome.findings[index].struck = struck.isEmpty ? nil : struck.sorted()
         }
         if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
@@ -198,9 +229,9 @@ package struct Hunter {
     }
 
     /// Runs schedules `jobs` at a time, their reports in order.
-    func runSchedules(_ schedules: [HuntSchedule]) -> [CaseReport?] {
+    func runSchedules(_ schedules: [HuntSchedule], jobs: Int? = nil) -> [CaseReport?] {
         var reports = [CaseReport?](repeating: nil, count: schedules.count)
-        TrialPool<HuntSchedule, CaseReport?>(jobs: jobs).run(
+        TrialPool<HuntSchedule, CaseReport?>(jobs: jobs ?? self.jobs).run(
             trial: { $0 < schedules.count ? schedules[$0] : nil },
             run: { runCase($0) },
             consume: { index, _, report in

@@ -10,8 +10,10 @@ import Foundation
 /// worker is told where it is through `SWIFT_BACKTRACE=…,swift-backtrace=PATH`.
 ///
 /// Symbolication (reading the debug information for file and line) is most of a trap's
-/// cost: about 0.35 s for a debug build with GRDB. A sweep's trials run without it and
-/// pay it only for the traps it shows (``Sweeper``).
+/// cost: about 0.35 s (up to 1 s on a busy machine) for a debug build with GRDB, in the
+/// worker. Workers leave it to the controller (``TrapSymbolizer``), which names each
+/// distinct frame once; a sweep's trials run without any backtrace and pay for one only
+/// for the traps it shows (``Sweeper``).
 ///
 /// Related: the Swift runtime's `docs/Backtracing.rst`.
 package enum Backtracer {
@@ -23,7 +25,10 @@ package enum Backtracer {
     /// only, symbolicated; or off, for trials whose traps are only counted.
     package static func setting(symbolicate: Bool = true, environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         guard symbolicate else { return "enable=no" }
-        var setting = "enable=yes,interactive=no,color=no,threads=crashed,registers=none,images=none,limit=48,top=16"
+        // Raw frames and the images they are in, named by the controller once per frame
+        // (``TrapSymbolizer``); the worker names them itself where the tools are missing.
+        let naming = TrapSymbolizer.shared.isAvailable ? "symbolicate=off,images=mentioned" : "images=none"
+        var setting = "enable=yes,interactive=no,color=no,threads=crashed,registers=none,\(naming),limit=48,top=16"
         if let path = staticBacktracer(environment: environment) { setting += ",swift-backtrace=\(path)" }
         return setting
     }

@@ -13,8 +13,10 @@ package enum TrapParser {
     package static let trapSignals: Set<Int32> = [SIGILL, SIGTRAP, SIGABRT, SIGBUS, SIGFPE, SIGSEGV]
 
     /// Builds the trap record for a worker that died by `signal`.
-    package static func trap(signal: Int32, stderr: String) -> TrapRecord {
-        TrapRecord(
+    package static func trap(signal: Int32, stderr raw: String) -> TrapRecord {
+        // A worker's raw frames, named here once per distinct frame (``TrapSymbolizer``).
+        let stderr = TrapSymbolizer.shared.symbolicate(raw)
+        return TrapRecord(
             signal: signal,
             signalName: ChildProcess.signalName(signal),
             message: message(in: stderr),

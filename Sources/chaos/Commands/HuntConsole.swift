@@ -12,7 +12,7 @@ final class HuntConsole {
         case let .discovered(surface, cases):
             let points = surface.points.isEmpty ? "no fault point" : "\(surface.points.count) fault points (\(surface.points.prefix(6).joined(separator: ", "))"
                 + (surface.points.count > 6 ? ", …)" : ")")
-            say("plain run: \(cases) actions, \(points); files \(surface.files.joined(separator: ", "))"
+            say("plain run: \(cases) actions, \(points); " + (surface.files.isEmpty ? "no files" : "files \(surface.files.joined(separator: ", "))")
                 + (surface.remotes.isEmpty ? "" : "; remotes \(surface.remotes.joined(separator: ", "))"))
         case let .ran(done, failed, findings):
             let line = "  schedules \(done), failed \(failed), distinct failures \(findings)"
