@@ -10,8 +10,11 @@ struct FindingExplanation {
     let report: CaseReport
     let failure: HuntOracle.Failure
 
+    /// One paragraph: every line break of the evidence (an `integrity_check` report, a
+    /// multi-line error) folded into a space, so that it stays one paragraph wherever it goes.
     var text: String {
-        [faultsDid, appAnswered, outcome].compactMap { $0 }.joined(separator: " ")
+        let paragraph = [faultsDid, appAnswered, outcome].compactMap { $0 }.joined(separator: " ")
+        return paragraph.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
     }
 
     /// `Faults: blackhole (step 3) acted on 2 connections; …`

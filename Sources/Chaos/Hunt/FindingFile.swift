@@ -17,7 +17,9 @@ package enum FindingFile {
                 + (finding.flaky == true ? ": it depends on timing, and a run may pass." : "."))
         }
         if let explanation = finding.explanation { lines.append("what happened: " + explanation) }
-        return lines.flatMap { wrapped($0, width: 86) }.map { "# " + $0 }.joined(separator: "\n") + "\n"
+        // Every line a comment, whatever the evidence held.
+        let flat = lines.map { $0.split(whereSeparator: \.isNewline).joined(separator: " ") }
+        return flat.flatMap { wrapped($0, width: 86) }.map { "# " + $0 }.joined(separator: "\n") + "\n"
     }
 
     /// The mark of a finding no single edit makes smaller.

@@ -1,9 +1,11 @@
 /// How a hunt spends a `--budget`: schedules while there is time, but never so long that
 /// the distinct failures found so far cannot be shrunk in what is left. Each failure's
-/// shrink is reckoned from its schedule (about one candidate a step, and the runs that
-/// measure how often it fails) at the time its own case took, `jobs` at a time;
-/// schedules stop when what is left of the budget comes down to that reckoning, and go
-/// on once the failures are shrunk if time is left.
+/// shrink is reckoned from its schedule (about two candidates a step, and the runs that
+/// measure how often it fails) at the time its own case took, or the hunt's average if
+/// longer; candidates side by side count for one and a half, the first in order being
+/// the one kept. Schedules stop when what is left of the budget comes down to that
+/// reckoning, and go on once the failures are shrunk if time is left — a finding whole
+/// is worth more than two cut short.
 /// A sixth of the budget always goes to schedules: a hunt that finds a slow failure
 /// first still looks for others. Without a budget (`--schedules N`) nothing is cut.
 struct HuntBudget {
@@ -19,10 +21,10 @@ struct HuntBudget {
         var steps: Int
         var caseMs: Int
 
-        /// Runs: about one candidate a step before no step can go (measured on the legacy
-        /// app and the examples: 4 to 22 runs for 10 to 22 steps), and the runs that measure
-        /// how often the failure shows, before and after.
-        var runs: Int { steps + HuntConfirmation.triesBefore + HuntConfirmation.triesAfter }
+        /// Runs: about two candidates a step before no step can go (measured on the legacy
+        /// app and the examples: 4 to 32 runs for 10 to 22 steps), and the runs that
+        /// measure how often the failure shows, before and after.
+        var runs: Int { 2 * steps + HuntConfirmation.triesBefore + HuntConfirmation.triesAfter }
     }
 
     init(start: ContinuousClock.Instant, budget: Duration?, jobs: Int) {
@@ -38,7 +40,9 @@ struct HuntBudget {
 
     /// How long `costs` may take, `jobs` at a time.
     func duration(of costs: [ShrinkCost]) -> Duration {
-        .milliseconds(costs.reduce(0) { $0 + $1.runs * max($1.caseMs, 50) } / jobs)
+        let average = cases == 0 ? 50 : caseMs / cases
+        let serial = costs.reduce(0) { $0 + $1.runs * max($1.caseMs, average, 50) }
+        return .milliseconds(jobs > 1 ? serial * 2 / 3 : serial)
     }
 
     /// Whether another schedule may start at `now`, given the failures waiting to be shrunk.
@@ -54,8 +58,12 @@ struct HuntBudget {
 
     /// When shrinking a failure of this `cost` must stop: its share of what is left, by
     /// its cost among those still to shrink (itself included).
-    /// Whether there is time left for more runs.
-    func hasTime(at now: ContinuousClock.Instant) -> Bool { end.map { now < $0 } ?? true }
+    /// Whether a new round of schedules may start: only in the first half of the budget —
+    /// the second is for shrinking what was found, whole.
+    func mayStartRound(at now: ContinuousClock.Instant) -> Bool {
+        guard let end else { return true }
+        return now < start + (end - start) / 2
+    }
 
     func shrinkDeadline(at now: ContinuousClock.Instant, cost: ShrinkCost, costsLeft: [ShrinkCost]) -> ContinuousClock.Instant {
         guard let end else { return now + .seconds(24 * 3600) }

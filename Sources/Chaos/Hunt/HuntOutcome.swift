@@ -21,6 +21,9 @@ package struct HuntOutcome: Sendable {
     /// Each finding's file, run as it is.
     package var cases: [CaseReport] = []
     package var shrinkRuns = 0
+    /// Hangs seen under the hunt's bound on one step that their file, run at the case's
+    /// full timeout, never showed: slow steps, not hangs — not findings.
+    package var unconfirmedHangs = 0
     package var runMs = 0
     package var durationMs = 0
     package var interrupted = false

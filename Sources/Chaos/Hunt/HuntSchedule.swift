@@ -48,20 +48,26 @@ package struct HuntSchedule: Sendable, Equatable {
     /// The name of an unshrunk schedule's case: `hunt-17`.
     var caseName: String { "hunt-\(index)" }
 
-    /// The schedule still ends with the read the oracle times. (What else a schedule
-    /// must keep — a launch before the app is used, no launch while it runs — the
-    /// scenario loader checks, as for any scenario.)
+    /// Something to run: a schedule has a launch. (What else a schedule must keep — a
+    /// launch before the app is used, no launch while it runs — the scenario loader
+    /// checks, as for any scenario.)
     var isWellFormed: Bool {
-        steps.last == HuntSchedule.closingRead
+        steps.contains(.launch)
     }
 
-    /// As ``isWellFormed``, and for a failure other than a trap or a hang, no fault still
-    /// stands at the end: the oracle's read within 5 s is timed from the last clearing,
-    /// and a schedule that never clears its fault says nothing about recovery. (Damage
-    /// done to a file is done, and stands for nothing: it needs no clear.)
+    /// Whether it ends with the read the oracle times recovery by: every generated
+    /// schedule does; a shrunk one may end earlier, where its failure shows (a trap at
+    /// launch, a write lost at a stop), and is then not held to `recovered-within`.
+    var endsWithTheClosingRead: Bool { steps.last == HuntSchedule.closingRead }
+
+    /// As ``isWellFormed``, and for a failure other than a trap or a hang that still ends
+    /// with the closing read, no fault stands before it: the oracle's read within 5 s is
+    /// timed from the last clearing, and a schedule that never clears its fault says
+    /// nothing about recovery. (Damage done to a file is done, and stands for nothing: it
+    /// needs no clear.)
     func isWellFormed(for failure: HuntOracle.Failure) -> Bool {
         guard isWellFormed else { return false }
-        return failure.isTrapOrHang || standingAtTheEnd.isEmpty
+        return failure.isTrapOrHang || !endsWithTheClosingRead || standingAtTheEnd.isEmpty
     }
 
     /// The kinds of the faults armed and never cleared (file damage aside).

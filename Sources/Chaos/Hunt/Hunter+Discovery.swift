@@ -7,7 +7,7 @@ extension Hunter {
     /// One case an action (run `jobs` at a time), so that an action that traps (the
     /// legacy code's) hides no other's points. The points hit are what the hunt's throws
     /// and context resets aim at.
-    func discoverSurface(workload: Workload) -> (surface: HuntSurface, cases: Int) {
+    func discoverSurface(workload: Workload) -> (surface: HuntSurface, cases: Int, slowestMs: Int) {
         let declaration = options.target.declaration
         var countingOptions = caseOptions
         countingOptions.countPoints = true
@@ -21,22 +21,24 @@ extension Hunter {
         }
         let folders = folderFiles(declaration: declaration)
         var points = Set<String>()
-        TrialPool<HuntSchedule, Set<String>>(jobs: jobs).run(
+        var slowestMs = 0
+        TrialPool<HuntSchedule, (Set<String>, Int)>(jobs: jobs).run(
             trial: { $0 < schedules.count ? schedules[$0] : nil },
             run: { schedule in
                 guard let scenario = try? schedule.scenario(name: "hunt-plain-\(schedule.index)", summary: "plain run", file: "hunt/plain.yaml"),
-                      ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return [] }
+                      ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return ([], 0) }
                 let runner = CaseRunner(scenario: scenario, options: countingOptions)
                 _ = runner.run()
-                return runner.log.pointsHit
+                return (runner.log.pointsHit, runner.log.evidence.slowestAnswer?.ms ?? 0)
             },
-            consume: { _, _, hit in
-                points.formUnion(hit)
+            consume: { _, _, result in
+                points.formUnion(result.0)
+                slowestMs = max(slowestMs, result.1)
                 return true
             })
         var surface = HuntSurface(declaration: declaration, workload: workload, points: points.sorted())
         surface.folders = folders
-        return (surface, schedules.count)
+        return (surface, schedules.count, slowestMs)
     }
 
     /// The declared files that are folders once the app has run (`backups`): a file

@@ -24,24 +24,48 @@ extension Hunter {
                  failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int) {
         var runs = 0
         let before = ContinuousClock.now < deadline
-            ? rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs).rate : .always
+            ? rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: end).rate : .always
         let shrinker = HuntShrinker(evaluate: { runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
         let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: before)
         runs += shrunk.runs
         // Shrunk, the faults at work are the ones the failure needs.
         let failure = judge(shrunk.schedule, shrunk.report) ?? first.failure
         let tries = end.map { ContinuousClock.now < $0 } ?? true ? HuntConfirmation.triesAfter : 1
-        var written = try write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before, tries: tries)
+        var written = try write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before, tries: tries,
+                                until: end)
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
         return (written.finding, written.report, failure, runs)
+    }
+
+    /// A finding cut short, shrunk on from its file (where shrinking stopped) until the
+    /// `deadline`, and written again under its name. Nil when its file cannot be read back,
+    /// or nothing smaller was found in the time.
+    func resume(_ finding: HuntFinding, failure: HuntOracle.Failure, first: Failing, deadline: ContinuousClock.Instant,
+                end: ContinuousClock.Instant) throws(Problem) -> (finding: HuntFinding, report: CaseReport, runs: Int)? {
+        let url = foundDirectory.appendingPathComponent(finding.name + ".yaml")
+        guard var schedule = try? HuntSchedule(findingFile: url) else { return nil }
+        schedule.index = first.schedule.index
+        let rate = finding.flaky == true ? HuntShrinker.Rate(failed: max(1, finding.reproducedRuns ?? 1), tries: max(1, finding.reproduceTries ?? 1))
+            : .always
+        let shrinker = HuntShrinker(evaluate: { runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
+        let shrunk = shrinker.shrink(schedule, report: first.report, failure: failure, rate: rate)
+        // Nothing smaller in the time it had: the file stays as it was written.
+        guard shrunk.schedule.steps.count < schedule.steps.count || !shrunk.cutShort else { return nil }
+        var names = Set<String>()
+        var written = try write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: finding.failingSchedules, rate: rate,
+                                until: end, fixedName: (finding.name, "seed \(seed), schedule \(first.schedule.index)"))
+        written.finding.shrinkRuns = shrunk.runs
+        written.finding.struck = finding.struck
+        return (written.finding, written.report, shrunk.runs + written.runs)
     }
 
     /// How often `schedule` fails as `failure` did: a few runs (`jobs` at a time), more
     /// when one of them did not fail; the report of a failing run. `alreadyFailed`: one
     /// run that failed is counted already.
     func rate(of schedule: HuntSchedule, failing failure: HuntOracle.Failure, alreadyFailed: Bool, runs: inout Int,
-              tries: Int = 1 + HuntConfirmation.triesBefore, scenario: Scenario? = nil) -> (rate: HuntShrinker.Rate, report: CaseReport?) {
+              tries: Int = 1 + HuntConfirmation.triesBefore, scenario: Scenario? = nil,
+              until: ContinuousClock.Instant? = nil) -> (rate: HuntShrinker.Rate, report: CaseReport?) {
         var failed = alreadyFailed ? 1 : 0
         var done = alreadyFailed ? 1 : 0
         var failingReport: CaseReport?
@@ -63,7 +87,8 @@ extension Hunter {
             }
         }
         run(tries - done)
-        if failed < done { run(HuntConfirmation.flakyTries - done) }
+        // Past the hunt's end, what was seen is said; no more runs to measure it better.
+        if failed < done, until.map({ ContinuousClock.now < $0 }) ?? true { run(HuntConfirmation.flakyTries - done) }
         return (HuntShrinker.Rate(failed: failed, tries: done), failingReport ?? firstReport)
     }
 
@@ -75,9 +100,12 @@ extension Hunter {
     /// Runs one scenario `times` times, side by side (``confirmationJobs(_:)``).
     func runScenario(_ scenario: Scenario, times: Int) -> [CaseReport?] {
         var reports = [CaseReport?](repeating: nil, count: times)
+        // From the file, as a user runs it: a step is bounded by the case's timeout alone.
+        var asWritten = caseOptions
+        asWritten.stepBound = nil
         TrialPool<Int, CaseReport>(jobs: Self.confirmationJobs(jobs)).run(
             trial: { $0 < times ? $0 : nil },
-            run: { _ in CaseRunner(scenario: scenario, options: caseOptions).run() },
+            run: { _ in CaseRunner(scenario: scenario, options: asWritten).run() },
             consume: { index, _, report in
                 reports[index] = report
                 return true
@@ -90,7 +118,7 @@ extension Hunter {
     /// summary says of where it came from.
     func write(_ failure: HuntOracle.Failure, from first: HuntSchedule, shrunk: HuntShrinker.Outcome, names: inout Set<String>,
                failing: Int, rate before: HuntShrinker.Rate, tries: Int = HuntConfirmation.triesAfter,
-               fixedName: (name: String, origin: String)? = nil)
+               until: ContinuousClock.Instant? = nil, fixedName: (name: String, origin: String)? = nil)
         throws(Problem) -> (finding: HuntFinding, report: CaseReport, runs: Int) {
         var name = fixedName?.name ?? failure.name
         var suffix = 2
@@ -110,7 +138,8 @@ extension Hunter {
         var after = HuntShrinker.Rate(failed: 0, tries: 0)
         var reproduced = false
         if let loaded = try? ScenarioLoader.load(yaml: plain, file: path, baseDirectory: nil) {
-            let measured = rate(of: shrunk.schedule, failing: failure, alreadyFailed: false, runs: &runs, tries: tries, scenario: loaded)
+            let measured = rate(of: shrunk.schedule, failing: failure, alreadyFailed: false, runs: &runs, tries: tries, scenario: loaded,
+                                until: until)
             after = measured.rate
             reproduced = after.failed > 0
             if let measuredReport = measured.report { report = measuredReport }

@@ -89,15 +89,17 @@ package struct Hunter {
             if let logs { try? FileManager.default.removeItem(at: logs) }
         }
         var outcome = HuntOutcome(seed: seed)
-        let (surface, plainCases) = hunt.discoverSurface(workload: workload)
+        let (surface, plainCases, slowestMs) = hunt.discoverSurface(workload: workload)
         outcome.surface = surface
         hunt.remotes = surface.remotes
+        hunt.options.stepBound = Self.stepBound(slowestPlainMs: slowestMs)
         progress(.discovered(surface, cases: plainCases))
         let generator = HuntGenerator(surface: surface, seed: seed, aim: aim?.lean ?? HuntAim())
         var plan = HuntBudget(start: start, budget: budget, jobs: jobs)
         var firsts: [String: Failing] = [:]
         var shrunk: [String: Int] = [:]  // a first failure's signature → its finding
         var refined: [HuntOracle.Failure] = []  // each finding's failure, as shrinking left it
+        var origins: [Failing] = []  // each finding's first schedule
         var names = Set<String>()
         var nextOffset = 0
         // Rounds: schedules while the budget allows, then the new failures shrunk; with
@@ -147,6 +149,13 @@ package struct Hunter {
                 outcome.shrinkRuns += found.runs
                 var finding = found.finding
                 finding.shrinkMs = (clock.now - shrinkStart).wholeMilliseconds
+                // A hang its file never showed at the case's full timeout was a slow step, not a hang.
+                if found.failure.kind == .hang, !finding.reproduced {
+                    outcome.unconfirmedHangs += 1
+                    shrunk[first.failure.signature] = -1
+                    try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
+                    continue
+                }
                 finding.struck = outcome.struckBySignature[first.failure.signature]
                 // Shrunk, two failures may prove one cause (a clock jump that played no part
                 // was all that told them apart): one finding, their schedules counted together.
@@ -157,13 +166,29 @@ package struct Hunter {
                 }
                 shrunk[first.failure.signature] = outcome.findings.count
                 refined.append(found.failure)
+                origins.append(first)
                 outcome.findings.append(finding)
                 outcome.cases.append(found.report)
                 progress(.found(finding))
             }
             let exhausted = hunt.schedules.map { hunt.index(ofOffset: nextOffset) >= $0 } ?? false
             guard ran, !exhausted, aim == nil || firsts.isEmpty, !RunInterruption.requested,
-                  plan.mayRunSchedules(at: clock.now, toShrink: []), plan.hasTime(at: clock.now + .seconds(5)) else { break }
+                  plan.mayStartRound(at: clock.now), plan.mayRunSchedules(at: clock.now, toShrink: []) else { break }
+        }
+        // Time left over: the findings cut short are shrunk on from where they stopped.
+        for index in outcome.findings.indices where outcome.findings[index].cutShort {
+            guard let end = plan.end, clock.now + .seconds(2) < end, !RunInterruption.requested else { break }
+            let waiting = outcome.findings[index...].filter(\.cutShort).count
+            let resumeStart = clock.now
+            guard let resumed = try hunt.resume(outcome.findings[index], failure: refined[index], first: origins[index],
+                                                deadline: clock.now + (end - clock.now) / max(1, waiting), end: end) else { continue }
+            outcome.shrinkRuns += resumed.runs
+            var finding = resumed.finding
+            finding.shrinkRuns += outcome.findings[index].shrinkRuns
+            finding.shrinkMs = outcome.findings[index].shrinkMs + (clock.now - resumeStart).wholeMilliseconds
+            outcome.findings[index] = finding
+            outcome.cases[index] = resumed.report
+            progress(.found(finding))
         }
         // Every schedule a finding's causes showed in, over all rounds.
         for index in outcome.findings.indices {
@@ -186,6 +211,14 @@ package struct Hunter {
         var report: CaseReport
 
         var cost: HuntBudget.ShrinkCost { HuntBudget.ShrinkCost(steps: schedule.steps.count, caseMs: report.durationMs) }
+    }
+
+    /// A hang known in seconds: within a hunt and its shrinking, a launch or action that
+    /// takes ten times as long as the slowest of the plain run, and never less than 6 s,
+    /// is a hang and ended at once — not at the case's 20 s. (A slow answer below that is
+    /// still judged by `recovered-within`.) A hang's file is confirmed at the full timeout.
+    static func stepBound(slowestPlainMs: Int) -> Duration {
+        max(.seconds(6), .milliseconds(slowestPlainMs * 10))
     }
 
     /// The schedule index of this hunt's `offset`-th schedule (its shard's share).

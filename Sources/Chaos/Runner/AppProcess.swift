@@ -33,7 +33,11 @@ final class AppProcess {
     /// Processes a stopped worker left running in its group, killed: how the report names them.
     private(set) var leftBehind: [String] = []
 
-    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, handlers: Handlers) {
+    /// A bound on one request, shorter than the case's timeout (``RunOptions/stepBound``).
+    let stepBound: Duration?
+
+    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, handlers: Handlers, stepBound: Duration? = nil) {
+        self.stepBound = stepBound
         self.launcher = launcher
         self.context = context
         self.clock = clock
@@ -50,7 +54,7 @@ final class AppProcess {
         let spawned = clock.now
         let start: WorkerStart
         do {
-            start = try launcher.start(context, stderrFile: stderrFile, deadline: clock.deadline)
+            start = try launcher.start(context, stderrFile: stderrFile, deadline: stepBound.map { min(clock.deadline, clock.now + $0) } ?? clock.deadline)
         } catch {
             throw .harness("cannot start the worker: \(error)")
         }
@@ -80,7 +84,8 @@ final class AppProcess {
         let what = body.name ?? body.op.rawValue
         guard let worker else { throw .harness("'\(what)' needs the app running: add a launch step before it") }
         let asked = clock.now
-        switch worker.request(body, deadline: clock.deadline, onEvent: handlers.event) {
+        let deadline = stepBound.map { min(clock.deadline, asked + $0) } ?? clock.deadline
+        switch worker.request(body, deadline: deadline, onEvent: handlers.event) {
         case let .reply(reply):
             handlers.reply(reply)
             if !reply.ok, body.op.isControl {
@@ -99,10 +104,11 @@ final class AppProcess {
             throw .interrupted
         case let .hung(seen):
             self.worker = nil
-            // How long it waited, measured: the case's timeout is what ended the wait.
+            // How long it waited, measured, and what ended the wait.
             let waited = ScenarioDuration.seconds(clock.now - asked)
-            let why = seen.map { "\($0) during '\(what)', \(waited) s until the case's timeout" }
-                ?? "no answer to '\(what)' in \(waited) s, until the case's timeout"
+            let ender = deadline < clock.deadline ? "the hunt's bound on one step" : "the case's timeout"
+            let why = seen.map { "\($0) during '\(what)', \(waited) s until \(ender)" }
+                ?? "no answer to '\(what)' in \(waited) s, until \(ender)"
             throw .failed("hung: \(why); the worker's processes were killed", gap: ExpectationResult.notReached("the app hung"))
         case let .brokeProtocol(why):
             self.worker = nil

@@ -117,7 +117,7 @@ package final class CaseRunner {
             declared: { [process = seams.process] declaration in
                 process.storage.libcSeamMissing = declaration.libcSeamMissing
             })
-        return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers)
+        return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers, stepBound: options.stepBound)
     }
 
     /// The target options of every launch: the scenario's, then the run's overrides.

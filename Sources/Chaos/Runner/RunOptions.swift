@@ -22,6 +22,10 @@ package struct RunOptions: Sendable {
     /// Ask every worker to name the fault points it hits (``CaseLog/pointsHit``): the
     /// plain first run of `chaos hunt`.
     package var countPoints = false
+    /// The longest one launch or action may take before the app counts as hung (a hunt's
+    /// bound, learnt from its plain run): a hang known in seconds, not at the case's
+    /// timeout. Nil: only the case's timeout bounds a step.
+    package var stepBound: Duration?
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
     package var forkServers: ForkServerPool?
 

@@ -21,6 +21,8 @@ package final class TrapSymbolizer: @unchecked Sendable {
     /// (inlined frames, then the function the address is in).
     private var named: [String: [UInt64: [NamedFrame]]] = [:]
     private var demangled: [String: String] = [:]
+    /// How many times a tool ran: none for frames named before.
+    private(set) var toolRuns = 0
     let tools: (symbolizer: String, demangler: String)?
 
     struct NamedFrame: Equatable {
@@ -145,6 +147,7 @@ package final class TrapSymbolizer: @unchecked Sendable {
         for (key, image, offsets) in missing {
             let input = offsets.map { "0x" + String($0, radix: 16) }
             let output = Self.run(tools.symbolizer, ["--obj=\(image.path)", "--functions=linkage", "--inlines"], input: input)
+            lock.lock(); toolRuns += 1; lock.unlock()
             let chains = Self.chains(output, count: offsets.count)
             lock.lock()
             for (offset, chain) in zip(offsets, chains) { named[key, default: [:]][offset] = chain }
@@ -156,6 +159,7 @@ package final class TrapSymbolizer: @unchecked Sendable {
         guard !mangled.isEmpty else { return }
         let plain = Self.run(tools.demangler, ["--simplified"], input: mangled)
         lock.lock()
+        toolRuns += 1
         if plain.count == mangled.count { for (symbol, text) in zip(mangled, plain) { demangled[symbol] = text } }
         lock.unlock()
     }

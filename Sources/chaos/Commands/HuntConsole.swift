@@ -62,6 +62,10 @@ final class HuntConsole {
             + "\(outcome.bitten) bitten by a fault, \(outcome.idle) whose faults never fired (no evidence), \(outcome.failedSchedules) failed"
             + (outcome.errored > 0 ? ", \(outcome.errored) errored" : ""))
         if let error = outcome.firstError { say("  first error: \(error)") }
+        if outcome.unconfirmedHangs > 0 {
+            say("  \(outcome.unconfirmedHangs) step\(outcome.unconfirmedHangs == 1 ? "" : "s") over the hunt's bound answered within the case's "
+                + "timeout when run again: slow, not hung (no finding)")
+        }
         let count = outcome.findings.count
         let folder = outcome.findings.first.map { ($0.file as NSString).deletingLastPathComponent } ?? ""
         say(count == 0 ? "findings: none" : "findings: \(count) distinct failure\(count == 1 ? "" : "s"), in \(folder)/")

@@ -22,6 +22,7 @@ import Testing
         finding.reproduceTries = flaky ? 5 : 3
         finding.flaky = flaky
         finding.explanation = String(repeating: "A fault fired and the app did something rather long to say. ", count: 4)
+            + "integrity_check now fails: *** in database main ***\nPage 14: free space corruption"
         return finding
     }
 
@@ -37,7 +38,7 @@ import Testing
             #expect(line.hasPrefix("# ") && line.count <= 90, "\(line)")
             #expect(!line.hasSuffix(" "))
         }
-        let words = Set(Self.finding(cutShort: false, flaky: false).explanation?.split(separator: " ").map(String.init) ?? [])
+        let words = Set(Self.finding(cutShort: false, flaky: false).explanation?.split(whereSeparator: { $0 == " " || $0 == "\n" }).map(String.init) ?? [])
         let written = Set(minimal.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "#" }).map(String.init))
         #expect(words.isSubset(of: written), "every word of the explanation is there whole")
     }

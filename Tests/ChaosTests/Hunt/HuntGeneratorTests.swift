@@ -20,7 +20,7 @@ import Testing
         let generator = HuntGenerator(surface: Self.surface, seed: 1)
         for index in 0..<400 {
             let schedule = generator.schedule(index)
-            #expect(schedule.isWellFormed)
+            #expect(schedule.isWellFormed && schedule.endsWithTheClosingRead)
             let scenario = try schedule.scenario(name: "hunt-\(index)", summary: "s", file: "hunt/\(index).yaml")
             let problems = ScenarioTargetCheck.problems(scenario, target: Self.declaration)
             #expect(problems.isEmpty, "schedule \(index): \(problems.first.map(String.init(describing:)) ?? "")")
