@@ -13,7 +13,9 @@ package enum HuntOracle {
     /// deletes or garbles a journal (`wal`, `journal`): the commits in it are gone with
     /// it for any app, as the storage catalog's `check-wal-lost` says; and
     /// `recovered-within` only for one that ends with the closing read it is timed by (a
-    /// shrunk schedule may end where its failure shows).
+    /// shrunk schedule may end where its failure shows); one that does not is held to
+    /// `responsive-within` instead, the bound on every launch and action that
+    /// `recovered-within` also holds.
     static func expectations(for steps: [HuntStep]) -> [String] {
         let losesJournal = steps.contains { step in
             guard case let .fault(kind, keys) = step, kind == "delete-file" || kind == "corrupt-file",
@@ -21,8 +23,12 @@ package enum HuntOracle {
             return journalFiles.contains(file)
         }
         let timesRecovery = steps.last == HuntSchedule.closingRead
-        return expectations.filter { ($0 != "no-silent-loss" || !losesJournal) && ($0 != recoveredWithin || timesRecovery) }
+        let kept = expectations.filter { ($0 != "no-silent-loss" || !losesJournal) && ($0 != recoveredWithin || timesRecovery) }
+        // Without the read, no launch or action may still be slower than recovery may take.
+        return timesRecovery ? kept : kept + [responsiveWithin]
     }
+
+    static let responsiveWithin = "responsive-within: 5s"
 
     static let recoveredWithin = "recovered-within: 5s"
 
@@ -49,10 +55,28 @@ package enum HuntOracle {
         /// `a power cut and file damage to store`; nil when there are none.
         package var cause: String? { FaultsAtWork.phrase(causes) }
 
-        package init(kind: Kind, core: String, causes: [String] = []) {
+        /// A hang: whether it struck a launch (rather than an action). Not part of what a
+        /// finding is grouped by — one hang is one finding whatever it struck — but what
+        /// shrinking keeps: a hunt's bound on one step also catches a launch that answers
+        /// after a library's 10 s connect timeout, and a hang at an action must not shrink
+        /// into that slower-but-answering launch.
+        package var struckLaunch = false
+
+        package init(kind: Kind, core: String, causes: [String] = [], struckLaunch: Bool = false) {
             self.kind = kind
             self.core = core
             self.causes = causes
+            self.struckLaunch = struckLaunch
+        }
+
+        package static func == (lhs: Failure, rhs: Failure) -> Bool {
+            lhs.kind == rhs.kind && lhs.core == rhs.core && lhs.causes == rhs.causes
+        }
+
+        package func hash(into hasher: inout Hasher) {
+            hasher.combine(kind)
+            hasher.combine(core)
+            hasher.combine(causes)
         }
 
         /// The whole failure, as reports and merges tell findings apart by it.
@@ -63,8 +87,15 @@ package enum HuntOracle {
         /// A trap, a hang or an exit: a failure whatever the schedule's faults are doing at its end.
         var isTrapOrHang: Bool { kind != .expectations }
 
+        /// The app failed at one of the schedule's own steps: what its faults were doing
+        /// after it does not matter. A hang or an exit only when Chaos relaunched the app to
+        /// read what it kept is no such failure: the faults still standing then are part of it.
+        var isAtAStep: Bool { kind == .trap || (isTrapOrHang && !core.hasSuffix(HuntOracle.atTheRelaunch)) }
+
         /// Whether `other` fails the same way, as shrinking judges a candidate.
-        func sameCore(_ other: Failure?) -> Bool { other.map { $0.kind == kind && $0.core == core } ?? false }
+        func sameCore(_ other: Failure?) -> Bool {
+            other.map { $0.kind == kind && $0.core == core && (kind != .hang || $0.struckLaunch == struckLaunch) } ?? false
+        }
 
         /// A kebab-case name for the finding's file: `trap-template-startup-13-database-or-disk-is-full`,
         /// `hang-network-postgres`, `fails-no-silent-loss-power-cut`.
@@ -123,17 +154,24 @@ package enum HuntOracle {
             if let site = trap.site { return Failure(kind: .trap, core: "trap at \(site)" + (error.isEmpty ? "" : ": \(error)")) }
             return Failure(kind: .trap, core: "trap: " + (error.isEmpty ? trap.signalName : error))
         }
-        let failed = report.expectations.filter { !$0.passed }
+        // A final snapshot Chaos could not take is a gap in the evidence, not a loss.
+        let failed = report.expectations.filter { !$0.passed && $0.observed != ExpectationResult.noFinalSnapshot }
         let atWork = FaultsAtWork(report: report, steps: steps, remotes: remotes)
         if let noTrap = failed.first(where: { $0.kind == ExpectationKeyword.noTrap.rawValue }) {
             let stopped = report.steps.last?.index ?? 0
+            // At a step, or when Chaos relaunched the app after the steps to read what it kept.
+            let atAStep = [StepRecord.Outcome.trapped, StepRecord.Outcome.error, StepRecord.Outcome.timedOut].contains(report.steps.last?.outcome ?? "")
+            let when = atAStep ? "" : atTheRelaunch
             if isHang(noTrap.observed) {
                 // A hang by the fault that started it, whichever launch, action or read it struck.
-                let culprit = atWork.culpritOfHang(at: stopped)
-                return Failure(kind: .hang, core: "hang " + (culprit.map { "after \($0.phrase)" } ?? "with no fault at work"))
+                let culprit = atWork.culpritOfHang(at: atAStep ? stopped : stopped + 1)
+                let waiting = atAStep && steps.indices.contains(stopped - 1) && steps[stopped - 1] == .launch
+                return Failure(kind: .hang, core: "hang " + (culprit.map { "after \($0.phrase)" } ?? "with no fault at work") + when,
+                               struckLaunch: waiting)
             }
             // An exit: how it ended, not its timings.
-            return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(withoutTheStep(noTrap.observed)), causes: atWork.causes.map(\.phrase))
+            return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(withoutTheStep(noTrap.observed)) + when,
+                           causes: atWork.causes.map(\.phrase))
         }
         guard !failed.isEmpty else { return nil }
         return Failure(kind: .expectations, core: failed.map(\.kind).sorted().joined(separator: ", "), causes: atWork.causes.map(\.phrase))
@@ -145,6 +183,9 @@ package enum HuntOracle {
         guard let start = text.range(of: " during '"), let end = text[start.upperBound...].firstIndex(of: "'") else { return text }
         return String(text[..<start.lowerBound] + text[text.index(after: end)...])
     }
+
+    /// How a hang or an exit says it came when Chaos relaunched the app to read its data.
+    static let atTheRelaunch = " when relaunched to read what it kept"
 
     /// Whether a failed `no-trap` saw the app hang (no answer before the case's timeout).
     static func isHang(_ observed: String) -> Bool {

@@ -60,14 +60,14 @@ package struct HuntSchedule: Sendable, Equatable {
     /// launch, a write lost at a stop), and is then not held to `recovered-within`.
     var endsWithTheClosingRead: Bool { steps.last == HuntSchedule.closingRead }
 
-    /// As ``isWellFormed``, and for a failure other than a trap or a hang that still ends
-    /// with the closing read, no fault stands before it: the oracle's read within 5 s is
-    /// timed from the last clearing, and a schedule that never clears its fault says
-    /// nothing about recovery. (Damage done to a file is done, and stands for nothing: it
-    /// needs no clear.)
+    /// As ``isWellFormed``, and for a failure other than one at a step (a trap, a hang or
+    /// an exit there), no fault stands at the end: the oracle's read within 5 s is timed
+    /// from the last clearing, and the app relaunched to read what it kept must not be
+    /// judged through a network still cut or a clock still moved. (Damage done to a file
+    /// is done, and stands for nothing: it needs no clear.)
     func isWellFormed(for failure: HuntOracle.Failure) -> Bool {
         guard isWellFormed else { return false }
-        return failure.isTrapOrHang || !endsWithTheClosingRead || standingAtTheEnd.isEmpty
+        return failure.isAtAStep || standingAtTheEnd.isEmpty
     }
 
     /// The kinds of the faults armed and never cleared (file damage aside).

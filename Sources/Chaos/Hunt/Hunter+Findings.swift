@@ -21,21 +21,38 @@ extension Hunter {
     /// Past `deadline` (its share of the budget) it is not shrunk further; past `end`
     /// (the hunt's) its file runs once rather than a few times.
     func finding(for first: Failing, deadline: ContinuousClock.Instant, end: ContinuousClock.Instant?, names: inout Set<String>,
-                 failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int) {
+                 failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int,
+                                                   stepBound: StepBound?) {
         var runs = 0
+        var first = first
+        let hunter = self
+        // A hang under the hunt's bound on one step is run once at the case's full timeout
+        // before it is shrunk: a failure that is no hang there (a launch that answers after
+        // a library's 10 s connect timeout) is shrunk as what it is.
+        if first.failure.kind == .hang, ContinuousClock.now < deadline,
+           let scenario = try? first.schedule.scenario(name: first.schedule.caseName, summary: "Schedule \(first.schedule.index) of hunt seed \(seed).",
+                                                       file: "hunt/\(first.schedule.caseName).yaml"),
+           let full = runScenario(scenario, times: 1).first.flatMap({ $0 }) {
+            runs += 1
+            if let failure = judge(first.schedule, full), !first.failure.sameCore(failure), failure.isAtAStep || failure.kind == .expectations {
+                Self.debug("schedule \(first.schedule.index): \(first.failure.signature) under the bound is \(failure.signature) at the full timeout")
+                first.failure = failure
+                first.report = full
+            }
+        }
         let before = ContinuousClock.now < deadline
-            ? rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: end).rate : .always
-        let shrinker = HuntShrinker(evaluate: { runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
+            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: end).rate : .always
+        let shrinker = HuntShrinker(evaluate: { hunter.runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
         let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: before)
         runs += shrunk.runs
         // Shrunk, the faults at work are the ones the failure needs.
         let failure = judge(shrunk.schedule, shrunk.report) ?? first.failure
         let tries = end.map { ContinuousClock.now < $0 } ?? true ? HuntConfirmation.triesAfter : 1
-        var written = try write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before, tries: tries,
-                                until: end)
+        var written = try hunter.write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before,
+                                       tries: tries, until: end)
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
-        return (written.finding, written.report, failure, runs)
+        return (written.finding, written.report, written.failure, runs, hunter.options.stepBound)
     }
 
     /// A finding cut short, shrunk on from its file (where shrinking stopped) until the
@@ -116,10 +133,78 @@ extension Hunter {
     /// Writes a shrunk failure as `FOUND/NAME.yaml` and runs it from the file.
     /// `fixedName`: the file's name when it is written again (`--shrink`), and what its
     /// summary says of where it came from.
-    func write(_ failure: HuntOracle.Failure, from first: HuntSchedule, shrunk: HuntShrinker.Outcome, names: inout Set<String>,
+    ///
+    /// A hang seen under the hunt's bound on one step that the file, run at the case's
+    /// full timeout, shows as a slow answer instead (a connect that gives up after 10 s)
+    /// is that failure: the finding is named and said as the file fails.
+    func write(_ found: HuntOracle.Failure, from first: HuntSchedule, shrunk: HuntShrinker.Outcome, names: inout Set<String>,
                failing: Int, rate before: HuntShrinker.Rate, tries: Int = HuntConfirmation.triesAfter,
                until: ContinuousClock.Instant? = nil, fixedName: (name: String, origin: String)? = nil)
-        throws(Problem) -> (finding: HuntFinding, report: CaseReport, runs: Int) {
+        throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int) {
+        var failure = found
+        var shrunk = shrunk
+        var file = findingFile(for: failure, from: first, shrunk: shrunk, names: &names, fixedName: fixedName)
+        var runs = 0
+        var report = shrunk.report
+        var after = HuntShrinker.Rate(failed: 0, tries: 0)
+        func measure() {
+            guard let loaded = try? ScenarioLoader.load(yaml: file.plain, file: file.path, baseDirectory: nil) else { return }
+            let measured = rate(of: shrunk.schedule, failing: failure, alreadyFailed: false, runs: &runs, tries: tries, scenario: loaded,
+                                until: until)
+            after = measured.rate
+            if let measuredReport = measured.report { report = measuredReport }
+        }
+        measure()
+        Self.debug("finding \(failure.signature): \(after.text) from its file; the file's run: \(report.verdict) "
+            + "\(report.expectations.filter { !$0.passed }.map(\.observed)) \(judge(shrunk.schedule, report)?.signature ?? "no failure")")
+        if failure.kind == .hang, after.failed == 0, let slow = judge(shrunk.schedule, report), !failure.sameCore(slow) {
+            // Slow, not hung: judged as such, its faults cleared at the end so that the app
+            // relaunched to read what it kept is not judged through them.
+            names.remove(file.name)
+            if !shrunk.schedule.isWellFormed(for: slow) {
+                shrunk.schedule.steps.append(.clear("all"))
+                if let scenario = try? shrunk.schedule.scenario(name: file.name, summary: file.summary, file: file.path),
+                   let again = runScenario(scenario, times: 1).first.flatMap({ $0 }) {
+                    report = again
+                    runs += 1
+                }
+            }
+            failure = judge(shrunk.schedule, report) ?? slow
+            file = findingFile(for: failure, from: first, shrunk: shrunk, names: &names, fixedName: fixedName)
+            measure()
+        }
+        let reproduced = after.failed > 0
+        report.scenario = file.name
+        report.summary = file.summary
+        let explanation = FindingExplanation(report: report, failure: failure).text
+        report.explanation = explanation
+        if !reproduced {
+            report.error = (report.error.map { $0 + "; " } ?? "") + "the written file, run again \(after.tries) times, never failed as the hunt "
+                + "saw (\(failure.signature)): the failure depends on timing"
+        }
+        var finding = HuntFinding(
+            name: file.name, file: file.path, failure: failure.signature, schedule: first.index, failingSchedules: failing,
+            stepsBefore: first.steps.count, stepsAfter: shrunk.schedule.steps.count, shrinkRuns: shrunk.runs, shrinkMs: 0,
+            cutShort: shrunk.cutShort, reproduced: reproduced, reproduce: report.reproduce, yaml: "")
+        finding.untriedSteps = shrunk.cutShort ? shrunk.untriedSteps : nil
+        finding.reproducedRuns = after.failed
+        finding.reproduceTries = after.tries
+        finding.flaky = !after.isFull || !before.isFull
+        finding.explanation = explanation
+        let yaml = FindingFile.header(finding, before: before) + file.plain
+        finding.yaml = yaml
+        do {
+            try Data(yaml.utf8).write(to: file.url)
+        } catch {
+            throw .cannotWrite("cannot write \(file.path): \(error.localizedDescription)")
+        }
+        return (finding, report, failure, runs)
+    }
+
+    /// A finding's file: its name (the failure's, made unique), where it goes, and the
+    /// scenario it holds.
+    func findingFile(for failure: HuntOracle.Failure, from first: HuntSchedule, shrunk: HuntShrinker.Outcome, names: inout Set<String>,
+                     fixedName: (name: String, origin: String)?) -> (name: String, path: String, url: URL, summary: String, plain: String) {
         var name = fixedName?.name ?? failure.name
         var suffix = 2
         while fixedName == nil, names.contains(name) {
@@ -128,48 +213,10 @@ extension Hunter {
         }
         names.insert(name)
         let path = (foundPath.hasSuffix("/") ? foundPath : foundPath + "/") + name + ".yaml"
-        let url = foundDirectory.appendingPathComponent(name + ".yaml")
         let origin = fixedName?.origin ?? "seed \(seed), schedule \(first.index)"
         let summary = "\(Self.findingSummaryPrefix) (\(origin), shrunk from \(first.steps.count) to "
             + "\(shrunk.schedule.steps.count) steps): \(Self.describe(failure))."
-        let plain = shrunk.schedule.yaml(name: name, summary: summary)
-        var runs = 0
-        var report = shrunk.report
-        var after = HuntShrinker.Rate(failed: 0, tries: 0)
-        var reproduced = false
-        if let loaded = try? ScenarioLoader.load(yaml: plain, file: path, baseDirectory: nil) {
-            let measured = rate(of: shrunk.schedule, failing: failure, alreadyFailed: false, runs: &runs, tries: tries, scenario: loaded,
-                                until: until)
-            after = measured.rate
-            reproduced = after.failed > 0
-            if let measuredReport = measured.report { report = measuredReport }
-        }
-        report.scenario = name
-        report.summary = summary
-        let explanation = FindingExplanation(report: report, failure: failure).text
-        report.explanation = explanation
-        let flaky = !after.isFull || !before.isFull
-        if !reproduced {
-            report.error = (report.error.map { $0 + "; " } ?? "") + "the written file, run again \(after.tries) times, never failed as the hunt "
-                + "saw (\(failure.signature)): the failure depends on timing"
-        }
-        var finding = HuntFinding(
-            name: name, file: path, failure: failure.signature, schedule: first.index, failingSchedules: failing,
-            stepsBefore: first.steps.count, stepsAfter: shrunk.schedule.steps.count, shrinkRuns: shrunk.runs, shrinkMs: 0,
-            cutShort: shrunk.cutShort, reproduced: reproduced, reproduce: report.reproduce, yaml: "")
-        finding.untriedSteps = shrunk.cutShort ? shrunk.untriedSteps : nil
-        finding.reproducedRuns = after.failed
-        finding.reproduceTries = after.tries
-        finding.flaky = flaky
-        finding.explanation = explanation
-        let yaml = FindingFile.header(finding, before: before) + plain
-        finding.yaml = yaml
-        do {
-            try Data(yaml.utf8).write(to: url)
-        } catch {
-            throw .cannotWrite("cannot write \(path): \(error.localizedDescription)")
-        }
-        return (finding, report, runs)
+        return (name, path, foundDirectory.appendingPathComponent(name + ".yaml"), summary, shrunk.schedule.yaml(name: name, summary: summary))
     }
 
     /// `the app traps at LegacyStore.swift:18: …`, `it fails no-silent-loss after a power cut`.

@@ -147,6 +147,7 @@ package struct Hunter {
                 let found = try hunt.finding(for: first, deadline: deadline, end: plan.end, names: &names,
                                              failing: outcome.failuresBySignature[first.failure.signature] ?? 1)
                 outcome.shrinkRuns += found.runs
+                hunt.options.stepBound = found.stepBound
                 var finding = found.finding
                 finding.shrinkMs = (clock.now - shrinkStart).wholeMilliseconds
                 // A hang its file never showed at the case's full timeout was a slow step, not a hang.
@@ -216,9 +217,10 @@ package struct Hunter {
     /// A hang known in seconds: within a hunt and its shrinking, a launch or action that
     /// takes ten times as long as the slowest of the plain run, and never less than 6 s,
     /// is a hang and ended at once — not at the case's 20 s. (A slow answer below that is
-    /// still judged by `recovered-within`.) A hang's file is confirmed at the full timeout.
-    static func stepBound(slowestPlainMs: Int) -> Duration {
-        max(.seconds(6), .milliseconds(slowestPlainMs * 10))
+    /// still judged by `recovered-within`.) A hang is confirmed at the full timeout.
+    static func stepBound(slowestPlainMs: Int) -> StepBound {
+        let bound = max(Duration.seconds(6), .milliseconds(slowestPlainMs * 10))
+        return StepBound(launch: bound, action: bound)
     }
 
     /// The schedule index of this hunt's `offset`-th schedule (its shard's share).

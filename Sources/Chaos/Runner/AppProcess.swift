@@ -34,9 +34,9 @@ final class AppProcess {
     private(set) var leftBehind: [String] = []
 
     /// A bound on one request, shorter than the case's timeout (``RunOptions/stepBound``).
-    let stepBound: Duration?
+    let stepBound: StepBound?
 
-    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, handlers: Handlers, stepBound: Duration? = nil) {
+    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, handlers: Handlers, stepBound: StepBound? = nil) {
         self.stepBound = stepBound
         self.launcher = launcher
         self.context = context
@@ -54,7 +54,7 @@ final class AppProcess {
         let spawned = clock.now
         let start: WorkerStart
         do {
-            start = try launcher.start(context, stderrFile: stderrFile, deadline: stepBound.map { min(clock.deadline, clock.now + $0) } ?? clock.deadline)
+            start = try launcher.start(context, stderrFile: stderrFile, deadline: stepBound.map { min(clock.deadline, clock.now + $0.launch) } ?? clock.deadline)
         } catch {
             throw .harness("cannot start the worker: \(error)")
         }
@@ -84,7 +84,7 @@ final class AppProcess {
         let what = body.name ?? body.op.rawValue
         guard let worker else { throw .harness("'\(what)' needs the app running: add a launch step before it") }
         let asked = clock.now
-        let deadline = stepBound.map { min(clock.deadline, asked + $0) } ?? clock.deadline
+        let deadline = stepBound.map { min(clock.deadline, asked + $0.bound(of: body.op)) } ?? clock.deadline
         switch worker.request(body, deadline: deadline, onEvent: handlers.event) {
         case let .reply(reply):
             handlers.reply(reply)

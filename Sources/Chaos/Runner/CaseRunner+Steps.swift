@@ -130,7 +130,9 @@ extension CaseRunner {
         if options.countPoints && !clean { _ = try ask(WorkerRequest(op: .countPoints)) }
         var armed = false
         for seam in seams.all { armed = try seam.launched(clean: clean, in: self) || armed }
-        log.startRun(armed: armed || (!clean && powerPlan != nil))
+        // A run launched while a fault stood outside the app (its network cut, its clock
+        // moved) holds more than what it read from the disk, as a run with faults armed in it.
+        log.startRun(armed: armed || (!clean && (powerPlan != nil || !standing.isEmpty)))
         guard !clean else { return }
         if let (order, id) = powerPlan {
             powerPlan = nil

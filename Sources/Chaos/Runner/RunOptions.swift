@@ -22,10 +22,10 @@ package struct RunOptions: Sendable {
     /// Ask every worker to name the fault points it hits (``CaseLog/pointsHit``): the
     /// plain first run of `chaos hunt`.
     package var countPoints = false
-    /// The longest one launch or action may take before the app counts as hung (a hunt's
-    /// bound, learnt from its plain run): a hang known in seconds, not at the case's
-    /// timeout. Nil: only the case's timeout bounds a step.
-    package var stepBound: Duration?
+    /// The longest one launch, or one other request, may take before the app counts as
+    /// hung (a hunt's bound, learnt from its plain run): a hang known in seconds, not at
+    /// the case's timeout. Nil: only the case's timeout bounds a step.
+    package var stepBound: StepBound?
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
     package var forkServers: ForkServerPool?
 
@@ -57,4 +57,20 @@ extension RunOptions {
         if case let .executable(path) = target.origin { words += ["--target-exec", path] }
         return words
     }
+}
+
+/// A hunt's bound on one step, for launches and for everything else apart: a launch may
+/// legitimately wait out a library's connect timeout (10 s for postgres-nio) where an
+/// action that waits that long is stuck.
+package struct StepBound: Sendable, Equatable {
+    package var launch: Duration
+    package var action: Duration
+
+    package init(launch: Duration, action: Duration) {
+        self.launch = launch
+        self.action = action
+    }
+
+    /// The bound on a request of `op`.
+    func bound(of op: WorkerOperation) -> Duration { op == .launch ? launch : action }
 }

@@ -14,7 +14,9 @@ import Testing
     static func report(failing kind: String, observed: String, last: Int, faults: [FaultActivity]) -> CaseReport {
         var report = ReportSample.deviated
         report.trap = nil
-        report.steps = (1...last).map { StepRecord(index: $0, label: "step \($0)", startMs: $0 * 10, durationMs: 5, outcome: "ok") }
+        // A hang or an exit ends the step it came in (an error there).
+        report.steps = (1...last).map { StepRecord(index: $0, label: "step \($0)", startMs: $0 * 10, durationMs: 5,
+                                                   outcome: $0 == last && kind == "no-trap" ? "error" : "ok") }
         report.expectations = [ExpectationResult(kind: kind, label: kind, passed: false, expected: "", observed: observed)]
         report.faults = faults
         return report
@@ -62,6 +64,19 @@ import Testing
         let narrowed = try #require(HuntOracle.failure(of: without, steps: shrunk))
         #expect(failure.sameCore(narrowed), "shrinking keeps what failed, not what else was at work")
         #expect(narrowed.signature == "no-silent-loss after a power cut and file damage to store")
+    }
+
+    /// A hang that came only when Chaos relaunched the app after the steps, to read what it
+    /// kept, is its own failure: the faults still standing then are part of it.
+    @Test func aHangAtTheRelaunchIsNotAHangAtAStep() throws {
+        var report = Self.report(failing: "no-trap", observed: "hung: no answer to 'launch' in 6.0 s", last: 3,
+                                 faults: [Self.activity(2, "blackhole")])
+        report.steps[2].outcome = "ok"
+        let steps: [HuntStep] = [.launch, .fault("blackhole", []), .stop]
+        let failure = try #require(HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"]))
+        #expect(failure.core == "hang after a network fault on postgres when relaunched to read what it kept")
+        #expect(!failure.isAtAStep)
+        #expect(!HuntSchedule(index: 0, seed: 1, system: "storage", steps: steps).isWellFormed(for: failure), "the blackhole still stands")
     }
 
     @Test func anUnexpectedExitIsTheSameWhicheverStepItEnded() {
