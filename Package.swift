@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures"), .copy("seeds.yaml")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
-        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CLibcSeamAPI",
+        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CForkServer", "CLibcSeamAPI",
                                                     .product(name: "Logging", package: "swift-log")]),
         // The controller: scenarios, the runner, the network lab, the reports.
         .target(

@@ -1,5 +1,4 @@
 internal import CChaosVFS
-internal import CSQLite
 import FaultPoints
 import Foundation
 
@@ -145,7 +144,7 @@ package enum WorkerHost {
 extension StorageReach {
     /// The counts as they stand in this process.
     static func now() -> StorageReach {
-        var opens: sqlite3_int64 = 0
+        var opens: Int64 = 0
         chaos_vfs_counters(&opens, nil, nil, nil)
         let libc = LibcSeam.calls()
         return StorageReach(vfsOpens: Int(opens), libcOpens: libc[.open] ?? 0, libcCalls: libc.values.reduce(0, +))
