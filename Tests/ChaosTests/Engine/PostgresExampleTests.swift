@@ -83,6 +83,6 @@ import Testing
         let result = try ChaosExecutable.run(["--data", data.url.path, "--variant", "fixed", "--seed", "1"],
                                              executable: Self.target, environment: ["CHAOS_EXAMPLE_PG_PORT": ""])
         #expect(result.exitCode == 64)
-        #expect(result.stderr.contains("set CHAOS_EXAMPLE_PG_PORT to the port of a PostgreSQL server"), "\(result.stderr)")
+        #expect(result.stderr.contains("set CHAOS_EXAMPLE_PG_PORT to the port of the server 'postgres' listens on"), "\(result.stderr)")
     }
 }
