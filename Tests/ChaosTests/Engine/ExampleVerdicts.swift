@@ -34,7 +34,7 @@ enum ExampleVerdicts {
 /// The variants of the examples no other test runs the whole catalog on; the others are
 /// held where they run (CheckTests, RemoteExampleTests, PostgresExampleTests).
 @Suite(.serialized) struct ExampleVerdictTests {
-    @Test(arguments: [("journal", "demo"), ("todos", "atomic-write"), ("todos", "retries-fsync"), ("sync", "fragile")])
+    @Test(arguments: [("journal", "demo"), ("todos", "atomic-write"), ("todos", "retries-fsync")])
     func everyCaseKeepsItsVerdict(example: String, variant: String) throws {
         let reports = try TemporaryFolder()
         _ = try ChaosExecutable.run(["check", "-j", "2", "--target-exec", CheckTests.example(example), "--variant", variant,
