@@ -17,6 +17,9 @@ let package = Package(
         // Clock faults: preloaded into workers before libfaketime (docs/ARCHITECTURE.md).
         // Storage faults and power loss for any file: preloaded into workers (docs/ARCHITECTURE.md).
         .executable(name: "chaos", targets: ["chaos"]),
+        // `swift package chaos check --target NAME`: chaos inside the user's own package
+        // (docs/TARGETS.md, "swift package chaos").
+        .plugin(name: "ChaosPlugin", targets: ["ChaosPlugin"]),
     ],
     traits: [
         .trait(name: "FaultPointsEnabled", description: "Fault points are live. Without it every hit() compiles to nothing."),
@@ -67,7 +70,7 @@ let package = Package(
         .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures"), .copy("seeds.yaml")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
-        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CLibcSeamAPI",
+        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CForkServer", "CLibcSeamAPI",
                                                     .product(name: "Logging", package: "swift-log")]),
         // The controller: scenarios, the runner, the network lab, the reports.
         .target(
@@ -102,6 +105,16 @@ let package = Package(
                 "Chaos", "ReferenceTarget",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
+        ),
+        // `swift package chaos COMMAND [--target NAME] ...`: builds the user's target and
+        // `chaos`, and runs the one on the other. It writes its reports into the package's
+        // .build (or --report-dir), and chaos starts the target's processes.
+        .plugin(
+            name: "ChaosPlugin",
+            capability: .command(
+                intent: .custom(verb: "chaos", description: "Run chaos (check, run, hunt, reproduce, explore) on a target of this package")
+            ),
+            dependencies: ["chaos"]
         ),
         // A user's own stack under Chaos: a small notes app with a fragile repository
         // and a fixed one (Examples/Notes, docs/TARGETS.md).

@@ -4,6 +4,8 @@
 ** Shared between the shim (chaos_vfs.c) and the crash simulator
 ** (chaos_powerloss.c). Not part of the public API.
 */
+#include <sqlite3.h>
+
 #include "chaos_vfs.h"
 
 #include <stdatomic.h>

@@ -422,20 +422,41 @@ int chaos_vfs_library_count(void) {
     return n;
 }
 
-int chaos_vfs_register(int make_default) {
+/* The system library's entry points under the header's types (a sqlite3_vfs * is a
+** void * there). */
+static void *system_vfs_find(const char *name) { return sqlite3_vfs_find(name); }
+static int system_vfs_register(void *vfs, int make_default) { return sqlite3_vfs_register(vfs, make_default); }
+
+chaos_sqlite_api chaos_vfs_system_api(void) {
     /* The system library, linked by name: the only place the shim names its functions. */
-    const chaos_sqlite_api system = { sqlite3_vfs_find, sqlite3_vfs_register, sqlite3_malloc, sqlite3_free };
+    chaos_sqlite_api system = { system_vfs_find, system_vfs_register, sqlite3_malloc, sqlite3_free };
+    return system;
+}
+
+int chaos_vfs_register(int make_default) {
+    const chaos_sqlite_api system = chaos_vfs_system_api();
     return chaos_vfs_register_library(&system, make_default);
 }
 
-sqlite3_vfs *chaos_vfs_get(void) {
+void *chaos_vfs_get(void) {
     pthread_mutex_lock(&g_mutex);
     sqlite3_vfs *v = NULL;
     for (int i = 0; i < g_library_count && !v; i++) {
-        if (g_libraries[i].api.vfs_find == sqlite3_vfs_find) v = &g_libraries[i].vfs;
+        if (g_libraries[i].api.vfs_find == system_vfs_find) v = &g_libraries[i].vfs;
     }
     pthread_mutex_unlock(&g_mutex);
     return v;
+}
+
+const char *chaos_vfs_errstr(int code) { return sqlite3_errstr(code); }
+
+int chaos_vfs_name_of_connection(void *db, char *name, int size) {
+    char *found = NULL;
+    int rc = sqlite3_file_control((sqlite3 *)db, "main", SQLITE_FCNTL_VFSNAME, &found);
+    if (rc == SQLITE_OK && found == NULL) rc = SQLITE_NOTFOUND;
+    if (rc == SQLITE_OK && size > 0) snprintf(name, (size_t)size, "%s", found);
+    sqlite3_free(found);
+    return rc;
 }
 
 void chaos_vfs_set_hook(chaos_vfs_hook hook, void *context) {

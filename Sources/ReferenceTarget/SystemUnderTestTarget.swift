@@ -126,14 +126,9 @@ final class SystemUnderTestTarget: ChaosTarget {
         return try await store.writer.read { db in
             var tables: [String: [String: String]] = [:]
             for table in AppSchema.userTables {
-                var records: [String: String] = [:]
                 // A store without the table (a first launch that failed) holds no records.
-                guard try db.tableExists(table) else { tables[table] = [:]; continue }
-                for row in try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id") {
-                    let id: Int64 = row["id"] ?? 0
-                    records["\(table):\(id)"] = row.description
-                }
-                tables[table] = records
+                let rows = try db.tableExists(table) ? try Row.fetchAll(db, sql: "SELECT * FROM \(table) ORDER BY id") : []
+                tables.merge(.records(table, rows, id: { $0["id"] as Int64? ?? 0 })) { _, new in new }
             }
             return tables
         }

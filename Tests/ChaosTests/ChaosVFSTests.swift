@@ -60,7 +60,7 @@ struct ChaosVFSTests {
         let vfs = try #require(sqlite3_vfs_find(nil))
         #expect(String(cString: vfs.pointee.zName) == SQLiteFaultVFS.name)
         #expect(sqlite3_vfs_find(SQLiteFaultVFS.name) == vfs)
-        #expect(chaos_vfs_get() == vfs)
+        #expect(chaos_vfs_get() == UnsafeMutableRawPointer(vfs))
     }
 
     @Test func openingInAMissingDirectoryFailsCleanly() throws {

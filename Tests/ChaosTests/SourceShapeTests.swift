@@ -28,6 +28,25 @@ import Testing
         #expect(long.isEmpty, "\(long.joined(separator: "\n"))")
     }
 
+    /// The glue a user writes stays small: every example's target file (the one that
+    /// declares a `ChaosTarget`) is at most 40 lines that are neither blank nor comments.
+    @Test func everyExamplesTargetIsAtMost40LinesOfGlue() throws {
+        let examples = Self.sourcesDirectory.deletingLastPathComponent().appendingPathComponent("Examples")
+        let files = (FileManager.default.enumerator(at: examples, includingPropertiesForKeys: nil)?.allObjects as? [URL] ?? [])
+            .filter { $0.pathExtension == "swift" }
+        var targets: [String: Int] = [:]
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            guard text.contains(": ChaosTarget {") else { continue }
+            targets[file.lastPathComponent] = text.split(separator: "\n").filter { line in
+                let code = line.trimmingCharacters(in: .whitespaces)
+                return !code.isEmpty && !code.hasPrefix("//")
+            }.count
+        }
+        #expect(targets.count == 6, "the six examples' targets were found: \(targets.keys.sorted())")
+        #expect(targets.values.allSatisfy { $0 <= 40 }, "\(targets.sorted { $0.key < $1.key })")
+    }
+
     @Test func noFunctionIsOver60Lines() throws {
         var long: [String] = []
         for file in Self.swiftFiles() {

@@ -19,7 +19,7 @@ import Testing
 
     @Test func aScopedThrowFiresInsideItsScopeOnlyAsManyTimesAsAsked() async throws {
         #expect(message { try Self.save.hit() } == nil)
-        try await withFaults([.throw(at: "store/notes/save", message: "disk full", after: 1, times: 2)]) {
+        await withFaults([.throw(at: "store/notes/save", message: "disk full", after: 1, times: 2)]) {
             #expect(message { try Self.save.hit() } == nil, "after: 1 lets the first hit through")
             #expect(message { try Self.save.hit() } == "disk full")
             await #expect(throws: InjectedFault.self) { try await Self.save.hit() }
@@ -73,7 +73,7 @@ import Testing
     func parallelScopesNeverSeeEachOther(_ index: Int) async throws {
         let own = FaultPoint("test/own/\(index)")
         let neighbour = FaultPoint("test/own/\((index + 1) % 200)")
-        try await withFaults([.throw(at: "test/shared", message: "\(index)"), .throw(at: own.name, message: "own \(index)")]) {
+        await withFaults([.throw(at: "test/shared", message: "\(index)"), .throw(at: own.name, message: "own \(index)")]) {
             for _ in 0..<10 {
                 #expect(message { try FaultPoint("test/shared").hit() } == "\(index)")
                 #expect(message { try own.hit() } == "own \(index)")

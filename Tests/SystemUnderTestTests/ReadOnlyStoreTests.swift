@@ -16,7 +16,7 @@ extension SystemUnderTestSuite {
                 try db.execute(sql: "CREATE TABLE visits (id INTEGER PRIMARY KEY)")
                 for id in 1...rows { try db.execute(sql: "INSERT INTO visits (id) VALUES (?)", arguments: [id]) }
             }
-            try pool.writeWithoutTransaction { try $0.checkpoint(.full) }
+            _ = try pool.writeWithoutTransaction { try $0.checkpoint(.full) }
             let wal = try Data(contentsOf: URL(fileURLWithPath: path + "-wal"))
             try pool.close()
             return (path, wal)

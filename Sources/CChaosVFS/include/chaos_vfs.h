@@ -3,8 +3,14 @@
 /*
 ** CChaosVFS: a pass-through SQLite VFS named "chaos" over "unix", with one
 ** process-wide hook that may fail any call. Mechanism only; see chaos_vfs.c.
+**
+** This header names no type of SQLite's and includes no sqlite3.h: a target that links
+** ChaosTarget and compiles a copy of SQLite of its own (sqlite-nio's VaporCSQLite) sees
+** one definition of each SQLite type, its copy's, never a second from the system's
+** header (clang refused such a pair: "'sqlite3_module' has different definitions in
+** different modules"). A `sqlite3_vfs *` is a `void *` here, a `sqlite3_int64` a
+** `long long` (what sqlite3.h makes it); the C files include sqlite3.h themselves.
 */
-#include <sqlite3.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -64,7 +70,7 @@ enum : int {
 ** concurrently.
 */
 typedef int (*chaos_vfs_hook)(void *context, int op, int file_kind, const char *path,
-                              sqlite3_int64 offset, int amount);
+                              long long offset, int amount);
 
 /*
 ** Registers the "chaos" VFS (once; thread-safe). With make_default != 0 it
@@ -79,8 +85,8 @@ int chaos_vfs_register(int make_default);
 ** names (sqlite-nio's sqlite_nio_sqlite3_*, SQLCipher's). The sqlite3_vfs struct is
 ** the same in every copy; the functions are that copy's own. */
 typedef struct chaos_sqlite_api {
-    sqlite3_vfs *(*vfs_find)(const char *name);
-    int (*vfs_register)(sqlite3_vfs *vfs, int make_default);
+    void *(*vfs_find)(const char *name);                 /* returns a sqlite3_vfs * */
+    int (*vfs_register)(void *vfs, int make_default);    /* takes a sqlite3_vfs * */
     void *(*malloc)(int size);
     void (*free)(void *pointer);
 } chaos_sqlite_api;
@@ -103,8 +109,19 @@ void chaos_vfs_store_settings(int *synchronous, int *wal);
 /* How many copies of SQLite the shim is installed into. */
 int chaos_vfs_library_count(void);
 
-/* The registered VFS, or NULL before chaos_vfs_register succeeded. */
-sqlite3_vfs *chaos_vfs_get(void);
+/* The registered VFS (a sqlite3_vfs *), or NULL before chaos_vfs_register succeeded. */
+void *chaos_vfs_get(void);
+
+/* The system library's four entry points, as chaos_vfs_register installs into it. */
+chaos_sqlite_api chaos_vfs_system_api(void);
+
+/* The system library's words for a result code (sqlite3_errstr). */
+const char *chaos_vfs_errstr(int code);
+
+/* The VFS name of connection `db`'s main database (a sqlite3 * of the system library),
+** as SQLITE_FCNTL_VFSNAME answers it, copied into `name` (at most `size` bytes with its
+** NUL). Returns 0 (SQLITE_OK), or the error code when the connection cannot tell. */
+int chaos_vfs_name_of_connection(void *db, char *name, int size);
 
 /*
 ** Sets (or, with hook == NULL, clears) the hook and its context as one unit.
@@ -172,8 +189,8 @@ void chaos_vfs_powerloss_crash(int mode, unsigned long long seed) __attribute__(
 ** Since enabling: tracked xWrite and xSync calls that reached the disk (or were
 ** about to), and undo-log entries pending now (across all paths). Any may be NULL.
 */
-void chaos_vfs_powerloss_stats(sqlite3_int64 *writes, sqlite3_int64 *syncs,
-                               sqlite3_int64 *pending_entries);
+void chaos_vfs_powerloss_stats(long long *writes, long long *syncs,
+                               long long *pending_entries);
 
 /*
 ** One draw of SplitMix64 (advances *state): the generator the simulator uses,
@@ -185,8 +202,8 @@ unsigned long long chaos_vfs_splitmix64_next(unsigned long long *state);
 ** Process-wide call counters (relaxed atomics): xOpen, xRead, xWrite and xSync
 ** calls that reached the shim, including those the hook or the real VFS failed.
 */
-void chaos_vfs_counters(sqlite3_int64 *opens, sqlite3_int64 *reads,
-                        sqlite3_int64 *writes, sqlite3_int64 *syncs);
+void chaos_vfs_counters(long long *opens, long long *reads,
+                        long long *writes, long long *syncs);
 void chaos_vfs_reset_counters(void);
 
 #ifdef __cplusplus

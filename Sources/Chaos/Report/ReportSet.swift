@@ -177,7 +177,7 @@ package enum ReportSet {
     private static func head(of file: URL, bytes: Int) -> [UInt8]? {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
         defer { try? handle.close() }
-        return (try? handle.read(upToCount: bytes)).map { Array($0 ?? Data()) }
+        return (try? handle.read(upToCount: bytes)).map { Array($0) }
     }
 
     /// Foundation's error for a folder, said plainly ("permission denied", not a domain dump).

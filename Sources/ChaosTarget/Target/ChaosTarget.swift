@@ -12,17 +12,22 @@ import Foundation
 ///     static let variants = ["fixed", "fragile"]
 ///     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
 ///     static let actions: [TargetAction<NotesTarget>] = [
-///         TargetAction("notes.add") { target, call in try target.add(call) },
-///         TargetAction("notes.list") { target, _ in try target.list() },
+///         TargetAction("notes.add") { target, call in
+///             call.acknowledge("note:\(try target.repository.add(text: "a note").id)")
+///             return .done()
+///         },
+///         TargetAction("notes.list") { target, _ in .read(.int(try target.repository.all().count)) },
 ///     ]
 ///     init(context: TargetContext) { ... }
 ///     func launch() async -> Health { ... }
-///     var health: Health { ... }
-///     var surfaced: Surfaced { ... }
-///     func snapshot() async throws -> [String: [String: String]] { ... }
+///     func snapshot() async throws -> [String: [String: String]] { .records("note", try repository.all()) }
 ///     func stop() async { ... }
 /// }
 /// ```
+///
+/// `health` and `surfaced` come by default from what `launch()` reported and what the
+/// last action returned (``launchHealth``, ``lastFailure``); an action that throws the
+/// app's own error failed, and a `LocalizedError`'s description is what the user read.
 ///
 /// One instance serves one launch of the app in one worker process. Chaos starts a new
 /// process for every launch, on the same data directory, so a target keeps nothing in
@@ -74,12 +79,13 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// Starts the app: opens its store, recovers as it would for a user. Must not trap
     /// on any data directory; says what it found.
     func launch() async -> Health
-    /// The app's storage health now.
+    /// The app's storage health now. Default: what `launch()` reported.
     var health: Health { get }
-    /// What the app shows the user now: a warning, an error, or nothing.
+    /// What the app shows the user now: a warning, an error, or nothing. Default: the
+    /// last action's failure, else what `health` says.
     var surfaced: Surfaced { get }
     /// Every record of user data: table → record key → canonical row text. The keys
-    /// are those the write actions acknowledge.
+    /// are those the write actions acknowledge. `.records("note", notes)` makes a table.
     func snapshot() async throws -> [String: [String: String]]
     /// Graceful stop: close the store.
     func stop() async
@@ -118,7 +124,10 @@ extension ChaosTarget {
             arguments = forked
         }
         do {
-            let context = try TargetContext(workerArguments: arguments)
+            var context = try TargetContext(workerArguments: arguments)
+            for remote in remotes where context.remotes[remote.name] != nil {
+                if case let .address(host, port) = remote.source { context.servers[remote.name] = RemoteAddress(host: host, port: port) }
+            }
             return await WorkerHost.run(Self.self, context: context)
         } catch {
             FileHandle.standardError.write(Data("chaos target: \(error)\n".utf8))

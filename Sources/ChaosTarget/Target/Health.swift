@@ -1,3 +1,5 @@
+import Foundation
+
 /// The app's storage health, as its launch found it: the mode it runs in, and what it
 /// told the user. `fallback: MODE` checks the mode.
 public struct Health: Sendable, Equatable {
@@ -40,6 +42,18 @@ public struct Health: Sendable, Equatable {
         self.severity = severity
         self.message = message
         self.facts = facts
+    }
+
+    /// Nothing could be opened: the app runs on nothing it keeps, and says so (`in-memory`,
+    /// an error).
+    public static func unavailable(_ message: String?) -> Health {
+        Health(mode: .inMemory, severity: .error, message: message)
+    }
+
+    /// The store works (`persistent`) when `message` is nil; else the app runs in `mode`
+    /// and warned the user with `message` (restored from a backup, set aside a file).
+    public static func warning(_ message: String?, mode: Mode) -> Health {
+        message.map { Health(mode: mode, severity: .warning, message: $0) } ?? Health()
     }
 
     /// The wire form: the facts, then `mode`, `severity` and `message`.
@@ -110,8 +124,7 @@ public struct Workload: Sendable, Codable, Equatable {
 /// launch), and every record it holds must still be there afterwards.
 ///
 /// ```swift
-/// OlderStore("v1", path: URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-///     .appendingPathComponent("../fixtures/journal-v1.sqlite").standardized.path, records: 12)
+/// OlderStore("v1", path: "../fixtures/journal-v1.sqlite", besides: #filePath, records: 12)
 /// ```
 public struct OlderStore: Sendable, Codable, Equatable {
     /// Names its cases: kebab-case, `v1`.
@@ -125,5 +138,12 @@ public struct OlderStore: Sendable, Codable, Equatable {
         self.name = name
         self.path = path
         self.records = records
+    }
+
+    /// A file named relative to a source file of the target, kept beside its sources:
+    /// `OlderStore("v1", path: "../fixtures/journal-v1.sqlite", besides: #filePath, records: 12)`.
+    public init(_ name: String, path: String, besides sourceFile: String, records: Int) {
+        let url = URL(fileURLWithPath: sourceFile).deletingLastPathComponent().appendingPathComponent(path)
+        self.init(name, path: url.standardizedFileURL.path, records: records)
     }
 }

@@ -61,9 +61,33 @@ public struct Remote: Sendable, Codable, Equatable {
         Remote(name: name, source: .address(host: host, port: port), systems: systems, probes: probes)
     }
 
+    /// A server that already listens at `host`, on the port the environment variable
+    /// `variable` names (a CI job's setting: `CHAOS_EXAMPLE_PG_PORT=5432`). A target started
+    /// without it stops at once, with exit code 64 and what to set, before Chaos reads
+    /// anything else of it.
+    public static func address(_ name: String, host: String, portFrom variable: String, systems: [String]? = nil,
+                               probes: [String: String] = [:]) -> Remote {
+        let value = ProcessInfo.processInfo.environment[variable]
+        guard let value, let port = Int(value), (1...65_535).contains(port) else {
+            FileHandle.standardError.write(Data("""
+                set \(variable) to the port of the server '\(name)' listens on at \(host) (found \(value.map { "'\($0)'" } ?? "nothing"))
+
+                """.utf8))
+            exit(64)
+        }
+        return address(name, host: host, port: port, systems: systems, probes: probes)
+    }
+
+    /// The path of the executable `product` beside this one: a server of the same package
+    /// (`swift build` puts a package's executables in one folder), for ``command(_:executable:arguments:environment:systems:probes:)``.
+    public static func product(_ product: String) -> String {
+        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(product).path
+    }
+
     /// The placeholders of a command's arguments and environment.
-    package static let portPlaceholder = "{port}"
-    package static let dataPlaceholder = "{data}"
+    public static let portPlaceholder = "{port}"
+    public static let dataPlaceholder = "{data}"
 }
 
 /// Where the app reaches a remote: the fault proxy's address.

@@ -1,5 +1,4 @@
-package import CChaosVFS
-package import CSQLite
+internal import CChaosVFS
 
 /// A copy of SQLite a target's storage runs on, by the four functions Chaos needs to
 /// install its fault VFS into it. The system's library is ``system``; a stack that
@@ -31,11 +30,14 @@ public struct SQLiteLibrary: Sendable {
     /// Why the copy could not be found (a linked copy under a prefix), nil when it was.
     let missing: String?
 
-    /// The system's libsqlite3: GRDB, SQLite.swift, the C API.
-    public static let system = SQLiteLibrary(
-        vfsFind: { OpaquePointer(sqlite3_vfs_find($0)) },
-        vfsRegister: { sqlite3_vfs_register(UnsafeMutablePointer($0), $1) },
-        malloc: sqlite3_malloc, free: sqlite3_free)
+    /// The system's libsqlite3: GRDB, SQLite.swift, the C API. (Its entry points come
+    /// from CChaosVFS, the one place that names them: no sqlite3.h reaches this module.)
+    public static let system: SQLiteLibrary = {
+        let api = chaos_vfs_system_api()
+        return SQLiteLibrary(addresses: [unsafeBitCast(api.vfs_find, to: UInt.self), unsafeBitCast(api.vfs_register, to: UInt.self),
+                                         unsafeBitCast(api.malloc, to: UInt.self), unsafeBitCast(api.free, to: UInt.self)],
+                             missing: nil)
+    }()
 
     /// A copy by its `sqlite3_vfs_find`, `sqlite3_vfs_register`, `sqlite3_malloc` and
     /// `sqlite3_free`, under whatever names it has.
@@ -71,13 +73,13 @@ public struct SQLiteLibrary: Sendable {
 
     /// Installs the fault VFS into this copy, as its default VFS.
     func install() throws(SQLiteFaultVFS.RegistrationError) {
-        if let missing { throw SQLiteFaultVFS.RegistrationError(code: SQLITE_ERROR, reason: missing) }
+        if let missing { throw SQLiteFaultVFS.RegistrationError(code: SQLiteFaultVFS.error, reason: missing) }
         var api = chaos_sqlite_api(
-            vfs_find: unsafeBitCast(vfsFind, to: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeMutablePointer<sqlite3_vfs>?).self),
-            vfs_register: unsafeBitCast(vfsRegister, to: (@convention(c) (UnsafeMutablePointer<sqlite3_vfs>?, Int32) -> Int32).self),
+            vfs_find: unsafeBitCast(vfsFind, to: (@convention(c) (UnsafePointer<CChar>?) -> UnsafeMutableRawPointer?).self),
+            vfs_register: unsafeBitCast(vfsRegister, to: (@convention(c) (UnsafeMutableRawPointer?, Int32) -> Int32).self),
             malloc: unsafeBitCast(malloc, to: (@convention(c) (Int32) -> UnsafeMutableRawPointer?).self),
             free: unsafeBitCast(free, to: (@convention(c) (UnsafeMutableRawPointer?) -> Void).self))
         let rc = chaos_vfs_register_library(&api, 1)
-        guard rc == SQLITE_OK else { throw SQLiteFaultVFS.RegistrationError(code: rc) }
+        guard rc == SQLiteFaultVFS.ok else { throw SQLiteFaultVFS.RegistrationError(code: rc) }
     }
 }

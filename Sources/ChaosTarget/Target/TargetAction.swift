@@ -1,3 +1,5 @@
+import Foundation
+
 /// One action a scenario can `do:`, with its body: the name and what it does are one
 /// declaration, so the list a scenario is checked against is the list that runs.
 ///
@@ -8,6 +10,10 @@
 ///     return .done()
 /// }
 /// ```
+///
+/// An error the body throws fails the action (`ActionResult.failed(error)`): the
+/// user read a `LocalizedError`'s description, and nothing for any other error. Only a
+/// ``TargetError`` (a bad argument) is the scenario's problem rather than the app's.
 public struct TargetAction<Target: ChaosTarget>: Sendable {
     public let name: String
     /// The arguments it takes; nil: not declared (any `with:` goes through unchecked).
@@ -119,5 +125,12 @@ public struct ActionResult: Sendable {
     /// It failed, and told the user `userMessage`.
     public static func failed(_ userMessage: String?, error: String? = nil) -> ActionResult {
         ActionResult(ok: false, userMessage: userMessage, error: error)
+    }
+
+    /// It failed with `error`; the user was told what a `LocalizedError` describes
+    /// (`errorDescription`), and nothing for any other error. An action that throws
+    /// (anything but ``TargetError``) ends so.
+    public static func failed(_ error: any Error) -> ActionResult {
+        ActionResult(ok: false, userMessage: (error as? any LocalizedError)?.errorDescription, error: String(describing: error))
     }
 }

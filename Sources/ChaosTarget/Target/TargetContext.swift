@@ -14,6 +14,11 @@ public struct TargetContext: Sendable {
     /// Where the app reaches each remote it declares (``ChaosTarget/remotes``), by name:
     /// the fault proxy in front of it. A remote the case runs without is absent.
     public var remotes: [String: RemoteAddress]
+    /// The servers themselves, behind the proxies: each remote of this case that is an
+    /// address (``Remote/address(_:host:port:systems:probes:)``), by name. For what the app
+    /// never does and no fault may meet — making the case's database on a shared server —
+    /// never for the app: a fault acts only on what goes through the proxy.
+    public var servers: [String: RemoteAddress] = [:]
 
     public init(dataDirectory: URL, variant: String, options: [String: String] = [:], seed: UInt64 = 1,
                 remotes: [String: RemoteAddress] = [:]) {
@@ -22,6 +27,21 @@ public struct TargetContext: Sendable {
         self.options = options
         self.seed = seed
         self.remotes = remotes
+    }
+
+    /// The path of `file` in the data folder (which exists before the target is made).
+    public func path(_ file: String) -> String {
+        dataDirectory.appendingPathComponent(file).path
+    }
+
+    /// A name of this case's own, the same at each of its launches and unlike any other
+    /// case's: `chaos_` and 16 hex digits, a valid database, schema or key-prefix name
+    /// anywhere. Name the case's database on a shared server with it.
+    public var caseName: String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a of the data folder: stable across processes, unlike Hasher
+        for byte in dataDirectory.path.utf8 { hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3 }
+        let hex = String(hash, radix: 16)
+        return "chaos_" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 
     /// The arguments Chaos starts a worker with, which ``init(workerArguments:)`` reads:

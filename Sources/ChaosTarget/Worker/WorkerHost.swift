@@ -1,5 +1,4 @@
 internal import CChaosVFS
-internal import CSQLite
 import FaultPoints
 import Foundation
 
@@ -21,6 +20,8 @@ package enum WorkerHost {
         }
         // Before the target exists: a `Logger` keeps the handler it was made with.
         if Target.logging == .captured { ChaosLogHandler.bootstrap() }
+        // The data folder is there before the target is made: no target creates it.
+        try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
         let target = Target(context: context)
         let faults = WorkerFaults(
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
@@ -65,7 +66,9 @@ package enum WorkerHost {
         do {
             switch request.op {
             case .launch:
-                reply.value = await target.launch().value
+                let health = await target.launch()
+                TargetHistory.launched = health
+                reply.value = health.value
             case .perform:
                 reply.record(try await perform(request.name ?? "", request.arguments ?? [:], on: target))
             case .probe:
@@ -107,7 +110,16 @@ package enum WorkerHost {
         guard let action = Target.actions.first(where: { $0.name == name }) else {
             throw TargetError("unknown action '\(name)'; this target answers: \(Target.actions.map(\.name).sorted().joined(separator: ", "))")
         }
-        return try await action.body(target, ActionCall(name: name, arguments: arguments, report: WorkerOutput.write))
+        let result: ActionResult
+        do {
+            result = try await action.body(target, ActionCall(name: name, arguments: arguments, report: WorkerOutput.write))
+        } catch let error as TargetError {
+            throw error  // a bad argument: the scenario's problem, not the app's
+        } catch {
+            result = .failed(error)
+        }
+        TargetHistory.lastAction = result
+        return result
     }
 
     /// `health`, `surfaced`, or one of the target's own probes.
@@ -145,7 +157,7 @@ package enum WorkerHost {
 extension StorageReach {
     /// The counts as they stand in this process.
     static func now() -> StorageReach {
-        var opens: sqlite3_int64 = 0
+        var opens: Int64 = 0
         chaos_vfs_counters(&opens, nil, nil, nil)
         let libc = LibcSeam.calls()
         return StorageReach(vfsOpens: Int(opens), libcOpens: libc[.open] ?? 0, libcCalls: libc.values.reduce(0, +))

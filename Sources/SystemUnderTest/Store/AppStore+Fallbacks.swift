@@ -68,7 +68,7 @@ extension AppStore {
         try store.backup(to: memory)
         try AppSchema.migrator.migrate(memory)
         var size: sqlite3_int64 = 0
-        let image = try memory.inDatabase { db in sqlite3_serialize(db.sqliteConnection, "main", &size, 0) }
+        let image = memory.inDatabase { db in sqlite3_serialize(db.sqliteConnection, "main", &size, 0) }
         try? memory.close()
         guard let image, size >= 100 else { throw StoreUnavailableError(reason: "cannot copy the migrated store") }
         // A WAL store's header says so (bytes 18 and 19 are 2): an image in memory has no
@@ -77,7 +77,7 @@ extension AppStore {
         image[19] = 1
         let copy = try DatabaseQueue()
         let flags = UInt32(SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY)
-        let code = try copy.inDatabase { db in
+        let code = copy.inDatabase { db in
             let code = sqlite3_deserialize(db.sqliteConnection, "main", image, size, size, flags)
             db.clearSchemaCache()
             return code

@@ -40,11 +40,13 @@ import Testing
             #expect(report.reproduce.hasPrefix(line) && report.reproduce.contains("--target-exec \(target)"), "\(report.reproduce)")
         }
         #expect(caught.report.run.target == target)
+        ExampleVerdicts.hold(caught.report, example: example, variant: fragile)
 
         let passed = try check(["--target-exec", target, "--variant", fixed])
         let failures = passed.report.cases.filter { $0.verdict != .passed && $0.verdict != .skipped }
             .map { "\($0.scenario): \($0.error ?? "") \($0.expectations.filter { !$0.passed }.map(\.observed))" }
         #expect(passed.result.exitCode == 0, "\(failures)")
+        ExampleVerdicts.hold(passed.report, example: example, variant: fixed)
         // 22 scenarios and two sweeps; the journal's older store adds its two migration cases.
         #expect(passed.report.cases.count == (example == "journal" ? 26 : 24), "22 scenarios and two sweeps")
         // Skipped: the WAL cases of an app without a WAL; the lock cases of an app without SQLite.

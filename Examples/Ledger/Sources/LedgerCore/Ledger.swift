@@ -2,14 +2,17 @@ import Foundation
 import SQLiteNIO
 
 /// An entry of the ledger: what the example app keeps.
-public struct Entry: Sendable, Equatable {
+public struct Entry: Sendable, Equatable, Identifiable {
     public var id: Int
     public var amount: Int
 }
 
-/// What the screen is told when something goes wrong, in plain words.
-public struct LedgerProblem: Error {
+/// What the screen is told when something goes wrong, in plain words: its
+/// `errorDescription`, as a `LocalizedError`'s.
+public struct LedgerProblem: LocalizedError {
     public let message: String
+
+    public var errorDescription: String? { message }
 }
 
 /// The ledger's store on sqlite-nio (as a Vapor or Hummingbird app keeps its data),

@@ -1,5 +1,4 @@
 import ChaosTarget
-import Foundation
 import LedgerCore
 
 /// The ledger example's Chaos target: a store on sqlite-nio, whose own copy of SQLite
@@ -14,69 +13,29 @@ final class LedgerTarget: ChaosTarget {
     static let workload: Workload? = Workload(write: "ledger.add", read: "ledger.list")
     static let actions: [TargetAction<LedgerTarget>] = [
         TargetAction("ledger.add", parameters: [.int("amount", in: -1_000_000...1_000_000)]) { target, call in
-            try await target.add(call)
+            let amount = try call.int("amount", default: 1, in: -1_000_000...1_000_000)
+            call.acknowledge("entry:\(try await target.launched(target.ledger).add(amount: amount).id)")
+            return .done()
         },
-        TargetAction("ledger.list", parameters: []) { target, _ in try await target.list() },
+        TargetAction("ledger.list", parameters: []) { target, _ in .read(.int(try await target.ledger?.all().count ?? 0)) },
     ]
 
     private let context: TargetContext
     private var ledger: (any Ledger)?
-    private var problem: String?
-    private var lastError: String?
 
     init(context: TargetContext) { self.context = context }
 
-    private var path: String { context.dataDirectory.appendingPathComponent("ledger.sqlite").path }
-
     func launch() async -> Health {
-        try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
-        if context.variant == "fragile" {
-            ledger = await FragileLedger.open(at: path)
-        } else {
-            do { ledger = try await FixedLedger.open(at: path) } catch { problem = error.message }
-        }
-        return health
-    }
-
-    var health: Health {
-        guard let ledger else { return Health(mode: .inMemory, severity: .error, message: problem) }
-        return ledger.notice.map { Health(mode: .restoredFromBackup, severity: .warning, message: $0) } ?? Health()
-    }
-
-    var surfaced: Surfaced {
-        lastError.map(Surfaced.error) ?? (ledger?.notice).map(Surfaced.warning) ?? problem.map(Surfaced.error) ?? .nothing
-    }
-
-    private func add(_ call: ActionCall) async throws -> ActionResult {
-        guard let ledger else { return .failed(problem) }
+        let path = context.path("ledger.sqlite")
         do {
-            let entry = try await ledger.add(amount: try call.int("amount", default: 1, in: -1_000_000...1_000_000))
-            call.acknowledge("entry:\(entry.id)")
-            lastError = nil
-            return .done()
-        } catch let error as LedgerProblem {
-            lastError = error.message
-            return .failed(error.message)
+            ledger = context.variant == "fragile" ? await FragileLedger.open(at: path) : try await FixedLedger.open(at: path)
+            return .warning(ledger?.notice, mode: .restoredFromBackup)
+        } catch {
+            return .unavailable(error.message)
         }
     }
 
-    private func list() async throws -> ActionResult {
-        do {
-            let entries = try await ledger?.all() ?? []
-            lastError = nil
-            return .read(.int(entries.count))
-        } catch let error as LedgerProblem {
-            lastError = error.message
-            return .failed(error.message)
-        }
-    }
+    func snapshot() async throws -> [String: [String: String]] { .records("entry", (try? await ledger?.all()) ?? []) }
 
-    func snapshot() async throws -> [String: [String: String]] {
-        ["entry": Dictionary(uniqueKeysWithValues: ((try? await ledger?.all()) ?? []).map { ("entry:\($0.id)", "\($0.amount)") })]
-    }
-
-    func stop() async {
-        await ledger?.close()
-        ledger = nil
-    }
+    func stop() async { await ledger?.close() }
 }

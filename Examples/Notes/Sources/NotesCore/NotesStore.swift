@@ -9,9 +9,14 @@ public struct Note: Codable, FetchableRecord, PersistableRecord, Identifiable, S
     public var text: String
 }
 
-/// What the screen is told when something goes wrong, in plain words.
-public struct NotesProblem: Error {
+/// What the screen is told when something goes wrong, in plain words: its
+/// `errorDescription`, as a `LocalizedError`'s.
+public struct NotesProblem: LocalizedError {
     public let message: String
+
+    public init(message: String) { self.message = message }
+
+    public var errorDescription: String? { message }
 }
 
 /// The repository the example app's screen talks to. Two implementations: the fragile

@@ -1,80 +1,47 @@
 import ChaosTarget
-import Foundation
 import NotesCore
 
 /// The example's Chaos target: the glue between Chaos and the notes app. `chaos check
 /// --target-exec PATH --variant fragile|fixed` runs the storage catalog on it.
 @main
 final class NotesTarget: ChaosTarget {
+    // The store the catalog damages; its -wal, -shm, -journal are found beside it.
     static let files = ["store": "notes.sqlite"]
+    // What --variant may name; the first is the default.
     static let variants = ["fixed", "fragile"]
+    // The catalog's contract: an action that saves one record, one that reads them back.
     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
+    // What a user does. A thrown NotesProblem fails the action, its message on screen.
     static let actions: [TargetAction<NotesTarget>] = [
         TargetAction("notes.add", parameters: [.int("count", in: 1...10_000)]) { target, call in
-            try target.add(count: call.int("count", default: 1), call)
+            let repository = try target.launched(target.repository)  // or fail, saying what the launch said
+            for _ in 0..<(try call.int("count", default: 1)) {
+                call.acknowledge("note:\(try repository.add(text: "a note").id)")  // the app said "saved"
+            }
+            return .done()
         },
-        TargetAction("notes.list", parameters: []) { target, _ in try target.list() },
+        TargetAction("notes.list", parameters: []) { target, _ in .read(.int(try target.repository?.all().count ?? 0)) },
     ]
 
-    private let context: TargetContext
+    private let context: TargetContext  // .dataDirectory, .variant, .options, .seed, .remotes
     private var repository: NotesRepository?
-    private var lastError: String?
-    private var unavailable: String?
 
     init(context: TargetContext) { self.context = context }
 
+    // Opens the store as the app does, never traps, and says what it found: `health`
+    // and what the screen shows (`surfaced`) follow from it and from the last action.
     func launch() async -> Health {
-        try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
-        let path = context.dataDirectory.appendingPathComponent("notes.sqlite").path
+        let path = context.path("notes.sqlite")
         do {
             repository = context.variant == "fragile" ? FragileNotesRepository(path: path) : try FixedNotesRepository(path: path)
+            return .warning(repository?.notice, mode: "set-aside")
         } catch {
-            unavailable = (error as? NotesProblem)?.message ?? "The notebook is not available."
-        }
-        return health
-    }
-
-    var health: Health {
-        guard let repository else { return Health(mode: .inMemory, severity: .error, message: unavailable) }
-        return repository.notice.map { Health(mode: "set-aside", severity: .warning, message: $0) } ?? Health()
-    }
-
-    var surfaced: Surfaced {
-        lastError.map(Surfaced.error) ?? (repository?.notice).map(Surfaced.warning) ?? health.message.map(Surfaced.error) ?? .nothing
-    }
-
-    private func add(count: Int, _ call: ActionCall) throws -> ActionResult {
-        guard let repository else { return .failed(unavailable) }
-        for _ in 0..<count {
-            do {
-                let note = try repository.add(text: "a note")
-                call.acknowledge("note:\(note.id)")
-            } catch let problem as NotesProblem {
-                lastError = problem.message
-                return .failed(problem.message)
-            }
-        }
-        lastError = nil
-        return .done()
-    }
-
-    private func list() throws -> ActionResult {
-        do {
-            let notes = try repository?.all() ?? []
-            lastError = nil
-            return .read(.int(notes.count))
-        } catch let problem as NotesProblem {
-            lastError = problem.message
-            return .failed(problem.message)
+            return .unavailable((error as? NotesProblem)?.message ?? "The notebook is not available.")
         }
     }
 
-    func snapshot() async throws -> [String: [String: String]] {
-        ["note": Dictionary(uniqueKeysWithValues: ((try? repository?.all()) ?? []).map { ("note:\($0.id)", $0.text) })]
-    }
+    // Every note, under the key the add action acknowledged: "note:ID".
+    func snapshot() async throws -> [String: [String: String]] { .records("note", (try? repository?.all()) ?? []) }
 
-    func stop() async {
-        repository?.close()
-        repository = nil
-    }
+    func stop() async { repository?.close() }
 }

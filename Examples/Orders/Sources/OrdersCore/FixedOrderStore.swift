@@ -20,7 +20,7 @@ public actor FixedOrderStore: OrderStore {
 
     private let server: OrdersServer
     private var connection: PostgresConnection?
-    /// The database and its table are there (made at the first launch of a case).
+    /// The table is there (made at the first connection of a launch).
     private var prepared = false
     public private(set) var notice: String?
 
@@ -44,7 +44,7 @@ public actor FixedOrderStore: OrderStore {
         connection = nil
         do {
             let fresh = prepared
-                ? try await OrdersSQL.connect(server, database: server.database, timeout: Self.timeout)
+                ? try await OrdersSQL.connect(server, timeout: Self.timeout)
                 : try await OrdersSQL.prepare(server, timeout: Self.timeout)
             prepared = true
             connection = fresh

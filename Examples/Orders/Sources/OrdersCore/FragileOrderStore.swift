@@ -59,7 +59,7 @@ public actor FragileOrderStore: OrderStore {
 
     private func reconnect() async throws {
         try? await connection.close()
-        connection = try await OrdersSQL.connect(server, database: server.database, timeout: nil)
+        connection = try await OrdersSQL.connect(server, timeout: nil)
     }
 
     public func all() async throws(OrdersProblem) -> [Order] {

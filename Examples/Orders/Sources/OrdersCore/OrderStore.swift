@@ -3,23 +3,27 @@ import PostgresNIO
 import Synchronization
 
 /// An order of the example app: what it keeps on the server.
-public struct Order: Sendable, Equatable {
+public struct Order: Sendable, Equatable, Identifiable {
     public var id: Int
     public var quantity: Int
 }
 
-/// What the screen is told when something goes wrong, in plain words.
-public struct OrdersProblem: Error, Sendable {
+/// What the screen is told when something goes wrong, in plain words: its
+/// `errorDescription`, as a `LocalizedError`'s.
+public struct OrdersProblem: LocalizedError, Sendable {
     public let message: String
 
     public init(_ message: String) { self.message = message }
+
+    public var errorDescription: String? { message }
 
     static let unreachable = OrdersProblem("The order server can't be reached right now. Please try again in a moment.")
     static let notLoaded = OrdersProblem("Your orders could not be loaded. Please try again.")
 }
 
 /// Where the orders live: a PostgreSQL server (under Chaos, the fault proxy in front of
-/// it), the role to log in as, and the database that is this app's own.
+/// it), the role to log in as, and the database that is this app's own (made beforehand:
+/// ``createDatabase(_:host:port:username:)``).
 public struct OrdersServer: Sendable {
     public var host: String
     public var port: Int
@@ -33,17 +37,39 @@ public struct OrdersServer: Sendable {
         self.database = database
     }
 
-    /// A database name for one data folder: every case of a run (each has a data folder of
-    /// its own, kept across relaunches) gets a database of its own on the shared server,
-    /// found again by the next launch of the same case.
-    public static func databaseName(for dataDirectory: String) -> String {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a: stable across processes, unlike Hasher
-        for byte in dataDirectory.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    /// Makes the database `name` on the server at `host:port` if it is not there yet, as a
+    /// deployment or a test's set-up does — not the app, which only ever opens its own. A
+    /// database cannot be made from inside itself: the server's maintenance database
+    /// `postgres` does it. Under Chaos, `host:port` is the server itself
+    /// (`context.servers`), never the fault proxy: a fault met here would be set-up's, not
+    /// the app's.
+    public static func createDatabase(_ name: String, host: String, port: Int, username: String) async throws {
+        let admin = try await OrdersSQL.connect(OrdersServer(host: host, port: port, username: username, database: "postgres"),
+                                                timeout: .seconds(10))
+        defer { Task { try? await admin.close() } }
+        let rows = try await admin.query("SELECT 1 FROM pg_database WHERE datname = \(name)", logger: OrdersSQL.logger)
+        for try await _ in rows { return }
+        do {
+            try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(name)\""), logger: OrdersSQL.logger)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
+            // duplicate_database: made since the look.
         }
-        let hex = String(hash, radix: 16)
-        return "orders_" + String(repeating: "0", count: 16 - hex.count) + hex  // always 23 characters
     }
+}
+
+/// Opens the store a build of the app ships: `fragile`, the fixed one (which starts
+/// even when the server cannot be reached, and says so in its notice), or `backoff`, the
+/// fixed one resting two seconds after each failure of the server.
+public func openOrderStore(variant: String, server: OrdersServer) async throws(OrdersProblem) -> any OrderStore {
+    if variant == "fragile" { return try await FragileOrderStore.open(server: server) }
+    if variant == "backoff" {
+        let backingOff = BackingOffOrderStore(server: server)
+        await backingOff.open()
+        return backingOff
+    }
+    let fixed = FixedOrderStore(server: server)
+    await fixed.open()
+    return fixed
 }
 
 /// The orders app's store on PostgreSQL through postgres-nio. Two builds of it: the one
@@ -71,9 +97,9 @@ enum OrdersSQL {
 
     private static let ids = Mutex(0)
 
-    static func connect(_ server: OrdersServer, database: String, timeout: Duration?) async throws -> PostgresConnection {
+    static func connect(_ server: OrdersServer, timeout: Duration?) async throws -> PostgresConnection {
         var configuration = PostgresConnection.Configuration(host: server.host, port: server.port, username: server.username,
-                                                             password: nil, database: database, tls: .disable)
+                                                             password: nil, database: server.database, tls: .disable)
         // The whole handshake, not only the TCP connect, is bounded by it.
         if let timeout { configuration.options.connectTimeout = .nanoseconds(timeout.nanoseconds) }
         let id = ids.withLock { value in
@@ -83,28 +109,10 @@ enum OrdersSQL {
         return try await PostgresConnection.connect(configuration: configuration, id: id, logger: logger)
     }
 
-    /// Makes the app's database if it is not there yet, then its table. A database cannot
-    /// be made from inside itself: the server's maintenance database `postgres` does it.
+    /// Connects to the app's database and makes its table if it is not there yet, as the
+    /// app does at every launch.
     static func prepare(_ server: OrdersServer, timeout: Duration?) async throws -> PostgresConnection {
-        let admin = try await connect(server, database: "postgres", timeout: timeout)
-        do {
-            try await bounded(timeout, closing: admin) {
-                let rows = try await admin.query("SELECT 1 FROM pg_database WHERE datname = \(server.database)", logger: logger)
-                var exists = false
-                for try await _ in rows { exists = true }
-                guard !exists else { return }
-                do {
-                    try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \"\(server.database)\""), logger: logger)
-                } catch let error as PSQLError where error.serverInfo?[.sqlState] == "42P04" {
-                    // duplicate_database: made since the look (a launch cut short after it).
-                }
-            }
-        } catch {
-            try? await admin.close()
-            throw error
-        }
-        try? await admin.close()
-        let connection = try await connect(server, database: server.database, timeout: timeout)
+        let connection = try await connect(server, timeout: timeout)
         do {
             try await bounded(timeout, closing: connection) {
                 try await connection.query(PostgresQuery(unsafeSQL: createTable), logger: logger)

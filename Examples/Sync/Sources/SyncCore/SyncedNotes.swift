@@ -14,12 +14,30 @@ public protocol SyncedNotes: AnyObject {
     func sync() async -> Bool
     /// Every note on the device.
     func notes() throws -> [Note]
+    /// What the screen said at launch about the notebook itself (it was set aside), if anything.
+    var notice: String? { get }
     /// What the screen says about syncing, if anything.
     var syncNotice: String? { get }
     /// The app has started: what it does first (the fixed one syncs what it has).
     func started() async
     /// The app stops: the repository closes (and takes its backup).
     func close()
+}
+
+/// Opens the notebook as a build of the app does (`fragile`, or the fixed one), on the
+/// Notes example's fixed repository at `path`, syncing to `server`, and starts it.
+@MainActor
+public func openSyncedNotes(variant: String, path: String, server: URL?) async throws(NotesProblem) -> any SyncedNotes {
+    let repository: FixedNotesRepository
+    do {
+        repository = try FixedNotesRepository(path: path)
+    } catch {
+        throw (error as? NotesProblem) ?? NotesProblem(message: "The notebook is not available.")
+    }
+    let notebook: any SyncedNotes = variant == "fragile" ? FragileSyncedNotes(repository: repository, server: server)
+        : FixedSyncedNotes(repository: repository, server: server)
+    await notebook.started()
+    return notebook
 }
 
 /// Fragile: the server first, trusted. No timeout (URLSession's minute), and a note whose
@@ -48,6 +66,7 @@ public final class FragileSyncedNotes: SyncedNotes {
 
     public func sync() async -> Bool { true }
     public func notes() throws -> [Note] { try repository.all() }
+    public var notice: String? { repository.notice }
     public var syncNotice: String? { nil }
     public func started() async {}
     public func close() { repository.close() }
@@ -120,6 +139,7 @@ public final class FixedSyncedNotes: SyncedNotes {
     /// Syncs what the last session could not.
     public func started() async { _ = await sync() }
     public func close() { repository.close() }
+    public var notice: String? { repository.notice }
 
     public var syncNotice: String? {
         unsynced ? "Some notes are saved on this device only; they will sync when the connection is back." : nil

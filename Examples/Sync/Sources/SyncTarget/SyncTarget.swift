@@ -1,6 +1,4 @@
 import ChaosTarget
-import Foundation
-import NotesCore
 import SyncCore
 
 /// The sync example's Chaos target: a notebook saved on the device and synced to the
@@ -15,91 +13,43 @@ final class SyncTarget: ChaosTarget {
     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
     static let actions: [TargetAction<SyncTarget>] = [
         TargetAction("notes.add", parameters: [.int("count", in: 1...10_000)]) { target, call in
-            await target.add(count: try call.int("count", default: 1), call)
+            let notebook = try target.launched(target.notebook)
+            for _ in 0..<(try call.int("count", default: 1)) {
+                if let problem = await notebook.add(text: SyncedNote.newText(), acknowledge: { call.acknowledge($0) }) { return .failed(problem) }
+            }
+            return .done()
         },
-        TargetAction("notes.list", parameters: []) { target, _ in target.list() },
-        TargetAction("notes.sync", parameters: []) { target, _ in await target.sync() },
+        TargetAction("notes.list", parameters: []) { target, _ in .read(.int(try target.notebook?.notes().count ?? 0)) },
+        TargetAction("notes.sync", parameters: []) { target, _ in
+            await target.notebook?.sync() == true ? .done() : .failed("Your notes could not be synced; they are kept on this device.")
+        },
     ]
     /// The server, beside this executable (`swift build` puts both products there),
     /// started by Chaos for every case on a port of its choice.
-    static var remotes: [Remote] {
-        let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        let server = URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent("chaos-example-sync-server").path
-        return [.command("sync", executable: server, arguments: ["--port", Remote.portPlaceholder], probes: ["notes": "/chaos/probe/notes"])]
-    }
+    static let remotes: [Remote] = [.command("sync", executable: Remote.product("chaos-example-sync-server"),
+                                             arguments: ["--port", Remote.portPlaceholder], probes: ["notes": "/chaos/probe/notes"])]
 
     private let context: TargetContext
     private var notebook: (any SyncedNotes)?
-    private var lastError: String?
-    private var unavailable: String?
-    private var notice: String?
 
     init(context: TargetContext) { self.context = context }
 
     func launch() async -> Health {
-        try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
-        let path = context.dataDirectory.appendingPathComponent("notes.sqlite").path
         do {
-            let repository = try FixedNotesRepository(path: path)
-            notice = repository.notice
-            let server = context.remotes["sync"]?.url()
-            let notebook: any SyncedNotes = context.variant == "fragile" ? FragileSyncedNotes(repository: repository, server: server)
-                : FixedSyncedNotes(repository: repository, server: server)
-            await notebook.started()
-            self.notebook = notebook
+            notebook = try await openSyncedNotes(variant: context.variant, path: context.path("notes.sqlite"), server: context.remotes["sync"]?.url())
+            return health
         } catch {
-            unavailable = (error as? NotesProblem)?.message ?? "The notebook is not available."
+            return .unavailable(error.message)
         }
-        return health
     }
 
+    /// Live, not the launch's alone: notes kept on the device while the server is behind.
     var health: Health {
-        guard let notebook else { return Health(mode: .inMemory, severity: .error, message: unavailable) }
-        if let notice { return Health(mode: "set-aside", severity: .warning, message: notice) }
-        return notebook.syncNotice.map { Health(mode: .localOnly, severity: .warning, message: $0) } ?? Health()
+        guard let notebook else { return launchHealth }
+        return notebook.notice.map { .warning($0, mode: "set-aside") } ?? .warning(notebook.syncNotice, mode: .localOnly)
     }
 
-    var surfaced: Surfaced {
-        lastError.map(Surfaced.error) ?? notice.map(Surfaced.warning) ?? notebook?.syncNotice.map(Surfaced.warning)
-            ?? health.message.map(Surfaced.error) ?? .nothing
-    }
+    func snapshot() async throws -> [String: [String: String]] { .records("note", (try? notebook?.notes()) ?? [], id: { SyncedNote.tag(of: $0.text) }) }
 
-    private func add(count: Int, _ call: ActionCall) async -> ActionResult {
-        guard let notebook else { return .failed(unavailable ?? "The notebook is not available.") }
-        for _ in 0..<count {
-            if let problem = await notebook.add(text: SyncedNote.newText(), acknowledge: { call.acknowledge($0) }) {
-                lastError = problem
-                return .failed(problem)
-            }
-        }
-        lastError = nil
-        return .done()
-    }
-
-    private func list() -> ActionResult {
-        do {
-            let notes = try notebook?.notes() ?? []
-            lastError = nil
-            return .read(.int(notes.count))
-        } catch let problem as NotesProblem {
-            lastError = problem.message
-            return .failed(problem.message)
-        } catch {
-            return .failed("Your notes can't be read right now.")
-        }
-    }
-
-    private func sync() async -> ActionResult {
-        guard let notebook else { return .failed(unavailable ?? "The notebook is not available.") }
-        return await notebook.sync() ? .done() : .failed("Your notes could not be synced; they are kept on this device.")
-    }
-
-    func snapshot() async throws -> [String: [String: String]] {
-        ["note": Dictionary(((try? notebook?.notes()) ?? []).map { (SyncedNote.key(of: $0.text), $0.text) }) { first, _ in first }]
-    }
-
-    func stop() async {
-        notebook?.close()
-        notebook = nil
-    }
+    func stop() async { notebook?.close() }
 }

@@ -23,7 +23,7 @@ public final class FragileTodoStore: TodoList, TodoStore {
         let data = try encoded(todos + [todo])
         let temp = url.appendingPathExtension("tmp")
         do {
-            FileManager.default.createFile(atPath: temp.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: temp.path, contents: nil)
             let handle = try FileHandle(forWritingTo: temp)
             try handle.write(contentsOf: data)
             try handle.close()

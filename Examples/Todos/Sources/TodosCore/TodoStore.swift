@@ -1,16 +1,18 @@
 import Foundation
 
 /// One to-do, as the app keeps it: a Codable value in a JSON array, one file for all.
-public struct Todo: Codable, Sendable, Equatable {
+public struct Todo: Codable, Sendable, Equatable, Identifiable {
     public var id: Int
     public var title: String
     public var done: Bool
 }
 
-/// What the screen shows when the list cannot be saved or read.
-public struct TodoProblem: Error, Sendable {
+/// What the screen shows when the list cannot be saved or read: its `errorDescription`,
+/// as a `LocalizedError`'s.
+public struct TodoProblem: LocalizedError, Sendable {
     public let message: String
     public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
 }
 
 /// The app's store: the whole list in `todos.json`, rewritten on every change, as small
@@ -28,6 +30,17 @@ public protocol TodoStore: AnyObject {
     func add(title: String) throws(TodoProblem) -> Todo
     /// The app goes to the background: a good moment for a backup.
     func close()
+}
+
+/// The store a build of the app writes its list with: `fragile`, `atomic-write`,
+/// `retries-fsync`, or (any other name) the fixed one.
+public func openTodoStore(variant: String, url: URL) throws(TodoProblem) -> any TodoStore {
+    switch variant {
+    case "fragile": FragileTodoStore(url: url)
+    case "atomic-write": try AtomicWriteTodoStore(url: url)
+    case "retries-fsync": try RetryingFsyncTodoStore(url: url)
+    default: try FixedTodoStore(url: url)
+    }
 }
 
 /// The list in memory, and its file; the stores differ in how they write and read it.

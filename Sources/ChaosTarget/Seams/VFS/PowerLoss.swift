@@ -1,5 +1,4 @@
-package import CChaosVFS
-package import CSQLite
+internal import CChaosVFS
 import Synchronization
 
 /// Simulated power loss: the process dies and every write that was not yet synced is
@@ -145,7 +144,7 @@ package enum PowerLoss {
     /// Since enabling: tracked writes and syncs, and undo entries pending now.
     package static func stats() -> (writes: Int, syncs: Int, pending: Int) {
         if seam == .libc { return LibcSeam.powerLossStats() }
-        var writes: sqlite3_int64 = 0, syncs: sqlite3_int64 = 0, pending: sqlite3_int64 = 0
+        var writes: Int64 = 0, syncs: Int64 = 0, pending: Int64 = 0
         chaos_vfs_powerloss_stats(&writes, &syncs, &pending)
         return (Int(writes), Int(syncs), Int(pending))
     }

@@ -1,5 +1,4 @@
-package import CChaosVFS
-package import CSQLite
+internal import CChaosVFS
 
 /// The "chaos" SQLite VFS: a pass-through shim over "unix" (in the C target
 /// `CChaosVFS`) that every connection goes through once it is registered as
@@ -19,7 +18,7 @@ package enum SQLiteFaultVFS {
 
         package var description: String {
             "registering the \"\(SQLiteFaultVFS.name)\" SQLite VFS failed: "
-                + (reason ?? "\(String(cString: sqlite3_errstr(code))) (\(code))")
+                + (reason ?? "\(String(cString: chaos_vfs_errstr(code))) (\(code))")
         }
     }
 
@@ -32,18 +31,20 @@ package enum SQLiteFaultVFS {
     /// makes it the default again if something else had taken over.
     package static func register(makeDefault: Bool = true) throws {
         let rc = chaos_vfs_register(makeDefault ? 1 : 0)
-        guard rc == SQLITE_OK else { throw RegistrationError(code: rc) }
+        guard rc == ok else { throw RegistrationError(code: rc) }
     }
 
     /// The VFS name of the connection's "main" database, as answered by
     /// `SQLITE_FCNTL_VFSNAME` (e.g. "chaos/unix"), or nil if it cannot tell.
     package static func vfsName(ofConnection db: OpaquePointer) -> String? {
-        var zName: UnsafeMutablePointer<CChar>? = nil
-        let rc = sqlite3_file_control(db, "main", SQLITE_FCNTL_VFSNAME, &zName)
-        guard let zName else { return nil }
-        defer { sqlite3_free(zName) }
-        return rc == SQLITE_OK ? String(cString: zName) : nil
+        var name = [CChar](repeating: 0, count: 256)
+        guard chaos_vfs_name_of_connection(UnsafeMutableRawPointer(db), &name, Int32(name.count)) == ok else { return nil }
+        return String(decoding: name.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// SQLite's `SQLITE_OK` and `SQLITE_ERROR` (this module sees no sqlite3.h: CChaosVFS's header).
+    package static let ok: Int32 = 0
+    package static let error: Int32 = 1
 
     /// The durability settings the app gave its store through the VFS; nil before it set any.
     package static var storeSettings: StoreSettings? {

@@ -1,5 +1,4 @@
-package import CChaosVFS
-package import CSQLite
+internal import CChaosVFS
 import Foundation
 
 /// The seams' side of storage faults, one call at a time (a VFS call or a libc call):

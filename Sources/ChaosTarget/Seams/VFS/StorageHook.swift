@@ -1,6 +1,5 @@
-package import CChaosVFS
-package import CLibcSeamAPI
-package import CSQLite
+internal import CChaosVFS
+internal import CLibcSeamAPI
 import Foundation
 import Synchronization
 
