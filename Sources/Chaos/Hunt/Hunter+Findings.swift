@@ -173,32 +173,38 @@ extension Hunter {
             file = findingFile(for: failure, from: first, shrunk: shrunk, names: &names, fixedName: fixedName)
             measure()
         }
-        let reproduced = after.failed > 0
         report.scenario = file.name
         report.summary = file.summary
-        let explanation = FindingExplanation(report: report, failure: failure).text
-        report.explanation = explanation
-        if !reproduced {
+        report.explanation = FindingExplanation(report: report, failure: failure).text
+        if after.failed == 0 {
             report.error = (report.error.map { $0 + "; " } ?? "") + "the written file, run again \(after.tries) times, never failed as the hunt "
                 + "saw (\(failure.signature)): the failure depends on timing"
         }
+        let finding = try save(failure, file: file, first: first, shrunk: shrunk, report: report, failing: failing, rates: (before, after))
+        return (finding, report, failure, runs)
+    }
+
+    /// The finding of a written file, and the file itself: the scenario below the comments
+    /// that say what it promises.
+    func save(_ failure: HuntOracle.Failure, file: (name: String, path: String, url: URL, summary: String, plain: String), first: HuntSchedule,
+              shrunk: HuntShrinker.Outcome, report: CaseReport, failing: Int,
+              rates: (before: HuntShrinker.Rate, after: HuntShrinker.Rate)) throws(Problem) -> HuntFinding {
         var finding = HuntFinding(
             name: file.name, file: file.path, failure: failure.signature, schedule: first.index, failingSchedules: failing,
             stepsBefore: first.steps.count, stepsAfter: shrunk.schedule.steps.count, shrinkRuns: shrunk.runs, shrinkMs: 0,
-            cutShort: shrunk.cutShort, reproduced: reproduced, reproduce: report.reproduce, yaml: "")
+            cutShort: shrunk.cutShort, reproduced: rates.after.failed > 0, reproduce: report.reproduce, yaml: "")
         finding.untriedSteps = shrunk.cutShort ? shrunk.untriedSteps : nil
-        finding.reproducedRuns = after.failed
-        finding.reproduceTries = after.tries
-        finding.flaky = !after.isFull || !before.isFull
-        finding.explanation = explanation
-        let yaml = FindingFile.header(finding, before: before) + file.plain
-        finding.yaml = yaml
+        finding.reproducedRuns = rates.after.failed
+        finding.reproduceTries = rates.after.tries
+        finding.flaky = !rates.after.isFull || !rates.before.isFull
+        finding.explanation = report.explanation
+        finding.yaml = FindingFile.header(finding, before: rates.before) + file.plain
         do {
-            try Data(yaml.utf8).write(to: file.url)
+            try Data(finding.yaml.utf8).write(to: file.url)
         } catch {
             throw .cannotWrite("cannot write \(file.path): \(error.localizedDescription)")
         }
-        return (finding, report, failure, runs)
+        return finding
     }
 
     /// A finding's file: its name (the failure's, made unique), where it goes, and the
