@@ -41,7 +41,7 @@ extension Hunter {
             }
         }
         let before = ContinuousClock.now < deadline
-            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: end).rate : .always
+            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: deadline).rate : .always
         let shrinker = HuntShrinker(evaluate: { hunter.runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
         let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: before)
         runs += shrunk.runs
@@ -49,7 +49,7 @@ extension Hunter {
         let failure = judge(shrunk.schedule, shrunk.report) ?? first.failure
         let tries = end.map { ContinuousClock.now < $0 } ?? true ? HuntConfirmation.triesAfter : 1
         var written = try hunter.write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before,
-                                       tries: tries, until: end)
+                                       tries: tries, until: deadline)
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
         return (written.finding, written.report, written.failure, runs, hunter.options.stepBound)
@@ -71,7 +71,7 @@ extension Hunter {
         guard shrunk.schedule.steps.count < schedule.steps.count || !shrunk.cutShort else { return nil }
         var names = Set<String>()
         var written = try write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: finding.failingSchedules, rate: rate,
-                                until: end, fixedName: (finding.name, "seed \(seed), schedule \(first.schedule.index)"))
+                                until: deadline, fixedName: (finding.name, "seed \(seed), schedule \(first.schedule.index)"))
         written.finding.shrinkRuns = shrunk.runs
         written.finding.struck = finding.struck
         return (written.finding, written.report, shrunk.runs + written.runs)
