@@ -81,13 +81,8 @@ package struct Hunter {
         guard let workload = options.target.declaration.workload else { throw .noWorkload(options.target.name) }
         try makeFoundDirectory()
         var hunt = self
-        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
-        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        hunt.options.forkServers = pool
-        defer {
-            pool.shutDown()
-            if let logs { try? FileManager.default.removeItem(at: logs) }
-        }
+        let stopForkServers = hunt.startForkServers()
+        defer { stopForkServers() }
         var outcome = HuntOutcome(seed: seed)
         let (surface, plainCases, slowestMs) = hunt.discoverSurface(workload: workload)
         outcome.surface = surface
@@ -112,6 +107,19 @@ package struct Hunter {
         if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
+    }
+
+    /// Workers forked from servers started once (AFL's fork server), `jobs` of them, their
+    /// logs in a scratch folder that goes with them.
+    /// Returns what stops them.
+    mutating func startForkServers() -> () -> Void {
+        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
+        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
+        options.forkServers = pool
+        return {
+            pool.shutDown()
+            if let logs { try? FileManager.default.removeItem(at: logs) }
+        }
     }
 
     /// The first schedule to fail one distinct way, and what shrinking it may cost.
