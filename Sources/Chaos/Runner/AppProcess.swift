@@ -106,7 +106,7 @@ final class AppProcess {
             self.worker = nil
             // How long it waited, measured, and what ended the wait.
             let waited = ScenarioDuration.seconds(clock.now - asked)
-            let ender = deadline < clock.deadline ? "the hunt's bound on one step" : "the case's timeout"
+            let ender = deadline < clock.deadline ? "the bound on one step learnt from a plain run" : "the case's timeout"
             let why = seen.map { "\($0) during '\(what)', \(waited) s until \(ender)" }
                 ?? "no answer to '\(what)' in \(waited) s, until \(ender)"
             throw .failed("hung: \(why); the worker's processes were killed", gap: ExpectationResult.notReached("the app hung"))

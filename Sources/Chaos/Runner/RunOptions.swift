@@ -23,7 +23,7 @@ package struct RunOptions: Sendable {
     /// plain first run of `chaos hunt`.
     package var countPoints = false
     /// The longest one launch, or one other request, may take before the app counts as
-    /// hung (a hunt's bound, learnt from its plain run): a hang known in seconds, not at
+    /// hung (a hunt's or a sweep's bound, learnt from its plain run): a hang known in seconds, not at
     /// the case's timeout. Nil: only the case's timeout bounds a step.
     package var stepBound: StepBound?
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
@@ -59,7 +59,7 @@ extension RunOptions {
     }
 }
 
-/// A hunt's bound on one step, for launches and for everything else apart: a launch may
+/// A hunt's or a sweep's bound on one step, for launches and for everything else apart: a launch may
 /// legitimately wait out a library's connect timeout (10 s for postgres-nio) where an
 /// action that waits that long is stuck.
 package struct StepBound: Sendable, Equatable {

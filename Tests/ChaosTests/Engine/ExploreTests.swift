@@ -1,4 +1,4 @@
-import Chaos
+@testable import Chaos
 import Foundation
 import Synchronization
 import Testing
@@ -197,5 +197,29 @@ import Testing
         #expect(ready.contains(#""pid":\#(child.pid)"#), "the forked worker reports its own pid")
         child.killGroup()
         #expect(child.waitForExit() == .signaled(SIGKILL), "the server reaps it and says how it ended")
+    }
+}
+
+/// A sweep's trial that hangs is ended once it has failed anyway: a bound on one step
+/// learnt from the counting run (ten times its slowest step, at least 6 s) and past the
+/// bound every trial is held to answering within.
+@Suite struct SweepStepBoundTests {
+    static func counting(slowestMs: Int) -> CaseReport {
+        var report = ReportSample.deviated
+        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: slowestMs / 2, outcome: "ok"),
+                        StepRecord(index: 2, label: "do favorites.add", startMs: 10, durationMs: slowestMs, outcome: "ok")]
+        return report
+    }
+
+    @Test func theBoundIsTenTimesTheSlowestStepAndNeverBelowWhatTheOracleAllows() throws {
+        let options = RunOptions(target: try TargetSelection.builtIn(chaos: ChaosExecutable.path), seed: nil, keepScratch: false)
+        let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save"), options: options, kind: .crash, limit: 1, seeds: 1)
+        #expect(sweeper.options.stepBound == nil, "one trial alone (--trial) runs at the case's timeout")
+        #expect(sweeper.bounded(by: Self.counting(slowestMs: 40)).options.stepBound == StepBound(launch: .seconds(6), action: .seconds(6)))
+        #expect(sweeper.bounded(by: Self.counting(slowestMs: 900)).options.stepBound == StepBound(launch: .seconds(9), action: .seconds(9)))
+        var slow = sweeper
+        slow.scenario.expectations = [ScenarioExpectation(kind: .recoveredWithin(.seconds(30)), location: slow.scenario.location)]
+        #expect(slow.bounded(by: Self.counting(slowestMs: 40)).options.stepBound == StepBound(launch: .seconds(31), action: .seconds(31)),
+                "a trial held to answering within 30 s is not ended before")
     }
 }

@@ -209,7 +209,25 @@ package struct Sweeper {
         outcome.pointsTotal = operations.count
         let trials = Self.spread(operations[...], over: max(1, limit / 2))
             .flatMap { [SweepTrial.ioError(operation: $0, persistent: false), .ioError(operation: $0, persistent: true)] }
-        runTrials(trials, perPoint: 2, into: &outcome, progress: progress)
+        bounded(by: counting.report).runTrials(trials, perPoint: 2, into: &outcome, progress: progress)
+    }
+
+    /// This sweep with a bound on one step learnt from its counting run, as a hunt's:
+    /// ten times the slowest launch or action it took, at least 6 s, and past the bound
+    /// every trial is held to answering within (``oracle``) — so a trial that hangs is
+    /// ended as soon as it has failed anyway, not at the case's timeout, and its verdict
+    /// is the one it would have had. `chaos explore --trial` runs one trial at the full
+    /// timeout: the confirmation of a hang.
+    func bounded(by counting: CaseReport) -> Sweeper {
+        let slowestMs = counting.steps.map(\.durationMs).max() ?? 0
+        let answering = oracle.lazy.compactMap { kind -> Duration? in
+            if case let .responsiveWithin(bound) = kind { return bound }
+            return nil
+        }.first ?? Self.responsiveBound
+        let bound = max(.seconds(6), .milliseconds(slowestMs * 10), answering + .seconds(1))
+        var sweep = self
+        sweep.options.stepBound = StepBound(launch: bound, action: bound)
+        return sweep
     }
 
     /// Why a counting run that saw nothing is no pass.
@@ -272,7 +290,7 @@ package struct Sweeper {
                 for seed in 1...UInt64(max(1, seeds)) { trials.append(.powerLoss(point, mode: mode, seed: seed)) }
             }
         }
-        runTrials(Array(trials.prefix(limit)), perPoint: perPoint, into: &outcome, progress: progress)
+        bounded(by: counting.report).runTrials(Array(trials.prefix(limit)), perPoint: perPoint, into: &outcome, progress: progress)
     }
 
     private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {
