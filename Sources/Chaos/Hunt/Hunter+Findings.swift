@@ -25,7 +25,7 @@ extension Hunter {
                                                    stepBound: StepBound?) {
         var runs = 0
         var first = first
-        let hunter = self
+        var hunter = self
         // A hang under the hunt's bound on one step is run once at the case's full timeout
         // before it is shrunk: a failure that is no hang there (a launch that answers after
         // a library's 10 s connect timeout) is shrunk as what it is.
@@ -38,6 +38,10 @@ extension Hunter {
                 Self.debug("schedule \(first.schedule.index): \(first.failure.signature) under the bound is \(failure.signature) at the full timeout")
                 first.failure = failure
                 first.report = full
+                // A slow step, not a hang: the bound is raised past it, for this shrink (its
+                // candidates would otherwise all hang under the bound, each a rejected run)
+                // and for the rounds after it.
+                hunter.options.stepBound = hunter.options.stepBound.map { Self.stepBound($0, pastTheStepsOf: full, steps: first.schedule.steps) }
             }
         }
         let before = ContinuousClock.now < deadline
@@ -53,6 +57,17 @@ extension Hunter {
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
         return (written.finding, written.report, written.failure, runs, hunter.options.stepBound)
+    }
+
+    /// `bound` raised past the slowest launch and the slowest other step of `report`
+    /// (half as long again, and a second): what a slow step that answers needs.
+    static func stepBound(_ bound: StepBound, pastTheStepsOf report: CaseReport, steps: [HuntStep]) -> StepBound {
+        func isLaunch(_ record: StepRecord) -> Bool { steps.indices.contains(record.index - 1) && steps[record.index - 1] == .launch }
+        func past(_ records: [StepRecord]) -> Duration {
+            .milliseconds((records.map(\.durationMs).max() ?? 0) * 3 / 2 + 1_000)
+        }
+        return StepBound(launch: max(bound.launch, past(report.steps.filter(isLaunch))),
+                         action: max(bound.action, past(report.steps.filter { !isLaunch($0) })))
     }
 
     /// A finding cut short, shrunk on from its file (where shrinking stopped) until the
