@@ -194,7 +194,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "ChaosTestingTests", dependencies: ["ChaosTesting"]),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS", "ReferenceTarget", "SystemUnderTest"],
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS", "CPowerCut", "ReferenceTarget", "SystemUnderTest"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
