@@ -31,7 +31,7 @@ import Testing
             "scenario", "summary", "system", "scenarioFile", "scenarioHash", "seed", "variant", "verdict",
             "durationMs", "recoveryMs", "recoveryStartMs", "baseline", "options", "steps", "injections", "faults", "expectations", "trap", "reproduce",
             "error",
-            "workerLaunches", "leftBehind", "logs", "logsDropped",
+            "workerLaunches", "leftBehind", "logs", "logsDropped", "explanation",
         ]
         for entry in try cases(root) {
             #expect(Set(entry.keys) == caseKeys)

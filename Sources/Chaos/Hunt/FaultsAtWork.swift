@@ -108,6 +108,15 @@ struct FaultsAtWork {
             .min { ($0.family, -$0.step) < ($1.family, -$1.step) }
     }
 
+    /// When no fault stood at the hang: the one that fired before it and was cleared, by
+    /// the same order — an app that still waits once the network is back (a breaker that
+    /// waits out a fixed minute, a pool that never reconnects) hangs because of it, and
+    /// that is another cause than hanging while it stands.
+    func clearedCulpritOfHang(at number: Int) -> Fault? {
+        fired.filter { $0.family != .kill && $0.step < number && !stillArmed($0, at: number) }
+            .min { ($0.family, -$0.step) < ($1.family, -$1.step) }
+    }
+
     /// The distinct causes of a loss: each family (and what it acted on) once, in the
     /// order the families are listed.
     var causes: [Fault] {

@@ -122,7 +122,7 @@ package enum HuntOracle {
             return (String(core[..<colon.lowerBound]), String(core[colon.upperBound...]))
         }
 
-        static let smallWords: Set<String> = ["a", "an", "the", "on", "to", "of", "after", "and", "fault", "with", "no"]
+        static let smallWords: Set<String> = ["a", "an", "the", "on", "to", "of", "after", "and", "fault", "with", "no", "was"]
 
         /// The lowercase ASCII words of `text`, split at punctuation and at camel case.
         static func words(_ text: String) -> [String] {
@@ -164,10 +164,16 @@ package enum HuntOracle {
             let when = atAStep ? "" : atTheRelaunch
             if isHang(noTrap.observed) {
                 // A hang by the fault that started it, whichever launch, action or read it struck.
-                let culprit = atWork.culpritOfHang(at: atAStep ? stopped : stopped + 1)
+                let at = atAStep ? stopped : stopped + 1
+                let blamed = if let culprit = atWork.culpritOfHang(at: at) {
+                    "after \(culprit.phrase)"
+                } else if let cleared = atWork.clearedCulpritOfHang(at: at) {
+                    "after \(cleared.phrase) was cleared"
+                } else {
+                    "with no fault at work"
+                }
                 let waiting = atAStep && steps.indices.contains(stopped - 1) && steps[stopped - 1] == .launch
-                return Failure(kind: .hang, core: "hang " + (culprit.map { "after \($0.phrase)" } ?? "with no fault at work") + when,
-                               struckLaunch: waiting)
+                return Failure(kind: .hang, core: "hang " + blamed + when, struckLaunch: waiting)
             }
             // An exit: how it ended, not its timings.
             return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(withoutTheStep(noTrap.observed)) + when,

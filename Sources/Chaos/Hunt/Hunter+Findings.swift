@@ -41,7 +41,7 @@ extension Hunter {
             }
         }
         let before = ContinuousClock.now < deadline
-            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: end).rate : .always
+            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: deadline).rate : .always
         let shrinker = HuntShrinker(evaluate: { hunter.runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
         let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: before)
         runs += shrunk.runs
@@ -49,7 +49,7 @@ extension Hunter {
         let failure = judge(shrunk.schedule, shrunk.report) ?? first.failure
         let tries = end.map { ContinuousClock.now < $0 } ?? true ? HuntConfirmation.triesAfter : 1
         var written = try hunter.write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before,
-                                       tries: tries, until: end)
+                                       tries: tries, until: deadline)
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
         return (written.finding, written.report, written.failure, runs, hunter.options.stepBound)
@@ -71,7 +71,7 @@ extension Hunter {
         guard shrunk.schedule.steps.count < schedule.steps.count || !shrunk.cutShort else { return nil }
         var names = Set<String>()
         var written = try write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: finding.failingSchedules, rate: rate,
-                                until: end, fixedName: (finding.name, "seed \(seed), schedule \(first.schedule.index)"))
+                                until: deadline, fixedName: (finding.name, "seed \(seed), schedule \(first.schedule.index)"))
         written.finding.shrinkRuns = shrunk.runs
         written.finding.struck = finding.struck
         return (written.finding, written.report, shrunk.runs + written.runs)
@@ -173,32 +173,38 @@ extension Hunter {
             file = findingFile(for: failure, from: first, shrunk: shrunk, names: &names, fixedName: fixedName)
             measure()
         }
-        let reproduced = after.failed > 0
         report.scenario = file.name
         report.summary = file.summary
-        let explanation = FindingExplanation(report: report, failure: failure).text
-        report.explanation = explanation
-        if !reproduced {
+        report.explanation = FindingExplanation(report: report, failure: failure).text
+        if after.failed == 0 {
             report.error = (report.error.map { $0 + "; " } ?? "") + "the written file, run again \(after.tries) times, never failed as the hunt "
                 + "saw (\(failure.signature)): the failure depends on timing"
         }
+        let finding = try save(failure, file: file, first: first, shrunk: shrunk, report: report, failing: failing, rates: (before, after))
+        return (finding, report, failure, runs)
+    }
+
+    /// The finding of a written file, and the file itself: the scenario below the comments
+    /// that say what it promises.
+    func save(_ failure: HuntOracle.Failure, file: (name: String, path: String, url: URL, summary: String, plain: String), first: HuntSchedule,
+              shrunk: HuntShrinker.Outcome, report: CaseReport, failing: Int,
+              rates: (before: HuntShrinker.Rate, after: HuntShrinker.Rate)) throws(Problem) -> HuntFinding {
         var finding = HuntFinding(
             name: file.name, file: file.path, failure: failure.signature, schedule: first.index, failingSchedules: failing,
             stepsBefore: first.steps.count, stepsAfter: shrunk.schedule.steps.count, shrinkRuns: shrunk.runs, shrinkMs: 0,
-            cutShort: shrunk.cutShort, reproduced: reproduced, reproduce: report.reproduce, yaml: "")
+            cutShort: shrunk.cutShort, reproduced: rates.after.failed > 0, reproduce: report.reproduce, yaml: "")
         finding.untriedSteps = shrunk.cutShort ? shrunk.untriedSteps : nil
-        finding.reproducedRuns = after.failed
-        finding.reproduceTries = after.tries
-        finding.flaky = !after.isFull || !before.isFull
-        finding.explanation = explanation
-        let yaml = FindingFile.header(finding, before: before) + file.plain
-        finding.yaml = yaml
+        finding.reproducedRuns = rates.after.failed
+        finding.reproduceTries = rates.after.tries
+        finding.flaky = !rates.after.isFull || !rates.before.isFull
+        finding.explanation = report.explanation
+        finding.yaml = FindingFile.header(finding, before: rates.before) + file.plain
         do {
-            try Data(yaml.utf8).write(to: file.url)
+            try Data(finding.yaml.utf8).write(to: file.url)
         } catch {
             throw .cannotWrite("cannot write \(file.path): \(error.localizedDescription)")
         }
-        return (finding, report, failure, runs)
+        return finding
     }
 
     /// A finding's file: its name (the failure's, made unique), where it goes, and the

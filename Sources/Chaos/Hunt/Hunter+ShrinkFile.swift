@@ -14,13 +14,8 @@ extension Hunter {
         var hunt = self
         hunt.remotes = options.target.declaration.remotes.map(\.name).sorted()
         hunt.options.stepBound = Self.stepBound(slowestPlainMs: 0)
-        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
-        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        hunt.options.forkServers = pool
-        defer {
-            pool.shutDown()
-            if let logs { try? FileManager.default.removeItem(at: logs) }
-        }
+        let stopForkServers = hunt.startForkServers()
+        defer { stopForkServers() }
         // What it fails with now, and how often: the first of a few runs that fails.
         var runs = 0
         let reports = hunt.runSchedules(Array(repeating: schedule, count: 1 + HuntConfirmation.triesBefore))

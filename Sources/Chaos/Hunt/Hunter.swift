@@ -81,13 +81,8 @@ package struct Hunter {
         guard let workload = options.target.declaration.workload else { throw .noWorkload(options.target.name) }
         try makeFoundDirectory()
         var hunt = self
-        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
-        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        hunt.options.forkServers = pool
-        defer {
-            pool.shutDown()
-            if let logs { try? FileManager.default.removeItem(at: logs) }
-        }
+        let stopForkServers = hunt.startForkServers()
+        defer { stopForkServers() }
         var outcome = HuntOutcome(seed: seed)
         let (surface, plainCases, slowestMs) = hunt.discoverSurface(workload: workload)
         outcome.surface = surface
@@ -96,113 +91,35 @@ package struct Hunter {
         progress(.discovered(surface, cases: plainCases))
         let generator = HuntGenerator(surface: surface, seed: seed, aim: aim?.lean ?? HuntAim())
         var plan = HuntBudget(start: start, budget: budget, jobs: jobs)
-        var firsts: [String: Failing] = [:]
-        var shrunk: [String: Int] = [:]  // a first failure's signature → its finding
-        var refined: [HuntOracle.Failure] = []  // each finding's failure, as shrinking left it
-        var origins: [Failing] = []  // each finding's first schedule
-        var names = Set<String>()
-        var nextOffset = 0
+        var found = HuntFound()
         // Rounds: schedules while the budget allows, then the new failures shrunk; with
         // time left (a budget's reckoning is cautious), schedules again from where they
         // stopped. A hunt of `--schedules N` is one round.
         while true {
-            let ranAt = clock.now
-            let from = nextOffset
-            TrialPool<HuntSchedule, Ran>(jobs: jobs).run(
-                trial: { offset in
-                    let index = hunt.index(ofOffset: from + offset)
-                    if let total = hunt.schedules, index >= total { return nil }
-                    let waiting = firsts.filter { shrunk[$0.key] == nil }.values.map(\.cost)
-                    guard plan.mayRunSchedules(at: clock.now, toShrink: waiting) else { return nil }
-                    nextOffset = from + offset + 1
-                    return generator.schedule(index)
-                },
-                run: { hunt.runSchedule($0) },
-                consume: { _, schedule, ran in
-                    outcome.count(schedule, ran)
-                    if let report = ran.report { plan.noteCase(ms: report.durationMs) }
-                    if let failure = ran.failure, let report = ran.report, firsts[failure.signature] == nil,
-                       aim.map({ aim in report.trap.map(aim.wanted) ?? false }) ?? true {
-                        firsts[failure.signature] = Failing(failure: failure, schedule: schedule, report: report)
-                    }
-                    progress(.ran(done: outcome.schedules, failed: outcome.failedSchedules, findings: firsts.count))
-                    return aim == nil || firsts.isEmpty
-                })
-            outcome.runMs += (clock.now - ranAt).wholeMilliseconds
-            let ran = nextOffset > from
-            let ordered = firsts.filter { shrunk[$0.key] == nil }.values.sorted { $0.schedule.index < $1.schedule.index }
-            for (offset, first) in ordered.enumerated() {
-                guard !RunInterruption.requested else { break }
-                // A loss whose faults include all those a finding of the same failure was
-                // shrunk to has that finding's cause at work: counted there, not shrunk again.
-                if first.failure.kind != .trap, first.failure.kind != .hang,
-                   let same = refined.firstIndex(where: { $0.sameCore(first.failure) && Set($0.causes).isSubset(of: first.failure.causes) }) {
-                    shrunk[first.failure.signature] = same
-                    continue
-                }
-                progress(.shrinking(first.failure, steps: first.schedule.steps.count))
-                let shrinkStart = clock.now
-                // Each finding gets its share of what is left, by what its shrink is likely to cost.
-                let deadline = plan.shrinkDeadline(at: clock.now, cost: first.cost, costsLeft: ordered[offset...].map(\.cost))
-                let found = try hunt.finding(for: first, deadline: deadline, end: plan.end, names: &names,
-                                             failing: outcome.failuresBySignature[first.failure.signature] ?? 1)
-                outcome.shrinkRuns += found.runs
-                hunt.options.stepBound = found.stepBound
-                var finding = found.finding
-                finding.shrinkMs = (clock.now - shrinkStart).wholeMilliseconds
-                // A hang its file never showed at the case's full timeout was a slow step, not a hang.
-                if found.failure.kind == .hang, !finding.reproduced {
-                    outcome.unconfirmedHangs += 1
-                    shrunk[first.failure.signature] = -1
-                    try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
-                    continue
-                }
-                finding.struck = outcome.struckBySignature[first.failure.signature]
-                // Shrunk, two failures may prove one cause (a clock jump that played no part
-                // was all that told them apart): one finding, their schedules counted together.
-                if let same = outcome.findings.firstIndex(where: { $0.failure == finding.failure }) {
-                    shrunk[first.failure.signature] = same
-                    try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
-                    continue
-                }
-                shrunk[first.failure.signature] = outcome.findings.count
-                refined.append(found.failure)
-                origins.append(first)
-                outcome.findings.append(finding)
-                outcome.cases.append(found.report)
-                progress(.found(finding))
-            }
-            let exhausted = hunt.schedules.map { hunt.index(ofOffset: nextOffset) >= $0 } ?? false
-            guard ran, !exhausted, aim == nil || firsts.isEmpty, !RunInterruption.requested,
+            let ran = hunt.runRound(generator, plan: &plan, found: &found, outcome: &outcome, progress: progress)
+            try hunt.shrinkNew(&found, plan: plan, outcome: &outcome, progress: progress)
+            let exhausted = hunt.schedules.map { hunt.index(ofOffset: found.nextOffset) >= $0 } ?? false
+            guard ran, !exhausted, aim == nil || found.firsts.isEmpty, !RunInterruption.requested,
                   plan.mayStartRound(at: clock.now), plan.mayRunSchedules(at: clock.now, toShrink: []) else { break }
         }
-        // Time left over: the findings cut short are shrunk on from where they stopped.
-        for index in outcome.findings.indices where outcome.findings[index].cutShort {
-            guard let end = plan.end, clock.now + .seconds(2) < end, !RunInterruption.requested else { break }
-            let waiting = outcome.findings[index...].filter(\.cutShort).count
-            let resumeStart = clock.now
-            guard let resumed = try hunt.resume(outcome.findings[index], failure: refined[index], first: origins[index],
-                                                deadline: clock.now + (end - clock.now) / max(1, waiting), end: end) else { continue }
-            outcome.shrinkRuns += resumed.runs
-            var finding = resumed.finding
-            finding.shrinkRuns += outcome.findings[index].shrinkRuns
-            finding.shrinkMs = outcome.findings[index].shrinkMs + (clock.now - resumeStart).wholeMilliseconds
-            outcome.findings[index] = finding
-            outcome.cases[index] = resumed.report
-            progress(.found(finding))
-        }
-        // Every schedule a finding's causes showed in, over all rounds.
-        for index in outcome.findings.indices {
-            let signatures = shrunk.filter { $0.value == index }.map(\.key)
-            outcome.findings[index].failingSchedules = max(1, signatures.reduce(0) { $0 + (outcome.failuresBySignature[$1] ?? 0) })
-            // The workload's actions by their own names: what the user's code calls them.
-            let named: [String: String] = [Workload.actionPrefix + "write": workload.write, Workload.actionPrefix + "read": workload.read]
-            let struck = Set(signatures.flatMap { outcome.struckBySignature[$0] ?? [] }.map { named[$0] ?? $0 })
-            outcome.findings[index].struck = struck.isEmpty ? nil : struck.sorted()
-        }
+        try hunt.resumeCutShort(found, plan: plan, outcome: &outcome, progress: progress)
+        found.countFailing(in: &outcome, workload: workload)
         if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
+    }
+
+    /// Workers forked from servers started once (AFL's fork server), `jobs` of them, their
+    /// logs in a scratch folder that goes with them.
+    /// Returns what stops them.
+    mutating func startForkServers() -> () -> Void {
+        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
+        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
+        options.forkServers = pool
+        return {
+            pool.shutDown()
+            if let logs { try? FileManager.default.removeItem(at: logs) }
+        }
     }
 
     /// The first schedule to fail one distinct way, and what shrinking it may cost.

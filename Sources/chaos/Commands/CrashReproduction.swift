@@ -84,7 +84,9 @@ struct CrashReproduction {
             print("running \(choice.name)'s own \(own.count) scenarios, variant \(choice.variant)…")
             cases += SuiteRunner(options: options, command: command).run(own, jobs: jobs).cases
         }
-        if choice.declaration.workload != nil {
+        // The built-in app's own catalog found it at its site: the storage catalog need not run.
+        let atTheSite = cases.contains { report in report.trap.flatMap(signature.match).map { signature.site == nil || $0 != .message } ?? false }
+        if !atTheSite, choice.declaration.workload != nil {
             let catalog = try CommandFailure.usage { try CheckCatalog.scenarios(for: choice.declaration) }
                 .filter { CheckCatalog.applies($0, to: choice.declaration) }
             print("running the storage catalog (\(StorageCheck.caseNames(of: catalog).count) cases, as chaos check) on \(choice.name), "

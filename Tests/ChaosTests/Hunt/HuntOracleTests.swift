@@ -47,6 +47,22 @@ import Testing
         #expect(HuntOracle.failure(of: none, steps: steps)?.signature == "hang with no fault at work")
     }
 
+    /// An app still waiting once the fault is gone (a breaker that waits out a fixed
+    /// minute) hangs because of that fault, and for another reason than while it stood.
+    @Test func aHangAfterAClearIsBlamedOnTheClearedFault() throws {
+        let steps: [HuntStep] = [.launch, .fault("network-down", []), .clear("all"), .action("workload.read", [])]
+        let report = Self.report(failing: "no-trap", observed: "hung: no answer to 'workload.read' before the case timeout", last: 4,
+                                 faults: [Self.activity(2, "network-down")])
+        let failure = try #require(HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"]))
+        #expect(failure.signature == "hang after a network fault on postgres was cleared")
+        #expect(failure.name == "hang-network-postgres-cleared")
+        let standing = Self.report(failing: "no-trap", observed: "hung: no answer to 'workload.read' before the case timeout", last: 3,
+                                   faults: [Self.activity(2, "network-down")])
+        let whileStanding = try #require(HuntOracle.failure(of: standing, steps: [.launch, .fault("network-down", []), .action("workload.read", [])],
+                                                            remotes: ["postgres"]))
+        #expect(whileStanding != failure, "waiting while the network is down is another cause")
+    }
+
     @Test func aLossIsToldApartByTheFaultsAtWorkAndShrinksByItsCore() throws {
         let steps: [HuntStep] = [.launch, .action("notes.add", []), .fault("clock-jump", [HuntKey("by", .string("-1h"))]),
                                  .powerLoss("torn", nil), .fault("corrupt-file", [HuntKey("file", .string("store"))]), .launch,
