@@ -13,7 +13,10 @@ package enum ReferenceApp {
     /// --data DIR ...`), the same public entry as a user's target; or its remote
     /// (`registry --port N`) — and returns the exit code; nil for any other command line.
     /// Taken before the host parses anything: a sweep starts hundreds of workers, and
-    /// parsing a subcommand tree costs each about 2 ms.
+    /// parsing a subcommand tree costs each about 2 ms. On the main actor, where the
+    /// host's `main` runs: a hop to the global executor would start dispatch's threads,
+    /// and a fork server with a second thread refuses to fork.
+    @MainActor
     package static func serve(commandLine arguments: [String]) async -> Int32? {
         if arguments.starts(with: workerArguments) {
             return await SystemUnderTestTarget.serve(arguments: Array(arguments.dropFirst(workerArguments.count)))
