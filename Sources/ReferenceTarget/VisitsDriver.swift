@@ -38,9 +38,27 @@ final class VisitsDriver: FeatureDriver {
             if ok { call.removed("visit:\(id)") }
             return result(ok: ok, list)
         },
-        screenAction("visits.restart"),
-        screenAction("visits.contact-support"),
-        screenAction("visits.reset", [.flag("confirm")]),
+        screenAction("visits.restart") { _, _, dataError in
+            dataError.restart()
+            return ActionResult(ok: true, value: .bool(dataError.restartRequested))
+        },
+        screenAction("visits.contact-support") { driver, _, dataError in
+            guard let file = dataError.contactSupport() else {
+                return ActionResult(ok: false, userMessage: dataError.actionMessage, error: "the diagnostics file was not written")
+            }
+            return ActionResult(ok: true, value: .string(file.path.replacingOccurrences(of: driver.dataDirectory.path + "/", with: "")))
+        },
+        screenAction("visits.reset", [.flag("confirm")]) { _, call, dataError in
+            switch dataError.resetData(confirmed: try call.bool("confirm", default: false)) {
+            case .needsConfirmation:
+                return ActionResult(ok: false, userMessage: dataError.confirmationPrompt,
+                                    error: "refused: a reset needs the user's confirmation (confirm: true)")
+            case let .movedAside(files):
+                return ActionResult(ok: true, value: .list(files.map(ScenarioValue.string)))
+            case .failed:
+                return ActionResult(ok: false, userMessage: dataError.actionMessage, error: "the files could not be moved aside")
+            }
+        },
         action("visits.retry-load") { driver, _, app in
             driver.opened = true
             return await driver.retryLoad(screen: app.visits, app: app)
@@ -83,11 +101,16 @@ final class VisitsDriver: FeatureDriver {
         }
     }
 
-    /// An action of the data-error screen.
-    nonisolated private static func screenAction(_ name: String, _ parameters: [ActionParameter] = []) -> TargetAction<SystemUnderTestTarget> {
+    /// An action of the data-error screen: refused while the screen is not shown.
+    nonisolated private static func screenAction(_ name: String, _ parameters: [ActionParameter] = [],
+                                     _ body: @escaping @MainActor @Sendable (VisitsDriver, ActionCall, DataErrorViewModel) throws -> ActionResult)
+        -> TargetAction<SystemUnderTestTarget> {
         action(name, parameters) { driver, call, app in
             driver.opened = true
-            return try driver.errorScreenAction(call, screen: app.visits)
+            guard let dataError = app.visits.dataError else {
+                return ActionResult(ok: false, error: "'\(call.name)' is on the data-error screen, which is not shown")
+            }
+            return try body(driver, call, dataError)
         }
     }
 
@@ -130,33 +153,6 @@ final class VisitsDriver: FeatureDriver {
         outcome.value = .int(again.list.visits.count)
         outcome.isRead = ok
         return outcome
-    }
-
-    private func errorScreenAction(_ call: ActionCall, screen: VisitsScreen) throws -> ActionResult {
-        guard let dataError = screen.dataError else {
-            return ActionResult(ok: false, error: "'\(call.name)' is on the data-error screen, which is not shown")
-        }
-        switch call.name {
-        case "visits.restart":
-            dataError.restart()
-            return ActionResult(ok: true, value: .bool(dataError.restartRequested))
-        case "visits.contact-support":
-            guard let file = dataError.contactSupport() else {
-                return ActionResult(ok: false, userMessage: dataError.actionMessage, error: "the diagnostics file was not written")
-            }
-            return ActionResult(ok: true, value: .string(file.path.replacingOccurrences(of: dataDirectory.path + "/", with: "")))
-        default:
-            let confirmed = try call.bool("confirm", default: false)
-            switch dataError.resetData(confirmed: confirmed) {
-            case .needsConfirmation:
-                return ActionResult(ok: false, userMessage: dataError.confirmationPrompt,
-                                    error: "refused: a reset needs the user's confirmation (confirm: true)")
-            case let .movedAside(files):
-                return ActionResult(ok: true, value: .list(files.map(ScenarioValue.string)))
-            case .failed:
-                return ActionResult(ok: false, userMessage: dataError.actionMessage, error: "the files could not be moved aside")
-            }
-        }
     }
 
     func surfaced(app: ChaosApp) -> Surfaced {
