@@ -67,7 +67,15 @@ let package = Package(
             name: "SystemUnderTest",
             dependencies: ["FaultPoints", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Logging", package: "swift-log")]
         ),
-        .target(name: "Scenarios", resources: [.copy("catalog"), .copy("check"), .copy("fixtures"), .copy("seeds.yaml")]),
+        // Sources/Scenarios holds two modules of resources, one Swift file each that finds
+        // them. The storage catalog of `chaos check`, for any target (and the one fixture it
+        // puts in place of a store): the one the framework may read.
+        .target(name: "StorageCatalog", path: "Sources/Scenarios",
+                exclude: ["catalog", "seeds.yaml", "ReferenceScenarios.swift", "fixtures"],
+                sources: ["StorageCatalog.swift"], resources: [.copy("check")]),
+        // The reference app's own scenarios, their fixtures and the seed map: its target's.
+        .target(name: "ReferenceScenarios", path: "Sources/Scenarios", exclude: ["check", "StorageCatalog.swift"],
+                sources: ["ReferenceScenarios.swift"], resources: [.copy("catalog"), .copy("fixtures"), .copy("seeds.yaml")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
         .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CForkServer", "CLibcSeamAPI",
@@ -76,7 +84,7 @@ let package = Package(
         .target(
             name: "Chaos",
             dependencies: [
-                "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CProcessControl", "Scenarios",
+                "ChaosTarget", "FaultPoints", "CChaosVFS", "CSQLite", "CForkServer", "CProcessControl", "StorageCatalog",
                 .product(name: "Yams", package: "Yams"),
                 // The network lab: a TCP fault proxy in front of each of the target's remotes.
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -84,13 +92,15 @@ let package = Package(
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
             ]
         ),
-        // The reference app as a target like any other: its five systems' drivers and the
-        // family registry, its declared remote. It reaches the framework only through
-        // ChaosTarget; the `chaos` executable hosts it (`chaos worker`, `chaos registry`).
+        // The reference app as a target like any other: its five systems' drivers, the
+        // family registry (its declared remote), its scenarios and seed map. It reaches the
+        // framework only through ChaosTarget; the `chaos` executable hosts it (`chaos worker`,
+        // `chaos registry`).
         .target(
             name: "ReferenceTarget",
             dependencies: [
-                "ChaosTarget", "SystemUnderTest", .product(name: "GRDB", package: "GRDB.swift"),
+                "ChaosTarget", "SystemUnderTest", "ReferenceScenarios", .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Yams", package: "Yams"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -194,7 +204,7 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "ChaosTestingTests", dependencies: ["ChaosTesting"]),
-        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS", "ReferenceTarget", "SystemUnderTest"],
+        .testTarget(name: "ChaosTests", dependencies: ["Chaos", "ChaosTarget", "FaultPoints", "CChaosVFS", "CPowerCut", "ReferenceTarget", "ReferenceScenarios", "SystemUnderTest"],
                     exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -22,3 +22,12 @@ enum BenchScenario {
         return try ScenarioLoader.load(yaml: yaml, file: "\(name).yaml", baseDirectory: nil)
     }
 }
+
+extension TargetSelection {
+    /// The built-in app, as `chaos` selects it (`chaos worker`), its declaration asked of
+    /// one worker.
+    static func builtIn(chaos: String, variant: String) throws -> TargetSelection {
+        let worker = WorkerCommand(executable: chaos, arguments: ["worker"], environment: WorkerCommand.workerEnvironment())
+        return try select(worker, name: RunInfo.hostedTarget, targetExec: nil, variant: variant)
+    }
+}

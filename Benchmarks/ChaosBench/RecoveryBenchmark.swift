@@ -8,7 +8,7 @@ enum RecoveryBenchmark {
     static func run(chaos: String, sizes: [Int], rounds: Int) throws {
         let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: "hardened"), seed: nil, keepScratch: false)
         print("The catalog (release build, \(rounds) rounds)")
-        let scenarios = try ScenarioLoader.bundled()
+        let scenarios = try options.target.catalog?.scenarios() ?? []
         for jobs in [1, 2] {
             let times = Sample(values: (0..<rounds).map { _ in
                 Double(SuiteRunner(options: options, command: "bench").run(scenarios, jobs: jobs).summary.durationMs) / 1000

@@ -11,7 +11,7 @@ enum SweepBenchmark {
         let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: "hardened"), seed: nil, keepScratch: false)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("Sweeps (hardened, release build; crash: the whole sweep, \(rounds) rounds; io: \(trials) trials a round)")
-        let crash = try ScenarioLoader.resolve("power-loss-during-save")
+        let crash = try ScenarioLoader.resolve("power-loss-during-save", in: options.target.catalog)
         for jobs in Array(Set([1, cores])).sorted() {
             let idle = try rates(crash, options: options, kind: .crash, limit: 10_000, jobs: jobs, rounds: rounds)
             line("  crash trials per second, -j \(jobs), idle", idle.formatted("/s") + (jobs == cores ? " (goal ≥ 80)" : ""))
@@ -22,7 +22,7 @@ enum SweepBenchmark {
         hog.stop()
         line("  crash trials per second, -j \(cores), loaded", loaded.formatted("/s") + " (goal ≥ 50; one busy process beside)")
         BenchFigures.record("crash trials per second, -j \(cores), one busy process beside", unit: "/s", loaded, goal: "≥ 50")
-        let io = try ScenarioLoader.resolve("disk-full-on-save")
+        let io = try ScenarioLoader.resolve("disk-full-on-save", in: options.target.catalog)
         for jobs in Array(Set([1, cores])).sorted() {
             let sample = try rates(io, options: options, kind: .io, limit: trials, jobs: jobs, rounds: rounds)
             line("  io trials per second, -j \(jobs)", sample.formatted("/s"))
@@ -56,7 +56,7 @@ final class BusyProcess {
     }
 
     func stop() {
-        child.killGroup()
+        child.killTree()
         _ = child.waitForExit()
         try? FileManager.default.removeItem(at: log)
     }

@@ -118,15 +118,6 @@ static pl_path *g_paths, **g_paths_tail = &g_paths;
 static sqlite3_int64 g_log_bytes;
 static chaos_cut_moment g_moment;               /* tracked counts, since enable; the armed cut */
 
-/* ---- SplitMix64 -------------------------------------------------------- */
-
-unsigned long long chaos_vfs_splitmix64_next(unsigned long long *state) {
-    uint64_t s = *state;
-    uint64_t v = chaos_cut_splitmix64_next(&s);
-    *state = s;
-    return v;
-}
-
 /* ---- the log ----------------------------------------------------------- */
 
 static int in_scope(const char *path) {

@@ -4,12 +4,11 @@ import Foundation
 import Testing
 
 /// The app a test runs scenarios against: an executable of your package that links
-/// `ChaosTarget`, found beside the tests; one at a path; or Chaos's own reference app.
+/// `ChaosTarget`, found beside the tests, or one at a path.
 public struct TargetUnderTest: Sendable, CustomStringConvertible {
     enum Kind: Sendable {
         case product(String)
         case path(String)
-        case builtIn
     }
 
     let kind: Kind
@@ -19,14 +18,11 @@ public struct TargetUnderTest: Sendable, CustomStringConvertible {
     public static func product(_ name: String) -> TargetUnderTest { TargetUnderTest(kind: .product(name)) }
     /// An executable at `path`.
     public static func path(_ path: String) -> TargetUnderTest { TargetUnderTest(kind: .path(path)) }
-    /// Chaos's reference app (`chaos worker`): the `chaos` product, built beside the tests.
-    public static var builtIn: TargetUnderTest { TargetUnderTest(kind: .builtIn) }
 
     public var description: String {
         switch kind {
         case let .product(name): "product \(name)"
         case let .path(path): path
-        case .builtIn: "the built-in app"
         }
     }
 
@@ -49,8 +45,6 @@ public struct TargetUnderTest: Sendable, CustomStringConvertible {
                 return try TargetSelection.userTarget(at: executable, variant: variant)
             case let .path(path):
                 return try TargetSelection.userTarget(at: path, variant: variant)
-            case .builtIn:
-                return try TargetSelection.builtIn(chaos: Self.productsDirectory.appendingPathComponent("chaos").path, variant: variant)
             }
         } catch let failure as TargetSelection.Failure {
             throw ChaosTestingError("\(self): \(failure.description)")
@@ -73,10 +67,10 @@ public struct ScenarioFile: Sendable, CustomStringConvertible {
     }
 
     /// The scenario `name` names: a file (beside the caller, or in the working
-    /// directory), or a bundled scenario's name. A load error is an issue at its line.
-    static func load(_ name: String, besides filePath: String) throws -> Scenario {
+    /// directory), or the name of one the target ships. A load error is an issue at its line.
+    static func load(_ name: String, besides filePath: String, catalog: ScenarioCatalog?) throws -> Scenario {
         do {
-            return try ScenarioLoader.resolve(locate(name, besides: filePath))
+            return try ScenarioLoader.resolve(locate(name, besides: filePath), in: catalog)
         } catch {
             Issue.record(Comment(rawValue: error.description), sourceLocation: error.testLocation)
             throw ChaosTestingError("\(name): \(error.message)")

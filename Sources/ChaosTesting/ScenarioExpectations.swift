@@ -24,8 +24,8 @@ import Testing
 // module `Chaos`, and the calls read as `#expect` does. The controller runs in the test
 // process; the app runs in child processes, so a trap never ends the test run. Tests in
 // parallel share no scratch folder, port or fault state. A scenario's path is found
-// beside the calling test file first, then in the working directory; a bundled scenario
-// is named by its name.
+// beside the calling test file first, then in the working directory; a scenario the
+// target ships (`ChaosTarget.scenarioFolder`) is named by its name.
 
 /// Runs `scenario` against `target` and records an issue for each failed expectation,
 /// located at the expectation's line in the YAML (a trap: at the step that trapped), with
@@ -62,7 +62,7 @@ public func runScenario(
     filePath: String = #filePath, sourceLocation: Testing.SourceLocation = #_sourceLocation
 ) async throws -> CaseOutcome {
     let selection = try target.select(variant: variant)
-    let loaded = try ScenarioFile.load(scenario, besides: filePath)
+    let loaded = try ScenarioFile.load(scenario, besides: filePath, catalog: selection.catalog)
     let problems = selection.problems([loaded])
     guard problems.isEmpty else {
         for problem in problems { Issue.record(Comment(rawValue: problem.description), sourceLocation: problem.testLocation) }

@@ -12,35 +12,29 @@ import SystemUnderTest
 /// took on `ContinuousClock`: under a faked wall clock it must still take about `ms`.
 @MainActor
 final class ClockDriver: FeatureDriver {
-    let actions = ["clock.sleep"]
-    let parameters: [String: [ActionParameter]] = ["clock.sleep": [.int("ms", in: 0...10_000)]]
-    let probes = ["clock.now", "clock.sqlite-now"]
-
-    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
-        guard call.name == "clock.sleep" else { return nil }
-        let requested = try call.int("ms", default: 200, in: 0...10_000)
-        let clock = ContinuousClock()
-        let start = clock.now
-        try await Task.sleep(for: .milliseconds(requested))
-        return .done(.int((clock.now - start).wholeMilliseconds))
-    }
-
-    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
-        switch name {
-        case "clock.now":
+    static let actions: [TargetAction<SystemUnderTestTarget>] = [
+        action("clock.sleep", [.int("ms", in: 0...10_000)]) { _, call, _ in
+            let requested = try call.int("ms", default: 200, in: 0...10_000)
+            let clock = ContinuousClock()
+            let start = clock.now
+            try await Task.sleep(for: .milliseconds(requested))
+            return .done(.int((clock.now - start).wholeMilliseconds))
+        },
+    ]
+    static let probes: [TargetProbe<SystemUnderTestTarget>] = [
+        probe("clock.now") { _, _ in
             let formatter = ISO8601DateFormatter()
             formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
             return .string(formatter.string(from: Date()))
-        case "clock.sqlite-now":
+        },
+        probe("clock.sqlite-now") { _, _ in
             // Its own in-memory database: the answer must not depend on the store's state.
             let database = try DatabaseQueue()
             return try await database.read { db in
                 try String.fetchOne(db, sql: "SELECT datetime('now')").map(ScenarioValue.string) ?? .null
             }
-        default:
-            return nil
-        }
-    }
+        },
+    ]
 
     func surfaced(app: ChaosApp) -> Surfaced { .nothing }
 }

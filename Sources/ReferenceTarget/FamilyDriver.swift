@@ -11,11 +11,63 @@ import SystemUnderTest
 /// `local-only`, and the screen shows a warning that says so.
 @MainActor
 final class FamilyDriver: FeatureDriver {
-    let actions = ["family.create", "family.retry", "family.sync", "family.list", "family.join"]
-    let parameters: [String: [ActionParameter]] = ["family.create": [.text("name"), .int("parallel", in: 1...8)],
-                                                   "family.join": [.text("code")]]
-    let probes = ["family.state", "family.pending", "family.code", "family.count", "family.error",
-                  "family.error-kind", "family.can-retry", "family.sync-waits", "family.backoff-grows", "family.joined-from"]
+    static let actions: [TargetAction<SystemUnderTestTarget>] = [
+        action("family.create", [.text("name"), .int("parallel", in: 1...8)]) { driver, call, app in
+            let name = try call.string("name", default: "Family")
+            let parallel = try call.int("parallel", default: 1, in: 1...8)
+            return await driver.create(name: name, parallel: parallel, app: app, call)
+        },
+        action("family.retry") { driver, call, app in
+            let screen = driver.feature(app).screen
+            let ok = await screen.retry()
+            return result(ok: ok, screen, created: ok ? screen.family.map { [$0] } ?? [] : [], app: app, call)
+        },
+        action("family.sync") { driver, _, app in
+            let screen = driver.feature(app).screen
+            let ok = await screen.syncPending()
+            return ActionResult(ok: ok, value: .int(driver.feature(app).pendingSyncCount),
+                                userMessage: ok ? nil : screen.syncError?.userMessage,
+                                error: ok ? nil : screen.syncError.map { "\($0.underlying)" })
+        },
+        action("family.list") { driver, _, app in
+            let screen = driver.feature(app).screen
+            let ok = await screen.loadFamilies()
+            return ActionResult(ok: ok, value: .int(screen.families.count), userMessage: screen.listError?.userMessage,
+                                error: screen.listError?.underlying, isRead: ok)
+        },
+        action("family.join", [.text("code")]) { driver, call, app in
+            let screen = driver.feature(app).screen
+            let ok = await screen.join(code: try call.string("code", default: ""))
+            if ok, let family = screen.joined?.family, app.store?.isPersistent == true { call.acknowledge("family:\(family.id)") }
+            return ActionResult(ok: ok, value: screen.joined.map { .string($0.source.rawValue) } ?? .null,
+                                userMessage: screen.joinError?.userMessage, error: screen.joinError.map { "join failed: \($0.underlying)" })
+        },
+    ]
+    static let probes: [TargetProbe<SystemUnderTestTarget>] = [
+        probe("family.state") { driver, app in .string(driver.feature(app).screen.state.wireName) },
+        probe("family.pending") { driver, app in .int(driver.feature(app).pendingSyncCount) },
+        probe("family.code") { driver, app in driver.feature(app).screen.family.map { .string($0.code) } ?? .null },
+        probe("family.count") { driver, app in
+            let screen = driver.feature(app).screen
+            guard await screen.loadFamilies() else { return .null }
+            return .int(screen.families.count)
+        },
+        probe("family.error") { driver, app in driver.feature(app).screen.errorMessage.map(ScenarioValue.string) ?? .null },
+        probe("family.error-kind") { driver, app in
+            let screen = driver.feature(app).screen
+            return (screen.error ?? screen.joinError).map { .string($0.kind) } ?? .null
+        },
+        probe("family.can-retry") { driver, app in .bool(driver.feature(app).screen.canRetry) },
+        probe("family.sync-waits") { driver, app in
+            .list(await driver.feature(app).lastSyncWaits().map { .int(Int($0 / .milliseconds(1))) })
+        },
+        probe("family.backoff-grows") { driver, app in
+            // Each wait at least the one before, the last longer than the first.
+            let waits = await driver.feature(app).lastSyncWaits()
+            return .bool(waits.count >= 2 && zip(waits, waits.dropFirst()).allSatisfy { $0 <= $1 } && (waits.last ?? .zero) > (waits.first ?? .zero))
+        },
+        probe("family.joined-from") { driver, app in driver.feature(app).screen.joined.map { .string($0.source.rawValue) } ?? .null },
+    ]
     private var settings = FamilyRemoteSettings.unconfigured
 
     func configure(_ context: TargetContext) {
@@ -26,38 +78,6 @@ final class FamilyDriver: FeatureDriver {
     private func feature(_ app: ChaosApp) -> FamilyFeature {
         app.family.configure(settings)
         return app.family
-    }
-
-    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
-        switch call.name {
-        case "family.create":
-            let name = try call.string("name", default: "Family")
-            let parallel = try call.int("parallel", default: 1, in: 1...8)
-            return await create(name: name, parallel: parallel, app: app, call)
-        case "family.retry":
-            let screen = feature(app).screen
-            let ok = await screen.retry()
-            return result(ok: ok, screen, created: ok ? screen.family.map { [$0] } ?? [] : [], app: app, call)
-        case "family.sync":
-            let screen = feature(app).screen
-            let ok = await screen.syncPending()
-            return ActionResult(ok: ok, value: .int(feature(app).pendingSyncCount),
-                                userMessage: ok ? nil : screen.syncError?.userMessage,
-                                error: ok ? nil : screen.syncError.map { "\($0.underlying)" })
-        case "family.join":
-            let screen = feature(app).screen
-            let ok = await screen.join(code: try call.string("code", default: ""))
-            if ok, let family = screen.joined?.family, app.store?.isPersistent == true { call.acknowledge("family:\(family.id)") }
-            return ActionResult(ok: ok, value: screen.joined.map { .string($0.source.rawValue) } ?? .null,
-                                userMessage: screen.joinError?.userMessage, error: screen.joinError.map { "join failed: \($0.underlying)" })
-        case "family.list":
-            let screen = feature(app).screen
-            let ok = await screen.loadFamilies()
-            return ActionResult(ok: ok, value: .int(screen.families.count), userMessage: screen.listError?.userMessage,
-                                error: screen.listError?.underlying, isRead: ok)
-        default:
-            return nil
-        }
     }
 
     /// `parallel: N` opens N create screens and taps "create" on all of them at once.
@@ -73,43 +93,18 @@ final class FamilyDriver: FeatureDriver {
         for task in tasks { outcomes.append(await task.value) }
         let ok = outcomes.allSatisfy { $0 }
         let created = zip(screens, outcomes).compactMap { $1 ? $0.family : nil }
-        var outcome = result(ok: ok, screens.first { $0.error != nil } ?? family.screen, created: created, app: app, call)
+        var outcome = Self.result(ok: ok, screens.first { $0.error != nil } ?? family.screen, created: created, app: app, call)
         outcome.value = parallel == 1 ? created.first.map { .string($0.code) } ?? .null
             : .list(created.map { .string($0.code) })
         return outcome
     }
 
-    private func result(ok: Bool, _ screen: FamilyCreationViewModel, created: [Family], app: ChaosApp,
+    private static func result(ok: Bool, _ screen: FamilyCreationViewModel, created: [Family], app: ChaosApp,
                         _ call: ActionCall) -> ActionResult {
         // Kept means kept on disk: in in-memory mode the app has said changes won't last.
         for family in created where app.store?.isPersistent == true { call.acknowledge("family:\(family.id)") }
         return ActionResult(ok: ok, userMessage: ok ? nil : screen.errorMessage,
                             error: ok ? nil : screen.error.map { "state failed: \($0.underlying)" })
-    }
-
-    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
-        switch name {
-        case "family.state": return .string(feature(app).screen.state.wireName)
-        case "family.pending": return .int(feature(app).pendingSyncCount)
-        case "family.code": return feature(app).screen.family.map { .string($0.code) } ?? .null
-        case "family.count":
-            let screen = feature(app).screen
-            guard await screen.loadFamilies() else { return .null }
-            return .int(screen.families.count)
-        case "family.error": return feature(app).screen.errorMessage.map(ScenarioValue.string) ?? .null
-        case "family.error-kind":
-            let screen = feature(app).screen
-            return (screen.error ?? screen.joinError).map { .string($0.kind) } ?? .null
-        case "family.can-retry": return .bool(feature(app).screen.canRetry)
-        case "family.sync-waits":
-            return .list(await feature(app).lastSyncWaits().map { .int(Int($0 / .milliseconds(1))) })
-        case "family.backoff-grows":
-            // Each wait at least the one before, the last longer than the first.
-            let waits = await feature(app).lastSyncWaits()
-            return .bool(waits.count >= 2 && zip(waits, waits.dropFirst()).allSatisfy { $0 <= $1 } && (waits.last ?? .zero) > (waits.first ?? .zero))
-        case "family.joined-from": return feature(app).screen.joined.map { .string($0.source.rawValue) } ?? .null
-        default: return nil
-        }
     }
 
     func surfaced(app: ChaosApp) -> Surfaced {

@@ -6,54 +6,51 @@ import SystemUnderTest
 /// The favourites feature (seed 002) under the built-in target.
 @MainActor
 final class FavoritesDriver: FeatureDriver {
-    let actions = [
-        "favorites.add", "favorites.seed", "favorites.remove", "favorites.list", "favorites.retry", "favorites.check",
-    ]
-    let probes = ["favorites.state", "favorites.count", "favorites.error"]
-    let parameters: [String: [ActionParameter]] = [
-        "favorites.add": [.int("count", in: 1...1_000_000)], "favorites.seed": [.int("count", in: 1...1_000_000)],
-        "favorites.remove": [.int("id", in: 1...1_000_000_000)], "favorites.check": [.int("id", in: 1...1_000_000_000)],
-    ]
-    private let counter: RecordCounter
-
-    init(dataDirectory: URL) {
-        counter = RecordCounter(file: dataDirectory.appendingPathComponent("chaos-next-id"))
-    }
-
-    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
-        let favorites = app.favorites
-        switch call.name {
-        case "favorites.add":
-            return try await add(call, app: app)
-        case "favorites.seed":
-            return try await seedStore(call, app: app)
-        case "favorites.remove":
+    static let actions: [TargetAction<SystemUnderTestTarget>] = [
+        action("favorites.add", [.int("count", in: 1...1_000_000)]) { driver, call, app in try await driver.add(call, app: app) },
+        action("favorites.seed", [.int("count", in: 1...1_000_000)]) { driver, call, app in try await driver.seedStore(call, app: app) },
+        action("favorites.remove", [.int("id", in: 1...1_000_000_000)]) { _, call, app in
+            let favorites = app.favorites
             let id = Int64(try call.int("id", default: 1, in: 1...1_000_000_000))
             call.removing("favorite:\(id)")
             let ok = await favorites.removeFavorite(id: id)
             if ok { call.removed("favorite:\(id)") }
             return result(ok: ok, favorites)
-        case "favorites.list":
-            let ok = await favorites.load()
-            var outcome = result(ok: ok, favorites)
-            outcome.value = .int(favorites.favorites.count)
+        },
+        action("favorites.list") { _, _, app in
+            let ok = await app.favorites.load()
+            var outcome = result(ok: ok, app.favorites)
+            outcome.value = .int(app.favorites.favorites.count)
             outcome.isRead = ok
             return outcome
-        case "favorites.retry":
-            let ok = await favorites.retry()
-            var outcome = result(ok: ok, favorites)
-            outcome.isRead = ok && favorites.state != .error
+        },
+        action("favorites.retry") { _, _, app in
+            let ok = await app.favorites.retry()
+            var outcome = result(ok: ok, app.favorites)
+            outcome.isRead = ok && app.favorites.state != .error
             return outcome
-        case "favorites.check":
+        },
+        action("favorites.check", [.int("id", in: 1...1_000_000_000)]) { _, call, app in
             let id = Int64(try call.int("id", default: 1, in: 1...1_000_000_000))
-            let answer = await favorites.checkFavorite(id: id)
-            var outcome = result(ok: answer != nil, favorites)
+            let answer = await app.favorites.checkFavorite(id: id)
+            var outcome = result(ok: answer != nil, app.favorites)
             outcome.value = answer.map(ScenarioValue.bool) ?? .null
             outcome.isRead = answer != nil
             return outcome
-        default:
-            return nil
-        }
+        },
+    ]
+    static let probes: [TargetProbe<SystemUnderTestTarget>] = [
+        probe("favorites.state") { _, app in .string(app.favorites.state.rawValue) },
+        probe("favorites.count") { _, app in
+            _ = await app.favorites.load()
+            return .int(app.favorites.favorites.count)
+        },
+        probe("favorites.error") { _, app in app.favorites.errorMessage.map(ScenarioValue.string) ?? .null },
+    ]
+    private let counter: RecordCounter
+
+    init(dataDirectory: URL) {
+        counter = RecordCounter(file: dataDirectory.appendingPathComponent("chaos-next-id"))
     }
 
     /// A user adds favourites one at a time; each is acknowledged once the app says it is kept.
@@ -68,7 +65,7 @@ final class FavoritesDriver: FeatureDriver {
                 call.acknowledge(key)
             }
         }
-        return result(ok: favorites.state != .error, favorites)
+        return Self.result(ok: favorites.state != .error, favorites)
     }
 
     /// Setup for large stores: many favourites in one transaction, below the view model
@@ -96,22 +93,11 @@ final class FavoritesDriver: FeatureDriver {
         return .done()
     }
 
-    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
-        switch name {
-        case "favorites.state": return .string(app.favorites.state.rawValue)
-        case "favorites.count":
-            _ = await app.favorites.load()
-            return .int(app.favorites.favorites.count)
-        case "favorites.error": return app.favorites.errorMessage.map(ScenarioValue.string) ?? .null
-        default: return nil
-        }
-    }
-
     func surfaced(app: ChaosApp) -> Surfaced {
         app.favorites.state == .error ? Surfaced(.error, app.favorites.errorMessage) : .nothing
     }
 
-    private func result(ok: Bool, _ favorites: FavoritesViewModel) -> ActionResult {
+    private static func result(ok: Bool, _ favorites: FavoritesViewModel) -> ActionResult {
         ActionResult(ok: ok, userMessage: ok ? nil : favorites.errorMessage,
                      error: ok ? nil : "view model state \(favorites.state.rawValue)")
     }

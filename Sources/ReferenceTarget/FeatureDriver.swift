@@ -1,19 +1,15 @@
 import ChaosTarget
 import SystemUnderTest
 
-/// One feature of the reference app, as the built-in target drives it: its actions,
-/// its probes, and what its screen shows. The target asks each driver in turn; a
-/// driver answers nil for a name that is not its own.
+/// One feature of the reference app, as the built-in target drives it: its actions and
+/// probes, declared as a user's target declares them (`[TargetAction]`, each name once,
+/// with its arguments and its body), and what its screen shows.
 @MainActor
 protocol FeatureDriver: AnyObject {
-    var actions: [String] { get }
-    /// The arguments of the actions that take any; the others take none.
-    var parameters: [String: [ActionParameter]] { get }
-    var probes: [String] { get }
-    /// Performs `call`, or returns nil when it is not one of this feature's actions.
-    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult?
-    /// Answers `probe`, or returns nil when it is not one of this feature's.
-    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue?
+    /// The actions a scenario can `do:` on this feature.
+    static var actions: [TargetAction<SystemUnderTestTarget>] { get }
+    /// The probes a scenario can ask of it.
+    static var probes: [TargetProbe<SystemUnderTestTarget>] { get }
     /// What the feature's screen shows the user right now, if anything.
     func surfaced(app: ChaosApp) -> Surfaced
     /// Called once when the target starts, for a driver that needs the target's
@@ -28,8 +24,28 @@ protocol FeatureDriver: AnyObject {
 }
 
 extension FeatureDriver {
-    var parameters: [String: [ActionParameter]] { [:] }
+    static var probes: [TargetProbe<SystemUnderTestTarget>] { [] }
     func configure(_ context: TargetContext) {}
     func fallbackMode(app: ChaosApp) -> StoreMode? { nil }
     func recordsOutsideStore(app: ChaosApp) -> [String: [String: String]] { [:] }
+
+    /// An action of this feature, taking `parameters` (none when empty): its body gets
+    /// the feature's driver and the running app.
+    nonisolated static func action(_ name: String, _ parameters: [ActionParameter] = [],
+                       _ body: @escaping @MainActor @Sendable (Self, ActionCall, ChaosApp) async throws -> ActionResult)
+        -> TargetAction<SystemUnderTestTarget> {
+        TargetAction(name, parameters: parameters) { target, call in
+            let (driver, app) = try target.running(Self.self, for: "'\(name)'")
+            return try await body(driver, call, app)
+        }
+    }
+
+    /// A probe of this feature: its body gets the feature's driver and the running app.
+    nonisolated static func probe(_ name: String, _ body: @escaping @MainActor @Sendable (Self, ChaosApp) async throws -> ScenarioValue)
+        -> TargetProbe<SystemUnderTestTarget> {
+        TargetProbe(name) { target in
+            let (driver, app) = try target.running(Self.self, for: "probe '\(name)'")
+            return try await body(driver, app)
+        }
+    }
 }

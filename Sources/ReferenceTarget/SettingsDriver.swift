@@ -19,21 +19,10 @@ import SystemUnderTest
 /// health.
 @MainActor
 final class SettingsDriver: FeatureDriver {
-    let actions = ["settings.set", "settings.get", "settings.list", "settings.open"]
-    let probes = ["settings.breaker", "settings.value", "settings.pending", "settings.error"]
-    let parameters: [String: [ActionParameter]] = [
-        "settings.set": [.choice("key", SettingKey.allCases.map(\.rawValue)), .text("value")],
-        "settings.get": [.choice("key", SettingKey.allCases.map(\.rawValue))],
-    ]
-    /// `settings.value.KEY` answers one setting.
-    static let valuePrefix = "settings.value."
-
-    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
-        guard actions.contains(call.name) else { return nil }
-        let settings = app.settings
-        switch call.name {
-        case "settings.set":
-            let key = try Self.key(call)
+    static let actions: [TargetAction<SystemUnderTestTarget>] = [
+        action("settings.set", [.choice("key", SettingKey.allCases.map(\.rawValue)), .text("value")]) { _, call, app in
+            let settings = app.settings
+            let key = try SettingsDriver.key(call)
             let value = try call.string("value")
             let record = "setting:\(key.id)"
             call.attempt(record)
@@ -42,39 +31,34 @@ final class SettingsDriver: FeatureDriver {
             }
             call.acknowledge(record)
             return .done(.string(outcome.rawValue))
-        case "settings.get":
-            let key = try Self.key(call)
+        },
+        action("settings.get", [.choice("key", SettingKey.allCases.map(\.rawValue))]) { _, call, app in
+            let settings = app.settings
+            let key = try SettingsDriver.key(call)
             guard let value = settings.value(for: key) else {
                 return ActionResult(ok: false, userMessage: settings.errorMessage, error: "the setting could not be read")
             }
             return ActionResult(ok: true, value: .string(value), isRead: true)
-        case "settings.list":
+        },
+        action("settings.list") { _, _, app in
+            let settings = app.settings
             let ok = settings.refresh()
-            return ActionResult(ok: ok, value: ok ? Self.map(settings.values) : nil, userMessage: settings.errorMessage,
+            return ActionResult(ok: ok, value: ok ? SettingsDriver.map(settings.values) : nil, userMessage: settings.errorMessage,
                                 error: ok ? nil : "the settings could not be read", isRead: ok)
-        default:
+        },
+        action("settings.open") { _, _, app in
+            let settings = app.settings
             let ok = settings.onAppear()
             return ActionResult(ok: ok, value: .string(settings.breakerState.rawValue), userMessage: settings.errorMessage,
                                 error: ok ? nil : "the settings could not be read", isRead: ok)
-        }
-    }
-
-    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
-        if name.hasPrefix(Self.valuePrefix) {
-            guard let key = SettingKey(rawValue: String(name.dropFirst(Self.valuePrefix.count))) else {
-                throw TargetError("unknown setting in probe '\(name)'; settings: \(Self.keyNames)")
-            }
-            return app.settings.value(for: key).map(ScenarioValue.string) ?? .null
-        }
-        guard probes.contains(name) else { return nil }
-        let settings = app.settings
-        switch name {
-        case "settings.breaker": return .string(settings.breakerState.rawValue)
-        case "settings.value": return settings.refresh() ? Self.map(settings.values) : .null
-        case "settings.pending": return .int(settings.pendingCount)
-        default: return settings.errorMessage.map(ScenarioValue.string) ?? .null
-        }
-    }
+        },
+    ]
+    static let probes: [TargetProbe<SystemUnderTestTarget>] = [
+        probe("settings.breaker") { _, app in .string(app.settings.breakerState.rawValue) },
+        probe("settings.value") { _, app in app.settings.refresh() ? SettingsDriver.map(app.settings.values) : .null },
+        probe("settings.pending") { _, app in .int(app.settings.pendingCount) },
+        probe("settings.error") { _, app in app.settings.errorMessage.map(ScenarioValue.string) ?? .null },
+    ]
 
     func surfaced(app: ChaosApp) -> Surfaced {
         app.settings.errorMessage.map(Surfaced.error) ?? .nothing

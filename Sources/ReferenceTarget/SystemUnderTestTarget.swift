@@ -1,6 +1,7 @@
 import ChaosTarget
 import Foundation
 import GRDB
+import ReferenceScenarios
 import SystemUnderTest
 
 /// The built-in target: the reference app of SystemUnderTest, hardened or legacy,
@@ -27,6 +28,8 @@ final class SystemUnderTestTarget: ChaosTarget {
     ]
     /// The systems of the seed documents, one driver each (``makeDrivers(_:)``).
     static let systems = ["favorites", "vocabulary", "family", "visits", "settings"]
+    /// Its scenarios, which `chaos run corrupted-db` names by name (`Sources/Scenarios/catalog`).
+    static var scenarioFolder: URL? { ReferenceScenarios.catalogDirectory }
     /// The family registry, the remote family creation syncs to: started for each family
     /// scenario (and any that arms a network fault or asks one of its probes), by this very
     /// executable (`chaos registry`).
@@ -36,20 +39,19 @@ final class SystemUnderTestTarget: ChaosTarget {
                          systems: ["family"], probes: FamilyRegistryServer.probes)]
     }
     static let registryName = "registry"
+    /// Every feature's actions, each declared once by its driver.
     static var actions: [TargetAction<SystemUnderTestTarget>] {
-        makeDrivers(URL(fileURLWithPath: "/")).flatMap { driver in
-            driver.actions.map { name in
-                TargetAction(name, parameters: driver.parameters[name] ?? []) { target, call in try await target.perform(call) }
-            }
-        }
+        FavoritesDriver.actions + VocabularyDriver.actions + FamilyDriver.actions + VisitsDriver.actions + SettingsDriver.actions
+            + ClockDriver.actions
     }
     static var probes: [TargetProbe<SystemUnderTestTarget>] {
-        (["backups.count"] + makeDrivers(URL(fileURLWithPath: "/")).flatMap(\.probes)).map { name in
-            TargetProbe(name) { target in try await target.probe(name) }
-        }
+        [TargetProbe("backups.count") { target in .int(try target.runningApp(for: "probe 'backups.count'").store?.backupFiles.count ?? 0) }]
+            + FavoritesDriver.probes + VocabularyDriver.probes + FamilyDriver.probes + VisitsDriver.probes + SettingsDriver.probes
+            + ClockDriver.probes
     }
 
-    /// Every feature's driver. A new feature adds its driver here.
+    /// Every feature's driver. A new feature adds its driver here, and its actions and
+    /// probes above.
     static func makeDrivers(_ dataDirectory: URL) -> [any FeatureDriver] {
         [FavoritesDriver(dataDirectory: dataDirectory), VocabularyDriver(dataDirectory: dataDirectory),
          FamilyDriver(), VisitsDriver(dataDirectory: dataDirectory), SettingsDriver(),
@@ -79,21 +81,17 @@ final class SystemUnderTestTarget: ChaosTarget {
         return health
     }
 
-    private func perform(_ call: ActionCall) async throws -> ActionResult {
-        guard let app else { throw TargetError("'\(call.name)' before launch") }
-        for driver in drivers {
-            if let result = try await driver.perform(call, app: app) { return result }
-        }
-        throw TargetError("no feature answers '\(call.name)'")
+    /// The app, launched: `what` (an action, a probe) needs it.
+    func runningApp(for what: String) throws -> ChaosApp {
+        guard let app else { throw TargetError("\(what) before launch") }
+        return app
     }
 
-    private func probe(_ name: String) async throws -> ScenarioValue {
-        guard let app else { throw TargetError("probe '\(name)' before launch") }
-        if name == "backups.count" { return .int(app.store?.backupFiles.count ?? 0) }
-        for driver in drivers {
-            if let value = try await driver.probe(name, app: app) { return value }
-        }
-        throw TargetError("no feature answers probe '\(name)'")
+    /// The driver of a feature, and the running app, for `what` (an action, a probe).
+    func running<Driver: FeatureDriver>(_ feature: Driver.Type, for what: String) throws -> (Driver, ChaosApp) {
+        let app = try runningApp(for: what)
+        guard let driver = drivers.lazy.compactMap({ $0 as? Driver }).first else { throw TargetError("no feature answers \(what)") }
+        return (driver, app)
     }
 
     /// What the app shows the user: a feature's error beats the launch notice.

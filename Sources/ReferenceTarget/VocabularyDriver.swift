@@ -10,19 +10,58 @@ import SystemUnderTest
 /// same seed asks the same questions.
 @MainActor
 final class VocabularyDriver: FeatureDriver {
-    let actions = [
-        "vocabulary.create-set", "vocabulary.add-words", "vocabulary.list", "quiz.generate", "quiz.answer", "quiz.retry",
-        "vocabulary.open-help",
+    static let actions: [TargetAction<SystemUnderTestTarget>] = [
+        action("vocabulary.create-set", [.text("name")]) { driver, call, app in try await driver.createSet(call, app: app) },
+        action("vocabulary.add-words", [.int("count", in: 1...10_000), .textOrNumber("set")]) { driver, call, app in
+            try await driver.addWords(call, app: app)
+        },
+        action("vocabulary.list") { _, _, app in
+            let library = app.vocabulary.library
+            let ok = await library.load()
+            var outcome = libraryResult(ok: ok, library)
+            outcome.value = .int(library.sets.count)
+            outcome.isRead = ok
+            return outcome
+        },
+        action("quiz.generate", [.int("options", in: 0...100), .textOrNumber("set")]) { driver, call, app in
+            try await driver.generateQuiz(call, app: app)
+        },
+        action("quiz.answer", [.flag("correct")]) { _, call, app in try await answer(call, app: app) },
+        action("quiz.retry") { _, _, app in
+            let quiz = app.vocabulary.quiz
+            let ok = await quiz.retry()
+            var outcome = quizResult(ok: ok, quiz)
+            outcome.isRead = ok && quiz.errorMessage == nil
+            return outcome
+        },
+        action("vocabulary.open-help") { driver, _, app in
+            switch app.vocabulary.helpLink(driver.helpSite) {
+            case let .success(url): return ActionResult(ok: true, value: .string(url.absoluteString))
+            case let .failure(error): return ActionResult(ok: false, userMessage: error.userMessage, error: "invalid configuration: \(error)")
+            }
+        },
     ]
-    let parameters: [String: [ActionParameter]] = [
-        "vocabulary.create-set": [.text("name")],
-        "vocabulary.add-words": [.int("count", in: 1...10_000), .textOrNumber("set")],
-        "quiz.generate": [.int("options", in: 0...100), .textOrNumber("set")],
-        "quiz.answer": [.flag("correct")],
-    ]
-    let probes = [
-        "quiz.state", "quiz.options", "quiz.notice", "quiz.error", "quiz.question", "quiz.attempts",
-        "vocabulary.sets", "vocabulary.words",
+    static let probes: [TargetProbe<SystemUnderTestTarget>] = [
+        probe("quiz.state") { _, app in .string(app.vocabulary.quiz.state.name) },
+        probe("quiz.options") { _, app in app.vocabulary.quiz.quiz.map { .int($0.optionCount) } ?? .null },
+        probe("quiz.notice") { _, app in app.vocabulary.quiz.notice.map(ScenarioValue.string) ?? .null },
+        probe("quiz.error") { _, app in app.vocabulary.quiz.errorMessage.map(ScenarioValue.string) ?? .null },
+        probe("quiz.question") { _, app in app.vocabulary.quiz.currentQuestion.map { .string($0.prompt) } ?? .null },
+        probe("quiz.attempts") { _, app in
+            let library = app.vocabulary.library
+            guard await library.load() else { return .null }
+            return .int(library.sets.reduce(0) { $0 + $1.statistics.attempts })
+        },
+        probe("vocabulary.sets") { _, app in
+            let library = app.vocabulary.library
+            guard await library.load() else { return .null }
+            return .int(library.sets.count)
+        },
+        probe("vocabulary.words") { _, app in
+            let library = app.vocabulary.library
+            guard await library.load() else { return .null }
+            return .int(library.sets.reduce(0) { $0 + $1.wordCount })
+        },
     ]
     private let counter: RecordCounter
     /// The case seed, from ``configure(_:)``.
@@ -41,77 +80,52 @@ final class VocabularyDriver: FeatureDriver {
     /// The build's help site (`--option help-site=…`).
     private var helpSite = HelpLink.defaultSite
 
-    func perform(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult? {
-        let arguments = call.arguments
+    private func createSet(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
+        let name = try call.string("name")
+        guard let id = counter.next(1).first else { throw TargetError("no record id left") }
+        let key = "vocabularySet:\(id)"
+        call.attempt(key)
+        let saved = await app.vocabulary.library.createSet(VocabularySet(id: id, name: name))
+        if saved && Self.isKept(app) { call.acknowledge(key) }
+        var outcome = Self.libraryResult(ok: saved, app.vocabulary.library)
+        outcome.value = .int(Int(id))
+        return outcome
+    }
+
+    private func addWords(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
         let library = app.vocabulary.library
-        let quiz = app.vocabulary.quiz
-        switch call.name {
-        case "vocabulary.create-set":
-            let name = try call.string("name")
-            guard let id = counter.next(1).first else { throw TargetError("no record id left") }
-            let key = "vocabularySet:\(id)"
-            call.attempt(key)
-            let saved = await library.createSet(VocabularySet(id: id, name: name))
-            if saved && isKept(app) { call.acknowledge(key) }
-            var outcome = libraryResult(ok: saved, library)
-            outcome.value = .int(Int(id))
-            return outcome
-        case "vocabulary.add-words":
-            let count = try call.int("count", default: 1, in: 1...10_000)
-            let setID: Int64
-            switch try await resolveSet(arguments, library) {
-            case let .found(id): setID = id
-            case let .failed(outcome): return outcome
-            }
-            let words = counter.next(count).map { VocabularyWord.numbered($0, in: setID) }
-            let keys = words.map { "vocabularyWord:\($0.id)" }
-            for key in keys { call.attempt(key) }
-            let saved = await library.addWords(words)
-            if saved && isKept(app) { keys.forEach(call.acknowledge) }
-            return libraryResult(ok: saved, library)
-        case "vocabulary.open-help":
-            switch app.vocabulary.helpLink(helpSite) {
-            case let .success(url): return ActionResult(ok: true, value: .string(url.absoluteString))
-            case let .failure(error): return ActionResult(ok: false, userMessage: error.userMessage, error: "invalid configuration: \(error)")
-            }
-        case "vocabulary.list":
-            let ok = await library.load()
-            var outcome = libraryResult(ok: ok, library)
-            outcome.value = .int(library.sets.count)
-            outcome.isRead = ok
-            return outcome
-        case "quiz.generate":
-            return try await generateQuiz(call, app: app)
-        case "quiz.answer":
-            return try await answer(call, app: app)
-        case "quiz.retry":
-            let ok = await quiz.retry()
-            var outcome = quizResult(ok: ok, quiz)
-            outcome.isRead = ok && quiz.errorMessage == nil
-            return outcome
-        default:
-            return nil
+        let count = try call.int("count", default: 1, in: 1...10_000)
+        let setID: Int64
+        switch try await Self.resolveSet(call.arguments, library) {
+        case let .found(id): setID = id
+        case let .failed(outcome): return outcome
         }
+        let words = counter.next(count).map { VocabularyWord.numbered($0, in: setID) }
+        let keys = words.map { "vocabularyWord:\($0.id)" }
+        for key in keys { call.attempt(key) }
+        let saved = await library.addWords(words)
+        if saved && Self.isKept(app) { keys.forEach(call.acknowledge) }
+        return Self.libraryResult(ok: saved, library)
     }
 
     private func generateQuiz(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
         let quiz = app.vocabulary.quiz
         let options = try call.int("options", default: 4, in: 0...100)
         let setID: Int64
-        switch try await resolveSet(call.arguments, app.vocabulary.library) {
+        switch try await Self.resolveSet(call.arguments, app.vocabulary.library) {
         case let .found(id): setID = id
         case let .failed(outcome): return outcome
         }
         quizzesGenerated += 1
         let quizSeed = SplitMix64.subseed(seed, "quiz/\(quizzesGenerated)")
         let ok = await quiz.generate(setID: setID, optionCount: options, seed: quizSeed)
-        var outcome = quizResult(ok: ok, quiz)
+        var outcome = Self.quizResult(ok: ok, quiz)
         outcome.value = quiz.quiz.map { .int($0.optionCount) } ?? .null
         outcome.isRead = ok
         return outcome
     }
 
-    private func answer(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
+    private static func answer(_ call: ActionCall, app: ChaosApp) async throws -> ActionResult {
         let quiz = app.vocabulary.quiz
         let correct = try call.bool("correct", default: true)
         guard let question = quiz.currentQuestion, let setID = quiz.quiz?.setID,
@@ -126,28 +140,6 @@ final class VocabularyDriver: FeatureDriver {
         return quizResult(ok: counted, quiz)
     }
 
-    func probe(_ name: String, app: ChaosApp) async throws -> ScenarioValue? {
-        let quiz = app.vocabulary.quiz
-        let library = app.vocabulary.library
-        switch name {
-        case "quiz.state": return .string(quiz.state.name)
-        case "quiz.options": return quiz.quiz.map { .int($0.optionCount) } ?? .null
-        case "quiz.notice": return quiz.notice.map(ScenarioValue.string) ?? .null
-        case "quiz.error": return quiz.errorMessage.map(ScenarioValue.string) ?? .null
-        case "quiz.question": return quiz.currentQuestion.map { .string($0.prompt) } ?? .null
-        case "quiz.attempts":
-            guard await library.load() else { return .null }
-            return .int(library.sets.reduce(0) { $0 + $1.statistics.attempts })
-        case "vocabulary.sets":
-            guard await library.load() else { return .null }
-            return .int(library.sets.count)
-        case "vocabulary.words":
-            guard await library.load() else { return .null }
-            return .int(library.sets.reduce(0) { $0 + $1.wordCount })
-        default: return nil
-        }
-    }
-
     func surfaced(app: ChaosApp) -> Surfaced {
         let shown = app.vocabulary.surfaced
         return Surfaced(Severity(rawValue: shown.severity.rawValue) ?? .none, shown.message)
@@ -155,7 +147,7 @@ final class VocabularyDriver: FeatureDriver {
 
     /// A save counts as acknowledged only when the app says it is kept: in in-memory
     /// mode it has told the user that changes will not survive.
-    private func isKept(_ app: ChaosApp) -> Bool {
+    private static func isKept(_ app: ChaosApp) -> Bool {
         app.store?.isPersistent == true
     }
 
@@ -166,7 +158,7 @@ final class VocabularyDriver: FeatureDriver {
 
     /// The set a scenario names, by id (`set: 3`) or by name (`set: Animals`), found as
     /// a user would: in the list of sets.
-    private func resolveSet(_ arguments: [String: ScenarioValue], _ library: VocabularyViewModel) async throws -> SetLookup {
+    private static func resolveSet(_ arguments: [String: ScenarioValue], _ library: VocabularyViewModel) async throws -> SetLookup {
         switch arguments["set"] {
         case let .int(id)?: return .found(Int64(id))
         case let .string(name)?:
@@ -180,12 +172,12 @@ final class VocabularyDriver: FeatureDriver {
         }
     }
 
-    private func libraryResult(ok: Bool, _ library: VocabularyViewModel) -> ActionResult {
+    private static func libraryResult(ok: Bool, _ library: VocabularyViewModel) -> ActionResult {
         ActionResult(ok: ok, userMessage: ok ? nil : library.errorMessage,
                      error: ok ? nil : "vocabulary list state \(library.state.rawValue)")
     }
 
-    private func quizResult(ok: Bool, _ quiz: QuizViewModel) -> ActionResult {
+    private static func quizResult(ok: Bool, _ quiz: QuizViewModel) -> ActionResult {
         ActionResult(ok: ok, userMessage: ok ? nil : quiz.errorMessage, error: ok ? nil : "quiz state \(quiz.state.name)")
     }
 }

@@ -24,16 +24,12 @@ struct ChaosCommand: AsyncParsableCommand {
         ]
     )
 
-    /// The built-in worker first (``BuiltInWorker``), then ArgumentParser for the rest,
-    /// as its own `main()` does.
+    /// The command lines of the app this executable hosts first (the built-in app's
+    /// workers and remote: ``ReferenceApp``), then ArgumentParser for the rest, as its own
+    /// `main()` does.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        if arguments.first == BuiltInWorker.subcommand {
-            Glibc.exit(await BuiltInWorker.run(arguments: Array(arguments.dropFirst())))
-        }
-        if arguments.first == RegistryCommand.subcommand {
-            Glibc.exit(RegistryCommand.run(arguments: Array(arguments.dropFirst())))
-        }
+        if let code = await ReferenceApp.serve(commandLine: arguments) { Glibc.exit(code) }
         // What a worker leaves running comes back here to be found and ended
         // (ProcessLeftovers); what a killed controller left is removed first.
         ProcessLeftovers.becomeSubreaper()

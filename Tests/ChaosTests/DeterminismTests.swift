@@ -1,3 +1,4 @@
+import CPowerCut
 import Testing
 @testable import Chaos
 @testable import ChaosTarget
@@ -10,6 +11,21 @@ struct DeterminismTests {
         #expect(rng.next() == 0xE220_A839_7B1D_CDAF)
         #expect(rng.next() == 0x6E78_9E6A_A1B9_65F4)
         #expect(rng.next() == 0x06C4_5D18_8009_454F)
+    }
+
+    /// The crash simulators (the VFS's and the libc seam's, in C) draw from the one C
+    /// SplitMix64 of `CPowerCut`: it gives what Swift's does, draw for draw, bounded
+    /// draws (Lemire's rejection) included, so a cut's seed means the same on both sides.
+    @Test func theCSplitMix64OfThePowerCutGivesSwiftsOutputs() {
+        for seed: UInt64 in [0, 1, 42, 0xDEAD_BEEF_CAFE_F00D, .max] {
+            var swift = SplitMix64(seed: seed)
+            var state = seed
+            #expect((0..<8).map { _ in chaos_cut_splitmix64_next(&state) } == (0..<8).map { _ in swift.next() })
+            for bound in [1, 2, 3, 7, 512, 4096, 1_000_003, Int(Int32.max)] {
+                #expect(Int(chaos_cut_below(&state, UInt64(bound))) == swift.nextInt(below: bound), "seed \(seed), below \(bound)")
+            }
+            #expect(state == swift.state)
+        }
     }
 
     @Test func fnv1aMatchesTheReferenceValues() {

@@ -6,7 +6,7 @@ import Testing
 /// count what no run measured, baseline marks where CI shows them, the scratch of a
 /// controller that was killed.
 @Suite struct ReportEdgesTests {
-    static func run(_ id: String, variant: String = "hardened", target: String = RunInfo.builtInTarget,
+    static func run(_ id: String, variant: String = "hardened", target: String = RunInfo.hostedTarget,
                     cases: [CaseReport] = [ReportSample.passed]) -> RunReport {
         var report = ReportSample.report
         report.run.id = id

@@ -113,7 +113,7 @@ enum ReportSample {
             seed: nil,
             variant: "mixed",
             command: "chaos run --all --report-dir reports",
-            target: RunInfo.builtInTarget
+            target: RunInfo.hostedTarget
         ),
         cases: [passed, deviated, errored, skipped],
         durationMs: 4_700

@@ -150,7 +150,7 @@ struct ScenarioLoaderTests {
         let loaded = try ScenarioLoader.load(contentsOf: url)
         #expect(loaded.name == "corrupted-db")
         #expect(loaded.location.file == url.path)
-        let resolved = try ScenarioLoader.resolve(url.path)
+        let resolved = try ScenarioLoader.resolve(url.path, in: nil)
         #expect(resolved == loaded)
     }
 
@@ -172,22 +172,33 @@ struct ScenarioLoaderTests {
         #expect(fault.resolvedPath(relativeTo: URL(fileURLWithPath: "/elsewhere")).path == "/elsewhere/dbs/broken.db")
     }
 
-    @Test func bundledScenariosLoadAndAreSortedByName() throws {
-        let scenarios = try ScenarioLoader.bundled()
+    @Test func aCatalogsScenariosLoadAndAreSortedByName() throws {
+        let scenarios = try ScenarioCatalog.reference.scenarios()
         #expect(scenarios.map(\.name) == scenarios.map(\.name).sorted())
-        #expect(scenarios.map(\.name) == ScenarioLoader.bundledNames())
+        #expect(scenarios.map(\.name) == ScenarioCatalog.reference.names)
+        #expect(scenarios.allSatisfy { $0.origin == .catalog })
         for scenario in scenarios {
             #expect(ScenarioParser.isKebabName(scenario.name))
         }
     }
 
-    @Test func anUnknownBundledNameIsAnError() {
+    @Test func anUnknownNameIsAnErrorWithTheClosestOne() {
         do {
-            _ = try ScenarioLoader.resolve("no-such-scenario-anywhere")
+            _ = try ScenarioLoader.resolve("corrupted-dbb", in: .reference)
             Issue.record("expected an error")
         } catch {
             #expect(error.line == 0)
-            #expect(error.message.contains("no bundled scenario named 'no-such-scenario-anywhere'"))
+            #expect(error.message.contains("no scenario named 'corrupted-dbb'"), "\(error.message)")
+            #expect(error.suggestion == "corrupted-db")
+        }
+    }
+
+    @Test func aNameOnATargetThatShipsNoScenariosSaysToGiveAPath() {
+        do {
+            _ = try ScenarioLoader.resolve("corrupted-db", in: nil)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message.contains("the target ships no scenarios of its own; give a path"), "\(error.message)")
         }
     }
 

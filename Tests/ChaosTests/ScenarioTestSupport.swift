@@ -1,6 +1,14 @@
 import Foundation
+import ReferenceScenarios
 @testable import Chaos
 @testable import ChaosTarget
+
+extension ScenarioCatalog {
+    /// The reference app's scenarios, as its target declares them.
+    static var reference: ScenarioCatalog {
+        ScenarioCatalog(folder: ReferenceScenarios.catalogDirectory ?? URL(fileURLWithPath: "/no-reference-catalog"))
+    }
+}
 
 /// Shared by the scenario, fault and file-damage tests.
 enum ScenarioFixtures {

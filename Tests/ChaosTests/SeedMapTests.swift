@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import Chaos
 @testable import ChaosTarget
+@testable import ReferenceTarget
 
 /// The seed map (Sources/Scenarios/seeds.yaml) and docs/SEEDS.md written from it: every
 /// requirement of the seeds shown by a scenario of the catalog, and the document in step
@@ -11,7 +12,7 @@ import Testing
 
     @Test func everyRequirementIsShownByAScenarioOfTheCatalog() throws {
         let map = try SeedMap.bundled()
-        let catalog = Set(try ScenarioLoader.bundled().map(\.name))
+        let catalog = Set(ScenarioCatalog.reference.names)
         #expect(map.seeds.map(\.seed) == ["000", "001", "002", "003", "004"])
         #expect(map.problems(catalog: catalog) == [])
         #expect(map.seeds.allSatisfy { !$0.requirements.isEmpty })
@@ -22,7 +23,7 @@ import Testing
         map.seeds[0].requirements[0].scenarios = []
         map.seeds[1].requirements[0].scenarios = ["no-such-scenario"]
         map.seeds[2].requirements.append(map.seeds[2].requirements[0])
-        let problems = map.problems(catalog: Set(try ScenarioLoader.bundled().map(\.name)))
+        let problems = map.problems(catalog: Set(ScenarioCatalog.reference.names))
         #expect(problems.count == 3, "\(problems)")
         #expect(problems.contains { $0.hasPrefix("000-1 ") && $0.hasSuffix("is shown by no scenario") })
         #expect(problems.contains { $0.contains("'no-such-scenario', which is not a catalog scenario") })
@@ -49,16 +50,15 @@ import Testing
         var report = CaseReport(scenario: "s", summary: "", system: "favorites", scenarioFile: "", scenarioHash: "", seed: 1,
                                 variant: "legacy", verdict: .deviated, durationMs: 1, reproduce: "")
         report.trap = TrapRecord(signal: 4, signalName: "SIGILL", site: "LegacyStore.swift:18")
-        #expect(SeedsDocument.describe(report) == "✘ trap at LegacyStore.swift:18")
+        #expect(report.verdictInBrief == "✘ trap at LegacyStore.swift:18")
         report.trap = nil
         report.expectations = [
             ExpectationResult(kind: "preserved", label: "preserved: a", passed: false, expected: "", observed: ""),
             ExpectationResult(kind: "surfaced", label: "surfaced: warning", passed: false, expected: "", observed: ""),
             ExpectationResult(kind: "preserved", label: "preserved: b", passed: false, expected: "", observed: ""),
         ]
-        #expect(SeedsDocument.describe(report) == "✘ preserved, surfaced")
+        #expect(report.verdictInBrief == "✘ preserved, surfaced")
         report.verdict = .passed
-        #expect(SeedsDocument.describe(report) == "✔ passed")
-        #expect(SeedsDocument.describe(nil) == "not run")
+        #expect(report.verdictInBrief == "✔ passed")
     }
 }

@@ -193,12 +193,6 @@ void chaos_vfs_powerloss_stats(long long *writes, long long *syncs,
                                long long *pending_entries);
 
 /*
-** One draw of SplitMix64 (advances *state): the generator the simulator uses,
-** exposed so a test can check it matches Chaos's SplitMix64.
-*/
-unsigned long long chaos_vfs_splitmix64_next(unsigned long long *state);
-
-/*
 ** Process-wide call counters (relaxed atomics): xOpen, xRead, xWrite and xSync
 ** calls that reached the shim, including those the hook or the real VFS failed.
 */

@@ -1,6 +1,5 @@
 import ChaosTarget
 import Foundation
-import Scenarios
 
 /// The storage catalog: what `chaos check` runs on any target that declares a
 /// ``Workload``, with no scenario written by its user. One scenario a file in
@@ -39,7 +38,7 @@ package enum CheckCatalog {
     package static func applies(_ scenario: Scenario, to declaration: TargetDeclaration) -> Bool {
         let network = scenario.steps.contains { if case let .fault(step) = $0.action { step.fault.family == .network } else { false } }
         guard network else { return true }
-        return (declaration.remotes ?? []).contains { $0.systems?.contains(ScenarioTargetCheck.storageSystem) ?? true }
+        return declaration.remotes.contains { $0.serves(ScenarioTargetCheck.storageSystem) }
     }
 
     /// Why a case of the catalog that applies does not run on a target, if it does not:

@@ -13,9 +13,8 @@ package struct HuntAim: Sendable, Equatable {
     /// Actions to draw more often (names as the target declares them).
     package var actions: Set<String> = []
 
-    package enum Choice: Sendable, Hashable {
-        case storage, diskFull, clock, fileDamage, network, powerCut, point
-    }
+    /// One of the generator's fault choices: a group of kinds (each kind says which).
+    package typealias Choice = HuntGroup
 
     package init(weights: [Choice: Int] = [:], actions: Set<String> = []) {
         self.weights = weights

@@ -21,8 +21,8 @@ struct HuntBudget {
         var steps: Int
         var caseMs: Int
 
-        /// Runs: about two candidates a step before no step can go (measured on the legacy
-        /// app and the examples: 4 to 32 runs for 10 to 22 steps), and the runs that
+        /// Runs: about two candidates a step before no step can go (measured on the reference
+        /// app's old code and the examples: 4 to 32 runs for 10 to 22 steps), and the runs that
         /// measure how often the failure shows, before and after.
         var runs: Int { 2 * steps + HuntConfirmation.triesBefore + HuntConfirmation.triesAfter }
     }

@@ -21,7 +21,7 @@ package struct HuntGenerator: Sendable {
     }
 
     package func schedule(_ index: Int) -> HuntSchedule {
-        var random = SplitMix64(seed: SplitMix64.subseed(seed, "hunt/schedule/\(index)"))
+        var random = HuntDraws(seed: SplitMix64.subseed(seed, "hunt/schedule/\(index)"))
         let system = random.pick(surface.systems)
         var steps: [HuntStep] = []
         var armed: [String] = []
@@ -70,17 +70,9 @@ package struct HuntGenerator: Sendable {
 
     static let cutModes = ["drop", "keep", "torn"]
 
-    /// Faults the hunt fires a few times, never for ever (``HuntShrinker`` keeps their
-    /// count): a lock another process holds for good is no fault an app recovers from
-    /// within 5 s — SQLite itself retries a WAL read for about 10 s before it gives up —
-    /// and a file reads short only at its end: short on every read while its size says
-    /// otherwise is a state no file system presents (SQLite's WAL reader loops on it the
-    /// same 10 s).
-    static let countedKinds: Set<String> = ["busy", "short-read"]
-
     /// An action: the workload's write and read as often as any other, the schedule's
     /// system's own twice as often as the rest.
-    func action(in system: String, _ random: inout SplitMix64) -> HuntStep {
+    func action(in system: String, _ random: inout HuntDraws) -> HuntStep {
         let workload: [(HuntSurface.Action?, Int)] = [(nil, 6)]
         let others = surface.actions.map { action -> (HuntSurface.Action?, Int) in
             (action, (action.system == system ? 4 : action.system == nil ? 2 : 1) * (aim.actions.contains(action.name) ? 6 : 1))
@@ -102,91 +94,59 @@ package struct HuntGenerator: Sendable {
     }
 
     /// A fault while the app is closed: its files damaged (once a run has made them), a
-    /// storage fault or a full disk waiting for the launch, its remote down.
-    func closedAppFault(afterFirstRun: Bool, _ random: inout SplitMix64) -> HuntStep {
-        let files = surface.damageableFiles
+    /// storage fault or a full disk waiting for the launch, a move of its clock, its
+    /// remote down.
+    func closedAppFault(afterFirstRun: Bool, _ random: inout HuntDraws) -> HuntStep {
         let keepsFiles = !surface.files.isEmpty
-        var choices: [(Int, Int)] = [(0, aim.weigh(.storage, keepsFiles ? 2 : 0)), (1, aim.weigh(.diskFull, keepsFiles ? 1 : 0)),
-                                     (2, aim.weigh(.clock, 1))]
-        if afterFirstRun && !files.isEmpty { choices.append((3, aim.weigh(.fileDamage, 7))) }
-        if !surface.remotes.isEmpty { choices.append((4, aim.weigh(.network, 1))) }
-        switch random.pick(weighted: choices) {
-        case 0: return storageFault(&random)
-        case 1: return .fault("disk-full", random.chance(70) ? [] : [HuntKey("mechanism", .string("tmpfs"))])
-        case 2: return .fault("clock-jump", [HuntKey("by", .string(random.pick(Self.jumps)))])
-        case 3: return fileDamage(files, &random)
-        default: return networkFault(&random)
-        }
-    }
-
-    static let jumps = ["-1h", "+1h", "-24h", "+720h", "-30s"]
-    static let damages = ["garbage-header", "flip-bytes", "zero-pages", "truncate", "zero-length", "header-only"]
-
-    func fileDamage(_ files: [String], _ random: inout SplitMix64) -> HuntStep {
-        let file = random.chance(70) ? files[0] : random.pick(files)
-        if surface.folders.contains(file) { return .fault("delete-file", [HuntKey("file", .string(file))]) }
-        switch random.below(10) {
-        case 0..<6:
-            let how = random.pick(Self.damages)
-            var keys = [HuntKey("file", .string(file)), HuntKey("how", .string(how))]
-            // As the storage catalog flips them: enough bytes to reach the pages SQLite
-            // checks. A few bits flipped inside a row's text are a change no app can tell
-            // from an edit without checksums of its own (a hunt found one in Sync's notes).
-            if how == "flip-bytes" { keys.append(HuntKey("bytes", .int(1024))) }
-            return .fault("corrupt-file", keys)
-        case 6..<8: return .fault("delete-file", [HuntKey("file", .string(file))])
-        default: return .fault("read-only", [HuntKey("file", .string(file))])
-        }
+        var choices: [(HuntGroup, Int)] = [(.storage, aim.weigh(.storage, keepsFiles ? 2 : 0)), (.diskFull, aim.weigh(.diskFull, keepsFiles ? 1 : 0)),
+                                           (.clock, aim.weigh(.clock, 1))]
+        if afterFirstRun && !surface.damageableFiles.isEmpty { choices.append((.fileDamage, aim.weigh(.fileDamage, 7))) }
+        if !surface.remotes.isEmpty { choices.append((.network, aim.weigh(.network, 1))) }
+        return fault(in: random.pick(weighted: choices), appIsClosed: true, &random)
     }
 
     /// A fault while the app runs: a storage error, a throw or a context reset at a point
     /// its code hit, a network fault, a jump of its clock, a power cut at a later write.
-    func runningAppFault(_ random: inout SplitMix64) -> HuntStep {
+    func runningAppFault(_ random: inout HuntDraws) -> HuntStep {
         // A target that keeps no files (its data is on a remote) has nothing for storage
         // faults and power cuts to act on.
         let keepsFiles = !surface.files.isEmpty
-        var choices: [(Int, Int)] = [(0, aim.weigh(.storage, keepsFiles ? 5 : 0)), (1, aim.weigh(.diskFull, keepsFiles ? 1 : 0)),
-                                     (2, aim.weigh(.clock, 1)), (3, aim.weigh(.powerCut, keepsFiles ? 1 : 0))]
-        if !surface.points.isEmpty { choices.append((4, aim.weigh(.point, 5))) }
-        if !surface.remotes.isEmpty { choices.append((5, aim.weigh(.network, 3))) }
-        switch random.pick(weighted: choices) {
-        case 0: return storageFault(&random)
-        case 1: return .fault("disk-full", [])
-        case 2: return .fault("clock-jump", [HuntKey("by", .string(random.pick(Self.jumps)))])
-        case 3:
+        var choices: [(HuntGroup, Int)] = [(.storage, aim.weigh(.storage, keepsFiles ? 5 : 0)), (.diskFull, aim.weigh(.diskFull, keepsFiles ? 1 : 0)),
+                                           (.clock, aim.weigh(.clock, 1)), (.powerCut, aim.weigh(.powerCut, keepsFiles ? 1 : 0))]
+        if !surface.points.isEmpty { choices.append((.point, aim.weigh(.point, 5))) }
+        if !surface.remotes.isEmpty { choices.append((.network, aim.weigh(.network, 3))) }
+        let group = random.pick(weighted: choices)
+        guard group != .powerCut else {
             let moment = random.chance(60) ? HuntKey("after-writes", .int(1 + random.below(12))) : HuntKey("at-sync", .int(1 + random.below(4)))
             return .powerLoss(random.pick(Self.cutModes), moment)
-        case 4:
-            let point = random.pick(surface.points)
-            let kind = random.chance(80) ? "throw" : "reset-context"
-            return .fault(kind, [HuntKey("point", .string(point))] + trigger(&random))
-        default: return networkFault(&random)
         }
+        return fault(in: group, appIsClosed: false, &random)
     }
 
-    func storageFault(_ random: inout SplitMix64) -> HuntStep {
-        if random.chance(20) {
-            return .fault(random.chance(50) ? "busy" : "short-read", [HuntKey("times", .int(1 + random.below(3)))])
+    /// A fault of `group`: what the group's kinds act on, drawn once for all of them (a
+    /// file, a point the plain run saw hit, a remote when there are several), then one of
+    /// its kinds — those that fire a few times one time in five — and that kind's keys.
+    func fault(in group: HuntGroup, appIsClosed: Bool, _ random: inout HuntDraws) -> HuntStep {
+        var shared: [HuntKey] = []
+        var kinds = FaultCatalog.hunted(in: group)
+        switch group {
+        case .fileDamage:
+            let files = surface.damageableFiles
+            let file = random.chance(70) ? files[0] : random.pick(files)
+            shared = [HuntKey("file", .string(file))]
+            if surface.folders.contains(file) { kinds = kinds.filter { $0.actsOnFolders } }
+        case .point:
+            shared = [HuntKey("point", .string(random.pick(surface.points)))]
+        case .network:
+            if surface.remotes.count > 1 { shared = [HuntKey("remote", .string(random.pick(surface.remotes)))] }
+        case .storage, .diskFull, .clock, .powerCut:
+            break
         }
-        return .fault("io-error", [HuntKey("op", .string(random.pick(surface.storageOperations)))] + trigger(&random))
-    }
-
-    func networkFault(_ random: inout SplitMix64) -> HuntStep {
-        let remote: [HuntKey] = surface.remotes.count > 1 ? [HuntKey("remote", .string(random.pick(surface.remotes)))] : []
-        switch random.below(5) {
-        case 0: return .fault("network-down", remote)
-        case 1: return .fault("blackhole", remote + trigger(&random))
-        case 2: return .fault("reset-peer", remote + [HuntKey("after-bytes", .int(0)), HuntKey("direction", .string("downstream"))] + trigger(&random))
-        case 3: return .fault("limit-data", remote + [HuntKey("bytes", .int(random.pick([0, 10, 40, 100])))] + trigger(&random))
-        default: return .fault("latency", remote + [HuntKey("latency", .string("300ms"))] + trigger(&random))
-        }
-    }
-
-    /// When a repeating fault fires: always, or after a few hits, a few times.
-    func trigger(_ random: inout SplitMix64) -> [HuntKey] {
-        var keys: [HuntKey] = []
-        if random.chance(35) { keys.append(HuntKey("after", .int(1 + random.below(3)))) }
-        if random.chance(60) { keys.append(HuntKey("times", .int(1 + random.below(3)))) }
-        return keys
+        let fewTimes = kinds.filter { $0.firesAFewTimes }
+        let others = kinds.filter { !$0.firesAFewTimes }
+        if !fewTimes.isEmpty, !others.isEmpty { kinds = random.pick(weighted: [(fewTimes, 20), (others, 80)]) }
+        let kind = kinds.count == 1 ? kinds[0] : random.pick(weighted: kinds.map { ($0, $0.huntWeight) })
+        let situation = HuntSituation(appIsClosed: appIsClosed, storageOperations: surface.storageOperations)
+        return .fault(kind.kind, shared + kind.huntKeys(&random, situation))
     }
 }

@@ -18,7 +18,7 @@ package enum HuntOracle {
     /// `recovered-within` also holds.
     static func expectations(for steps: [HuntStep]) -> [String] {
         let losesJournal = steps.contains { step in
-            guard case let .fault(kind, keys) = step, kind == "delete-file" || kind == "corrupt-file",
+            guard case let .fault(kind, keys) = step, (FaultCatalog.kind(named: kind) as? any FileFault.Type)?.losesWhatTheFileHeld == true,
                   case let .string(file)? = keys.first(where: { $0.key == "file" })?.value else { return false }
             return journalFiles.contains(file)
         }

@@ -168,9 +168,11 @@ struct HuntShrinker {
         case let .clear(scope): return scope == "all" ? [] : [.clear("all")]
         case let .action(name, arguments): return simpler(arguments).map { .action(name, $0) }
         case let .fault(kind, keys):
-            // A damage's size is what it is: fewer flipped bytes is another damage, not a simpler one.
-            let forms = simpler(keys, lowering: kind != "corrupt-file").map { HuntStep.fault(kind, $0) }
-            guard HuntGenerator.countedKinds.contains(kind) else { return forms }
+            // A kind whose numbers are what it is (a damage's size) keeps them; one that
+            // fires a few times keeps its count.
+            let hunted = FaultCatalog.kind(named: kind) as? any HuntedFault.Type
+            let forms = simpler(keys, lowering: hunted?.numbersShrink ?? true).map { HuntStep.fault(kind, $0) }
+            guard hunted?.firesAFewTimes == true else { return forms }
             return forms.filter { if case let .fault(_, kept) = $0 { kept.contains { $0.key == "times" } } else { true } }
         }
     }

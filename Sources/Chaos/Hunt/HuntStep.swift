@@ -50,17 +50,6 @@ package enum HuntStep: Sendable, Equatable {
     }
 }
 
-/// A key of a step and its value.
-package struct HuntKey: Sendable, Equatable {
-    package var key: String
-    package var value: ScenarioValue
-
-    package init(_ key: String, _ value: ScenarioValue) {
-        self.key = key
-        self.value = value
-    }
-}
-
 extension ScenarioValue {
     /// The value as a YAML scalar: numbers and flags bare, text always double-quoted
     /// (so `off`, `yes`, `1h` or `""` stay text), escaped as JSON escapes it.

@@ -29,19 +29,19 @@ package struct HuntSurface: Sendable, Equatable {
     package var folders: [String] = []
 
     package init(declaration: TargetDeclaration, workload: Workload, points: [String]) {
-        let systems = (declaration.systems ?? []).isEmpty ? [ScenarioTargetCheck.storageSystem] : declaration.systems ?? []
+        let systems = declaration.systems.isEmpty ? [ScenarioTargetCheck.storageSystem] : declaration.systems
         self.systems = systems
         actions = declaration.actions.map { name in
             let prefix = name.split(separator: ".").first.map(String.init)
-            return Action(name: name, parameters: declaration.parameters?[name] ?? [],
+            return Action(name: name, parameters: declaration.parameters[name] ?? [],
                           system: prefix.flatMap { systems.contains($0) ? $0 : nil })
         }
         self.workload = workload
         files = declaration.files.keys.sorted()
-        storageOperations = (declaration.sqliteLibraries ?? 1) > 0
+        storageOperations = declaration.sqliteLibraries > 0
             ? ["read", "write", "sync", "open", "lock", "truncate"] : ["read", "write", "sync", "open", "truncate"]
         self.points = points
-        remotes = (declaration.remotes ?? []).map(\.name).sorted()
+        remotes = declaration.remotes.map(\.name).sorted()
     }
 
     /// The files a damage step aims at, the store first: every declared one but the
@@ -55,7 +55,7 @@ package struct HuntSurface: Sendable, Equatable {
     /// 5, an id of 1 to 5), text from a small pool shared by every parameter (so that a
     /// name one action creates is often the one the next asks for), and the odd value at
     /// an edge (an empty name, the range's bounds).
-    static func value(for parameter: ActionParameter, _ random: inout SplitMix64) -> ScenarioValue {
+    static func value(for parameter: ActionParameter, _ random: inout HuntDraws) -> ScenarioValue {
         switch parameter.kind {
         case let .int(range):
             let small = Array(range.lowerBound...min(range.upperBound, range.lowerBound + 4))
@@ -82,29 +82,5 @@ package struct HuntSurface: Sendable, Equatable {
         case .flag: .bool(true)
         case let .choice(words): .string(words.first ?? "")
         }
-    }
-}
-
-extension SplitMix64 {
-    /// A number in `0..<count` (0 when `count` is not positive).
-    mutating func below(_ count: Int) -> Int {
-        count > 0 ? Int(next() % UInt64(count)) : 0
-    }
-
-    /// True with this chance, in percent.
-    mutating func chance(_ percent: Int) -> Bool { below(100) < percent }
-
-    /// One of `items` (which must not be empty).
-    mutating func pick<T>(_ items: [T]) -> T { items[below(items.count)] }
-
-    /// One of `items`, each as likely as its weight.
-    mutating func pick<T>(weighted items: [(T, Int)]) -> T {
-        let total = items.reduce(0) { $0 + max(0, $1.1) }
-        var roll = below(total)
-        for (item, weight) in items where weight > 0 {
-            if roll < weight { return item }
-            roll -= weight
-        }
-        return items[0].0
     }
 }

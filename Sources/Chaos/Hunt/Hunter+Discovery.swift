@@ -4,8 +4,8 @@ import Foundation
 extension Hunter {
     /// The plain first run: each action of the target once, between a write and a read
     /// of its workload, with no fault, every worker naming the fault points it hits.
-    /// One case an action (run `jobs` at a time), so that an action that traps (the
-    /// legacy code's) hides no other's points. The points hit are what the hunt's throws
+    /// One case an action (run `jobs` at a time), so that an action that traps (a
+    /// fragile variant's) hides no other's points. The points hit are what the hunt's throws
     /// and context resets aim at.
     func discoverSurface(workload: Workload) -> (surface: HuntSurface, cases: Int, slowestMs: Int) {
         let declaration = options.target.declaration
@@ -13,7 +13,7 @@ extension Hunter {
         countingOptions.countPoints = true
         let systems = Dictionary(HuntSurface(declaration: declaration, workload: workload, points: []).actions.map { ($0.name, $0.system) }) { first, _ in first }
         let schedules = declaration.actions.enumerated().map { index, name -> HuntSchedule in
-            let arguments = (declaration.parameters?[name] ?? []).map { HuntKey($0.name, HuntSurface.plainValue(for: $0)) }
+            let arguments = (declaration.parameters[name] ?? []).map { HuntKey($0.name, HuntSurface.plainValue(for: $0)) }
             let steps: [HuntStep] = [.launch, .action(Workload.actionPrefix + "write", []), .action(name, arguments),
                                      .action(Workload.actionPrefix + "read", []), .stop]
             let system = systems[name].flatMap { $0 } ?? ScenarioTargetCheck.storageSystem

@@ -12,7 +12,7 @@ extension Hunter {
         let schedule: HuntSchedule
         do { schedule = try HuntSchedule(findingFile: url) } catch { throw .badFile(error.description) }
         var hunt = self
-        hunt.remotes = (options.target.declaration.remotes ?? []).map(\.name).sorted()
+        hunt.remotes = options.target.declaration.remotes.map(\.name).sorted()
         hunt.options.stepBound = Self.stepBound(slowestPlainMs: 0)
         let stopForkServers = hunt.startForkServers()
         defer { stopForkServers() }

@@ -5,11 +5,11 @@ import ChaosTarget
 ///
 /// ```json
 /// {
-///   "scenario" : "corrupted-db", "seed" : 1, "variant" : "legacy",
+///   "scenario" : "notes-corrupted", "seed" : 1, "variant" : "fragile",
 ///   "verdict" : "deviated", "durationMs" : 1840, "recoveryMs" : null,
 ///   "steps" : [ … ], "injections" : [ … ], "expectations" : [ … ],
 ///   "trap" : { "signal" : 4, "signalName" : "SIGILL", … },
-///   "reproduce" : "chaos run corrupted-db --seed 1 --variant legacy", …
+///   "reproduce" : "chaos run scenarios/notes-corrupted.yaml --seed 1 --variant fragile --target-exec …", …
 /// }
 /// ```
 ///
@@ -118,4 +118,20 @@ package struct CaseReport: Codable, Sendable, Equatable {
         SHA256.hexDigest(of: Array(scenarioText.utf8))
     }
 
+}
+
+extension CaseReport {
+    /// The verdict in a few words: `✔ passed`, `✘ trap at LegacyStore.swift:18`,
+    /// `✘ preserved, surfaced` (the kinds of the failed expectations, each once), or the
+    /// verdict itself (`inconclusive`, `errored`…).
+    package var verdictInBrief: String {
+        switch verdict {
+        case .passed: return "✔ passed"
+        case .deviated:
+            if let trap { return "✘ trap" + (trap.site.map { " at \($0)" } ?? " (\(trap.signalName))") }
+            var seen: Set<String> = []
+            return "✘ " + expectations.filter { !$0.passed }.map(\.kind).filter { seen.insert($0).inserted }.joined(separator: ", ")
+        default: return verdict.rawValue
+        }
+    }
 }

@@ -68,7 +68,7 @@ package struct HuntSummary: Codable, Sendable, Equatable {
 
 /// One distinct failure a hunt found, shrunk: the scenario file it wrote, and how.
 package struct HuntFinding: Codable, Sendable, Equatable {
-    /// The scenario's name (its file's base name): `trap-legacy-store-18`.
+    /// The scenario's name (its file's base name): `trap-fragile-store-18`.
     package var name: String
     /// The scenario file, as the reproduce line names it.
     package var file: String

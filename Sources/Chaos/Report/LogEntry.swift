@@ -5,7 +5,7 @@ import Foundation
 ///
 /// ```json
 /// { "atMs" : 412, "step" : 2, "level" : "error", "message" : "The store could not be opened",
-///   "label" : "chaos.store", "source" : "SystemUnderTest", "file" : "SystemUnderTest/AppStore.swift",
+///   "label" : "chaos.store", "source" : "NotesCore", "file" : "NotesCore/NoteStore.swift",
 ///   "function" : "open(at:)", "line" : 120, "metadata" : { "reason" : "file is not a database" } }
 /// ```
 package struct LogEntry: Codable, Sendable, Equatable {

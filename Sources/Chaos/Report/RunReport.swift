@@ -87,21 +87,26 @@ package struct RunInfo: Codable, Sendable, Equatable {
     /// The `--seed` given for the whole run, or nil when each case used its
     /// scenario's own seed (``CaseReport/seed`` always has the one used).
     @ExplicitNull package var seed: UInt64?
-    /// `hardened`, `legacy`, or a user target's variant name.
+    /// One of the variants the target declares.
     package var variant: String
     /// The command line that produced this report.
     package var command: String
-    /// `built-in`, or the path given to `--target-exec`.
+    /// How the run named its target: `built-in` (the one `chaos` hosts), or the path
+    /// given to `--target-exec`.
     package var target: String
+    /// The `--target-exec` that selects the target again; absent for the one the command
+    /// hosts. What `chaos reproduce` reads back (never ``target``, a name for people).
+    package var targetExec: String?
 
-    /// The value of ``target`` for the built-in SystemUnderTest worker.
-    package static let builtInTarget = "built-in"
+    /// The value of ``target`` for the target a command hosts itself.
+    package static let hostedTarget = "built-in"
 
     /// A run starting now with `options`, named by this process's command line.
     package static func now(options: RunOptions, startedAt: Date = Date()) -> RunInfo {
         RunInfo(id: UUID().uuidString.lowercased(), startedAt: ISO8601DateFormatter().string(from: startedAt),
                 chaosVersion: ChaosVersion.current, seed: options.seed, variant: options.variant,
-                command: CommandLine.arguments.joined(separator: " "), target: options.target.name)
+                command: CommandLine.arguments.joined(separator: " "), target: options.target.name,
+                targetExec: options.target.targetExec)
     }
 
     package init(
@@ -111,7 +116,8 @@ package struct RunInfo: Codable, Sendable, Equatable {
         seed: UInt64?,
         variant: String,
         command: String,
-        target: String = RunInfo.builtInTarget
+        target: String = RunInfo.hostedTarget,
+        targetExec: String? = nil
     ) {
         self.id = id
         self.startedAt = startedAt
@@ -120,6 +126,7 @@ package struct RunInfo: Codable, Sendable, Equatable {
         self.variant = variant
         self.command = command
         self.target = target
+        self.targetExec = targetExec
     }
 
 }

@@ -14,8 +14,8 @@ final class AppProcess {
         var event: (WorkerEvent) -> Void = { _ in }
         /// Every reply, before it is judged.
         var reply: (WorkerReply) -> Void = { _ in }
-        /// Every worker's declaration (its ready line): which seams reached that process.
-        var declared: (TargetDeclaration) -> Void = { _ in }
+        /// Every worker's ready line: which seams reached that process.
+        var ready: (WorkerReady) -> Void = { _ in }
     }
 
     private let launcher: any WorkerLauncher
@@ -30,7 +30,8 @@ final class AppProcess {
     private(set) var readyMs = 0
     /// A power loss armed in the running worker, waiting for its moment.
     var pendingPowerLoss: PowerLossOrder?
-    /// Processes a stopped worker left running in its group, killed: how the report names them.
+    /// Processes a worker left running (in its group, or started by them), ended with
+    /// it: how the report names them.
     private(set) var leftBehind: [String] = []
 
     /// A bound on one request, shorter than the case's timeout (``RunOptions/stepBound``).
@@ -63,7 +64,7 @@ final class AppProcess {
         switch start {
         case let .ready(link):
             worker = link
-            handlers.declared(link.declaration)
+            handlers.ready(link.ready)
         case let .failed(termination, _, detail):
             let stderr = OutputTail.read(stderrFile)
             if case let .signaled(signal)? = termination, TrapParser.trapSignals.contains(signal) {
@@ -71,7 +72,7 @@ final class AppProcess {
             }
             throw .harness("\(detail)\n\(stderr.suffix(2_000))")
         case let .refused(why):
-            throw .harness("the target's declaration cannot be used: \(why)")
+            throw .harness("the target's ready line cannot be used: \(why)")
         case let .hung(seen):
             throw .failed("hung: \(seen) before the case timeout; its processes were killed", gap: ExpectationResult.notReached("the app hung"))
         case .interrupted:
@@ -97,13 +98,16 @@ final class AppProcess {
             return reply
         case let .ended(termination):
             self.worker = nil
+            leftBehind += worker.endGroup()
             throw ended(termination, stderr: worker.stderr, during: what, orderedCut: body.powerLoss)
         case .interrupted:
             self.worker = nil
             worker.kill()
+            leftBehind += worker.endGroup()
             throw .interrupted
         case let .hung(seen):
             self.worker = nil
+            leftBehind += worker.endGroup()
             // How long it waited, measured, and what ended the wait.
             let waited = ScenarioDuration.seconds(clock.now - asked)
             let ender = deadline < clock.deadline ? "the bound on one step learnt from a plain run" : "the case's timeout"
@@ -112,6 +116,7 @@ final class AppProcess {
             throw .failed("hung: \(why); the worker's processes were killed", gap: ExpectationResult.notReached("the app hung"))
         case let .brokeProtocol(why):
             self.worker = nil
+            leftBehind += worker.endGroup()
             throw .harness("the target broke the worker protocol during '\(what)': \(why)")
         }
     }
@@ -154,9 +159,13 @@ final class AppProcess {
         return open.contains(path) || open.contains(resolved)
     }
 
-    /// SIGKILL: the app dies on the spot (and a power loss it waited for with it).
+    /// SIGKILL: the app dies on the spot (and a power loss it waited for with it), with
+    /// everything it started.
     func kill() {
-        worker?.kill()
+        if let worker {
+            worker.kill()
+            leftBehind += worker.endGroup()
+        }
         worker = nil
         pendingPowerLoss = nil
     }
@@ -180,7 +189,7 @@ extension WorkerOperation {
     /// Operations of the harness rather than the app: a refusal is Chaos's failure.
     var isControl: Bool {
         switch self {
-        case .arm, .disarm, .trackWrites, .powerLoss, .countPoints: true
+        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints: true
         case .launch, .perform, .probe, .snapshot, .stop: false
         }
     }

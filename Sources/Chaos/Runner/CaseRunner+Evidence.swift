@@ -66,7 +66,7 @@ extension CaseRunner {
     /// the target declares, and what a clean launch makes, learned only when some record
     /// is left that no action explains.
     func gatherOwnRecords() {
-        let declared = declaration.ownRecords ?? []
+        let declared = declaration.ownRecords
         log.evidence.ownRecords = OwnRecords(declared: declared)
         let explained = log.evidence.attempted.union(log.evidence.acknowledged)
         let unexplained = log.evidence.presentKeys.subtracting(explained).filter { !log.evidence.ownRecords.contains($0) }

@@ -53,7 +53,7 @@ extension CaseRunner {
     /// Where the cut was simulated: below the target's SQLite, or at the file level
     /// through the libc seam (a target that keeps no SQLite).
     var powerLossMechanism: String {
-        StorageSeam.resolved(nil, sqliteLibraries: declaration.sqliteLibraries ?? 1) == .libc
+        declaration.storageSeam == .libc
             ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
     }
 

@@ -114,8 +114,8 @@ package final class CaseRunner {
                 process.update(reply.faults ?? [], ledger: ledger)
                 if let reach = reply.reach { process.storage.reach = reach }
             },
-            declared: { [process = seams.process] declaration in
-                process.storage.libcSeamMissing = declaration.libcSeamMissing
+            ready: { [process = seams.process] ready in
+                process.storage.libcSeamMissing = ready.libcSeamMissing
             })
         return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers, stepBound: options.stepBound)
     }

@@ -18,8 +18,8 @@ final class CaseSeams {
     var all: [any FaultSeam] { [disk, files, clock, network, process] }
 
     init(declaration: TargetDeclaration) {
-        process = ProcessSeam(sqliteLibraries: declaration.sqliteLibraries ?? 1)
-        network = NetworkSeam(remotes: declaration.remotes ?? [])
+        process = ProcessSeam(sqliteLibraries: declaration.sqliteLibraries)
+        network = NetworkSeam(remotes: declaration.remotes)
     }
 
     /// The seam that carries `fault`.

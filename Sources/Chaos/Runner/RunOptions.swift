@@ -37,7 +37,7 @@ package struct RunOptions: Sendable {
         self.scratchRoot = scratchRoot
     }
 
-    /// `hardened` or `legacy` (the built-in target), or a user target's own variant.
+    /// One of the variants the target declares (any name for one that declares none).
     package var variant: String { target.variant }
 
     /// How a worker of the target starts (a sweep names its traps' sites or not).
@@ -54,7 +54,7 @@ extension RunOptions {
     package var reproduceExtras: [String] {
         var words: [String] = []
         for (key, value) in optionOverrides.sorted(by: { $0.key < $1.key }) { words += ["--option", "\(key)=\(value)"] }
-        if case let .executable(path) = target.origin { words += ["--target-exec", path] }
+        if let path = target.targetExec { words += ["--target-exec", path] }
         return words
     }
 }

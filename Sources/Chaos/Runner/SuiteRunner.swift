@@ -33,7 +33,8 @@ package struct SuiteRunner {
         let elapsed = clock.now - start
         let info = RunInfo(
             id: UUID().uuidString.lowercased(), startedAt: startedAt, chaosVersion: ChaosVersion.current,
-            seed: options.seed, variant: options.variant, command: command, target: options.target.name)
+            seed: options.seed, variant: options.variant, command: command, target: options.target.name,
+            targetExec: options.target.targetExec)
         // Ctrl-C: the cases that never started are in the report too, interrupted.
         let cases = scenarios.indices.map { index in
             shared.report(at: index) ?? CaseRunner(scenario: scenarios[index], options: options).notStarted()

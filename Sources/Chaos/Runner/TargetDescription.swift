@@ -1,7 +1,7 @@
 import ChaosTarget
 import Foundation
 
-/// What a target is made of, read from its ready line: its files, actions, probes,
+/// What a target is made of, asked of it (`describe`): its files, actions, probes,
 /// modes and workload. One worker is started on an empty data folder of its own and
 /// killed once it has said; nothing of the app runs.
 package enum TargetDescription {
@@ -34,13 +34,20 @@ package enum TargetDescription {
         }
         switch start {
         case let .ready(link):
-            link.kill()
-            return link.declaration
+            defer { link.kill() }
+            guard let session = link as? WorkerSession else { throw Failure(description: "\(name) is not a worker process") }
+            switch session.describe(deadline: .now + timeout) {
+            case let .declared(declaration): return declaration
+            case let .refused(why): throw Failure(description: "\(name) declares what Chaos cannot use: \(why)", cannotRun: true)
+            case let .failed(why):
+                let stderr = OutputTail.read(stderrFile, bytes: 1_000)
+                throw Failure(description: "\(name) did not say what it declares: \(why)" + (stderr.isEmpty ? "" : "\n\(stderr)"))
+            }
         case let .failed(_, _, detail):
             let stderr = OutputTail.read(stderrFile, bytes: 1_000)
             throw Failure(description: "\(name) did not start: \(detail)" + (stderr.isEmpty ? "" : "\n\(stderr)"))
         case let .refused(why):
-            throw Failure(description: "\(name) declares what Chaos cannot use: \(why)", cannotRun: true)
+            throw Failure(description: "\(name) cannot be used: \(why)", cannotRun: true)
         case let .hung(seen):
             throw Failure(description: "\(name) did not start: \(seen)")
         case .interrupted:

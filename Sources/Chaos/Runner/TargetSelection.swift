@@ -2,53 +2,39 @@ import ChaosTarget
 import Foundation
 
 /// The target a command works on, bound once when it starts and carried to every case
-/// and sweep trial: where it comes from, how to start its workers, the variant chosen,
-/// and its declaration (what it is made of). The CLI's `--target-exec`/`--variant` and
-/// ChaosTesting's targets both come here; nothing later starts a worker to learn what
-/// the declaration said, or reads a name back to learn where the target came from.
+/// and sweep trial: how to start its workers, how reports name it and how a command
+/// selects it again, the variant chosen, and its declaration (what it is made of, its
+/// variants and scenarios among it). The CLI's `--target-exec`/`--variant`, the target a
+/// command hosts itself, and ChaosTesting's targets are all selected the same way here;
+/// nothing later starts a worker to learn what the declaration said.
 package struct TargetSelection: Sendable {
-    /// Where a target comes from.
-    package enum Origin: Sendable, Equatable {
-        /// The reference app, hosted by the `chaos` executable (`chaos worker`).
-        case builtIn
-        /// A user's target executable (`--target-exec PATH`).
-        case executable(path: String)
-
-        /// How a report's `run.target` names it back (``RunInfo/target``).
-        package init(reported name: String) {
-            self = name == RunInfo.builtInTarget ? .builtIn : .executable(path: name)
-        }
-
-        /// How reports and the terminal name it: `built-in`, or the executable's path.
-        package var name: String {
-            switch self {
-            case .builtIn: RunInfo.builtInTarget
-            case let .executable(path): path
-            }
-        }
-    }
-
-    package var origin: Origin
+    /// How reports and the terminal name it: the executable's path, or the name a
+    /// command gives the target it hosts.
+    package var name: String
+    /// The `--target-exec` that selects it again; nil for the target the command hosts
+    /// (a reproduce line then leaves it out).
+    package var targetExec: String?
     package var worker: WorkerCommand
     package var variant: String
-    /// The variants it declares (empty: it takes any name).
-    package var variants: [String]
-    /// What it declares: its files, actions and their arguments, probes, modes, workload.
+    /// What it declares: its files, actions and their arguments, probes, modes, workload,
+    /// variants and scenarios.
     package var declaration: TargetDeclaration
     /// What a clean first launch makes by itself, learned when a case first needs it and
     /// shared by every copy of this selection; nil in the run that learns it.
     package var cleanLaunch: CleanLaunch? = CleanLaunch()
 
-    package init(origin: Origin, worker: WorkerCommand, variant: String, variants: [String], declaration: TargetDeclaration) {
-        self.origin = origin
+    package init(name: String, targetExec: String?, worker: WorkerCommand, variant: String, declaration: TargetDeclaration) {
+        self.name = name
+        self.targetExec = targetExec
         self.worker = worker
         self.variant = variant
-        self.variants = variants
         self.declaration = declaration
     }
 
-    /// How reports and the terminal name it.
-    package var name: String { origin.name }
+    /// The variants it declares (empty: it takes any name).
+    package var variants: [String] { declaration.variants }
+    /// The scenarios it ships, which commands name by name; nil when it ships none.
+    package var catalog: ScenarioCatalog? { ScenarioCatalog(declaredBy: declaration) }
 
     /// Why a target cannot be used: the user's mistake, or the target's failure to start.
     package enum Failure: Error, CustomStringConvertible {
@@ -64,50 +50,39 @@ package struct TargetSelection: Sendable {
         }
     }
 
-    package static let builtInVariants = ["hardened", "legacy"]
-
-    /// The built-in app, hosted by the `chaos` executable at `chaos`; `declaration` is what
-    /// it declares (read in the CLI's own process, where it is compiled in).
-    package static func builtIn(chaos: String, variant: String?, declaration: TargetDeclaration) throws(Failure) -> TargetSelection {
-        try checkVariant(variant, of: .builtIn, among: builtInVariants)
-        return TargetSelection(origin: .builtIn, worker: WorkerCommand.builtIn(chaos: chaos), variant: variant ?? "hardened",
-                               variants: builtInVariants, declaration: declaration)
+    /// The target `worker` starts, named `name`: its declaration as given (a command that
+    /// hosts the target has it compiled in), or asked of one worker; a variant it does not
+    /// declare is the user's mistake; no variant is its first (or `default`, for a target
+    /// that declares none).
+    package static func select(_ worker: WorkerCommand, name: String, targetExec: String?, variant: String?,
+                               declaration known: TargetDeclaration? = nil) throws(Failure) -> TargetSelection {
+        let declaration: TargetDeclaration
+        if let known { declaration = known } else { declaration = try describe(worker, name: name, variant: variant ?? "") }
+        try checkVariant(variant, of: name, among: declaration.variants)
+        return TargetSelection(name: name, targetExec: targetExec, worker: worker,
+                               variant: variant ?? declaration.variants.first ?? "default", declaration: declaration)
     }
 
-    /// The built-in app where its declaration is not compiled in (a test process, the
-    /// bench): asked once, of one worker.
-    package static func builtIn(chaos: String, variant: String? = nil) throws(Failure) -> TargetSelection {
-        try checkVariant(variant, of: .builtIn, among: builtInVariants)
-        let worker = WorkerCommand.builtIn(chaos: chaos)
-        return try builtIn(chaos: chaos, variant: variant, declaration: describe(worker, origin: .builtIn, variant: variant ?? "hardened"))
-    }
-
-    /// A user's target executable, asked what it declares; a variant it does not know is
-    /// the user's mistake, with the closest one.
+    /// A user's target executable (`--target-exec PATH`), asked what it declares.
     package static func userTarget(at executable: String, variant: String?) throws(Failure) -> TargetSelection {
         let path = URL(fileURLWithPath: executable).standardizedFileURL.path
         if let problem = Self.executableProblem(path) { throw Failure.usage("--target-exec \(path): \(problem)") }
-        let origin = Origin.executable(path: path)
         let worker = WorkerCommand(executable: path, arguments: [], environment: WorkerCommand.workerEnvironment())
-        let declaration = try describe(worker, origin: origin, variant: variant ?? "")
-        let declared = declaration.variants ?? []
-        try checkVariant(variant, of: origin, among: declared)
-        return TargetSelection(origin: origin, worker: worker, variant: variant ?? declared.first ?? "default", variants: declared,
-                               declaration: declaration)
+        return try select(worker, name: path, targetExec: path, variant: variant)
     }
 
     /// A variant the target does not declare is the user's mistake, with the closest one
     /// (a target that declares none takes any name). The one place this is said.
-    static func checkVariant(_ variant: String?, of origin: Origin, among declared: [String]) throws(Failure) {
+    static func checkVariant(_ variant: String?, of name: String, among declared: [String]) throws(Failure) {
         guard let variant, !declared.isEmpty, !declared.contains(variant) else { return }
         let hint = ClosestName.suggestion(for: variant, among: declared).map { " (did you mean '\($0)'?)" } ?? ""
-        throw Failure.usage("--variant '\(variant)' is not a variant of \(origin.name)\(hint); it has: " + NameList.text(declared))
+        throw Failure.usage("--variant '\(variant)' is not a variant of \(name)\(hint); it has: " + NameList.text(declared))
     }
 
     /// The target's declaration, from one worker started and stopped.
-    private static func describe(_ worker: WorkerCommand, origin: Origin, variant: String) throws(Failure) -> TargetDeclaration {
+    private static func describe(_ worker: WorkerCommand, name: String, variant: String) throws(Failure) -> TargetDeclaration {
         do {
-            return try TargetDescription.read(worker, named: origin.name, variant: variant)
+            return try TargetDescription.read(worker, named: name, variant: variant)
         } catch {
             if RunInterruption.requested { throw Failure.interrupted }
             throw error.cannotRun ? Failure.usage("--target-exec \(error.description)") : Failure.harness(error.description)

@@ -204,7 +204,7 @@ package final class TrapSymbolizer: @unchecked Sendable {
             case .endOfFile: break reading
             case .invalidUTF8: continue
             case .timedOut, .tooLong:
-                child.killGroup()
+                child.killTree()
                 break reading
             }
         }

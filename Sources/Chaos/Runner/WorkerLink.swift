@@ -5,8 +5,8 @@ import ChaosTarget
 /// ends. ``WorkerSession`` is the real one, a worker process; a test gives the runner
 /// an app of its own through ``WorkerLauncher``, with no process at all.
 protocol WorkerLink: AnyObject {
-    /// The worker's first line: what the target declares, and which seams reached this process.
-    var declaration: TargetDeclaration { get }
+    /// The worker's first line: which seams reached this process.
+    var ready: WorkerReady { get }
     /// Sends one request and waits for its reply until `deadline`. Event lines that
     /// come before the reply go to `onEvent` as they arrive.
     func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant,
@@ -16,7 +16,8 @@ protocol WorkerLink: AnyObject {
     /// Kills it, with everything it started.
     @discardableResult
     func kill() -> ChildProcess.Termination
-    /// After it ended: what is left of its process group, killed, and named.
+    /// After it ended: what is left of its process group, killed, and what was ended
+    /// with it, named.
     func endGroup() -> [String]
     /// What it wrote to stderr so far: the runtime's trap message and backtrace.
     var stderr: String { get }
@@ -47,8 +48,8 @@ protocol WorkerLauncher {
 enum WorkerStart {
     case ready(any WorkerLink)
     case failed(ChildProcess.Termination?, stderrFile: URL, detail: String)
-    /// Its declaration (the ready line) is one Chaos cannot use: too long, not UTF-8, a
-    /// name no report can print. It was killed. The target's author has to fix it.
+    /// Its ready line is one Chaos cannot use: too long, not UTF-8. It was killed. The
+    /// target's author has to fix it.
     case refused(String)
     /// It closed its output before it was ready but lived on, until the deadline: killed.
     case hung(String)

@@ -8,19 +8,19 @@ import ChaosTarget
 /// the runtime's message and backtrace from stderr), another signal, or an exit code.
 final class WorkerSession: WorkerLink {
     let process: ChildProcess
-    let declaration: TargetDeclaration
+    let ready: WorkerReady
     let stderrFile: URL
     private var nextID = 1
 
-    private init(process: ChildProcess, declaration: TargetDeclaration, stderrFile: URL) {
+    private init(process: ChildProcess, ready: WorkerReady, stderrFile: URL) {
         self.process = process
-        self.declaration = declaration
+        self.ready = ready
         self.stderrFile = stderrFile
     }
 
-    /// The longest ready line a target may write: a declaration, not data. Past it the
-    /// worker is refused (a declaration of 10,000 names of a megabyte each would cost
-    /// the controller gigabytes).
+    /// The longest ready line or declaration a target may write: names, not data. Past
+    /// it the worker is refused (a declaration of 10,000 names of a megabyte each would
+    /// cost the controller gigabytes).
     static let maxDeclarationBytes = 1 << 20
 
     /// Starts a worker and waits for its ready line. `mark` (``ProcessLeftovers``) goes
@@ -44,27 +44,24 @@ final class WorkerSession: WorkerLink {
         process.maxLineBytes = maxDeclarationBytes
         defer { process.maxLineBytes = ChildProcess.defaultMaxLineBytes }
         let refuse = { (detail: String) -> WorkerStart in
-            process.killGroup()
+            process.killTree()
             _ = process.waitForExit()
             return .refused(detail)
         }
         switch process.readLine(deadline: deadline) {
         case let .line(line):
-            do {
-                let ready = try TargetDeclaration.decodeDeclaration(line)
-                return .ready(WorkerSession(process: process, declaration: ready, stderrFile: stderrFile))
-            } catch let problem where problem.notADeclaration {
-                process.killGroup()
+            guard let ready = WorkerReady.read(line) else {
+                process.killTree()
                 _ = process.waitForExit()
-                return .failed(nil, stderrFile: stderrFile, detail: problem.description)
-            } catch {
-                return refuse(error.description)
+                return .failed(nil, stderrFile: stderrFile,
+                               detail: "the worker's first line was not a ready event: \(TerminalText.clean(String(line.prefix(200))))")
             }
+            return .ready(WorkerSession(process: process, ready: ready, stderrFile: stderrFile))
         case .invalidUTF8:
-            return refuse("the worker's ready line is not UTF-8: its names would be mangled in every report")
+            return refuse("the worker's ready line is not UTF-8")
         case let .tooLong(length):
             return refuse("the worker's ready line is longer than \(maxDeclarationBytes >> 20) MiB (\(length) bytes and no end): "
-                + "a declaration names files, actions and probes, not data")
+                + "it says the worker's pid, not data")
         case .endOfFile:
             // It closed its output: it is ending, or it lives on with nothing more to say.
             let (termination, killed) = process.waitForExit(deadline: deadline)
@@ -72,7 +69,7 @@ final class WorkerSession: WorkerLink {
             if killed { return .hung("the worker closed its output before it was ready and did not exit") }
             return .failed(termination, stderrFile: stderrFile, detail: "the worker ended before it was ready (\(termination))")
         case .timedOut:
-            process.killGroup()
+            process.killTree()
             let termination = process.waitForExit()
             if RunInterruption.requested { return .interrupted }
             return .failed(termination, stderrFile: stderrFile, detail: "the worker was not ready before the deadline")
@@ -108,7 +105,7 @@ final class WorkerSession: WorkerLink {
             case .invalidUTF8:
                 continue
             case let .tooLong(length):
-                process.killGroup()
+                process.killTree()
                 _ = process.waitForExit()
                 return .brokeProtocol("the worker wrote a line longer than \(process.maxLineBytes >> 20) MiB (\(length) bytes and no end) "
                     + "while answering; set CHAOS_MAX_LINE_MB if its snapshots are really that large")
@@ -121,9 +118,59 @@ final class WorkerSession: WorkerLink {
                 return .hung("the worker closed its output and did not exit")
             case .timedOut:
                 if RunInterruption.requested { return .interrupted }
-                process.killGroup()
+                process.killTree()
                 _ = process.waitForExit()
                 return .hung(nil)
+            }
+        }
+    }
+
+    /// What asking the target what it declares came to.
+    enum Described {
+        case declared(TargetDeclaration)
+        /// What it declared is not something Chaos can use: the target's author has to fix it.
+        case refused(String)
+        /// It did not answer.
+        case failed(String)
+    }
+
+    /// What the target is made of, asked once (`describe`): an answer of at most 1 MiB, in
+    /// UTF-8, whose every name a report can print as it is.
+    func describe(deadline: ContinuousClock.Instant) -> Described {
+        process.maxLineBytes = Self.maxDeclarationBytes
+        defer { process.maxLineBytes = ChildProcess.defaultMaxLineBytes }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        guard let data = try? encoder.encode(WorkerRequest(id: 0, op: .describe)) else { return .failed("cannot encode describe") }
+        _ = process.writeLine(String(decoding: data, as: UTF8.self))
+        while true {
+            switch process.readLine(deadline: deadline) {
+            case let .line(text):
+                guard !text.hasPrefix(#"{"event""#) else { continue }
+                let reply: WorkerReply
+                do {
+                    reply = try JSONDecoder().decode(WorkerReply.self, from: Data(text.utf8))
+                } catch {
+                    // Not a protocol line: stderr's business, passed over. A declaration that
+                    // does not read is the target's to fix.
+                    guard text.contains(#""declaration""#) else { continue }
+                    return .refused("its declaration cannot be read: \(TerminalText.clean(String(String(describing: error).prefix(300))))")
+                }
+                guard reply.id == 0 else { continue }
+                guard reply.ok, let declaration = reply.declaration else {
+                    return .refused("it does not answer describe with its declaration" + (reply.error.map { ": \($0)" } ?? ""))
+                }
+                if let problem = declaration.nameProblem { return .refused(problem) }
+                return .declared(declaration)
+            case .invalidUTF8:
+                return .refused("its declaration is not UTF-8: its names would be mangled in every report")
+            case let .tooLong(length):
+                return .refused("its declaration is longer than \(Self.maxDeclarationBytes >> 20) MiB (\(length) bytes and no end): "
+                    + "a declaration names files, actions and probes, not data")
+            case .endOfFile:
+                return .failed("it ended before it said what it declares")
+            case .timedOut:
+                return .failed("it did not say what it declares before the deadline")
             }
         }
     }
@@ -132,13 +179,12 @@ final class WorkerSession: WorkerLink {
         process.waitForExit(deadline: deadline)
     }
 
-    /// SIGKILL to the worker's process group (the `kill` step, a hang).
+    /// SIGKILL to the worker and everything it started (the `kill` step, a hang); what
+    /// that ended is named by ``endGroup()``.
     @discardableResult
     func kill() -> ChildProcess.Termination {
-        process.killGroup()
-        let termination = process.waitForExit()
-        _ = process.endGroup()
-        return termination
+        process.killTree()
+        return process.waitForExit()
     }
 
     func endGroup() -> [String] {
@@ -159,7 +205,8 @@ final class WorkerSession: WorkerLink {
     }
 }
 
-/// How to start a worker: the built-in one (`chaos worker`) or a user's target executable.
+/// How to start a worker: a target executable (a user's, or a command that hosts a
+/// target, with the arguments that say so: `chaos worker`).
 package struct WorkerCommand: Sendable {
     package var executable: String
     /// Arguments before the ones the runner adds (`--data`, `--variant`, `--seed`, `--option`).
@@ -170,14 +217,6 @@ package struct WorkerCommand: Sendable {
         self.executable = executable
         self.arguments = arguments
         self.environment = environment
-    }
-
-    /// The subcommand of the `chaos` executable that hosts the built-in target.
-    package static let builtInSubcommand = "worker"
-
-    /// The built-in worker: `chaos worker`, run from the `chaos` executable at `chaos`.
-    package static func builtIn(chaos: String) -> WorkerCommand {
-        WorkerCommand(executable: chaos, arguments: [builtInSubcommand], environment: workerEnvironment())
     }
 
     /// The environment a worker runs with: the controller's, plus the backtracer's

@@ -31,7 +31,7 @@ import ChaosTarget
 ///
 /// Load one with ``ScenarioLoader``.
 package struct Scenario: Sendable, Equatable {
-    /// Kebab-case (`[a-z0-9-]+`, not starting with `-`); for a bundled scenario, its file's base name.
+    /// Kebab-case (`[a-z0-9-]+`, not starting with `-`); for a catalog's scenario, its file's base name.
     package var name: String
     /// One line for people: what happens to the app.
     package var summary: String

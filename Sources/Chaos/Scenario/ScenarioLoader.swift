@@ -1,13 +1,13 @@
 import Foundation
-import Scenarios
+import StorageCatalog
 import ChaosTarget
 
 /// Reads scenario files into ``Scenario`` values, with errors that point at the
 /// offending line and column (``ScenarioError``).
 ///
 /// ```swift
-/// let scenario = try ScenarioLoader.resolve("corrupted-db")          // bundled, by name
-/// let mine = try ScenarioLoader.resolve("scenarios/my-case.yaml")    // or a path
+/// let scenario = try ScenarioLoader.resolve("corrupted-db", in: target.catalog)   // the target's own, by name
+/// let mine = try ScenarioLoader.resolve("scenarios/my-case.yaml", in: nil)       // or a path
 /// ```
 package enum ScenarioLoader {
     /// Scenario files larger than this are refused: 1 MiB is thousands of steps.
@@ -29,66 +29,48 @@ package enum ScenarioLoader {
         return try ScenarioParser(file: file, text: text, baseDirectory: baseDirectory, fixturesDirectory: nil).parse()
     }
 
-    /// Every bundled scenario, sorted by name. Each bundled file's `name:` must be its
-    /// base name, and its `fixtures/...` paths resolve to the bundled fixtures.
-    package static func bundled() throws(ScenarioError) -> [Scenario] {
-        var scenarios: [Scenario] = []
-        for url in try bundledFiles() {
-            scenarios.append(try loadBundled(url))
-        }
-        return scenarios.sorted { $0.name < $1.name }
-    }
-
-    /// The names of the bundled scenarios (their files' base names), sorted, without loading them.
-    package static func bundledNames() -> [String] {
-        cachedBundledNames
-    }
-
-    /// Read once: the catalog does not change while the process runs, and a sweep asks
-    /// for every trial's reproduce line.
-    private static let cachedBundledNames: [String] =
-        ((try? bundledFiles()) ?? []).map { $0.deletingPathExtension().lastPathComponent }.sorted()
-
-    /// How a command line names `scenario`: its name when it is a bundled one, else its file.
+    /// How a command line names `scenario`: its name when it is one of a catalog's, else its file.
     package static func subject(of scenario: Scenario) -> String {
         switch scenario.origin {
-        case .bundled, .storageCatalog: scenario.name
+        case .catalog, .storageCatalog: scenario.name
         case let .file(path): path
         }
     }
 
-    /// A bundled scenario by name, or a scenario file by path (anything ending in
-    /// `.yaml`/`.yml` or containing a `/`). An unknown name suggests the closest bundled one.
-    package static func resolve(_ nameOrPath: String) throws(ScenarioError) -> Scenario {
+    /// A scenario of `catalog` (the target's own) by name, or a scenario file by path
+    /// (anything ending in `.yaml`/`.yml` or containing a `/`). An unknown name suggests
+    /// the closest one of the catalog.
+    package static func resolve(_ nameOrPath: String, in catalog: ScenarioCatalog?) throws(ScenarioError) -> Scenario {
         let isPath = nameOrPath.hasSuffix(".yaml") || nameOrPath.hasSuffix(".yml") || nameOrPath.contains("/")
         if isPath {
             return try load(contentsOf: URL(fileURLWithPath: nameOrPath))
         }
-        let files = try bundledFiles()
-        if let url = files.first(where: { $0.deletingPathExtension().lastPathComponent == nameOrPath }) {
-            return try loadBundled(url)
+        guard let catalog else {
+            throw ScenarioError(file: nameOrPath, line: 0, column: 0,
+                                message: "no scenario named '\(nameOrPath)': the target ships no scenarios of its own; give a path to a .yaml file")
         }
-        let names = files.map { $0.deletingPathExtension().lastPathComponent }.sorted()
-        let known = names.isEmpty ? "there are no bundled scenarios" : "bundled: " + names.joined(separator: ", ")
+        if let scenario = try catalog.scenario(named: nameOrPath) { return scenario }
+        let names = catalog.names
+        let known = names.isEmpty ? "the target's catalog is empty" : "the target's: " + names.joined(separator: ", ")
         throw ScenarioError(
             file: nameOrPath, line: 0, column: 0,
-            message: "no bundled scenario named '\(nameOrPath)' (\(known)); give a path to a .yaml file to run your own",
+            message: "no scenario named '\(nameOrPath)' (\(known)); give a path to a .yaml file to run your own",
             suggestion: ClosestName.suggestion(for: nameOrPath, among: names)
         )
     }
 
-    /// Scenarios by name, file or folder (every `.yaml`/`.yml` in it, by file name), in
-    /// the order given: what `chaos run`, `list` and `validate` take.
-    package static func resolve(all subjects: [String]) throws(ScenarioError) -> [Scenario] {
+    /// Scenarios by name (of `catalog`), file or folder (every `.yaml`/`.yml` in it, by
+    /// file name), in the order given: what `chaos run`, `list` and `validate` take.
+    package static func resolve(all subjects: [String], in catalog: ScenarioCatalog?) throws(ScenarioError) -> [Scenario] {
         var scenarios: [Scenario] = []
         for subject in subjects {
-            for file in try files(of: subject) { scenarios.append(try resolve(file)) }
+            for file in try files(of: subject) { scenarios.append(try resolve(file, in: catalog)) }
         }
         return scenarios
     }
 
     /// The scenario files a subject names: a folder's `.yaml` files sorted by name, or the
-    /// subject itself (a bundled name or a file). An empty folder is an error.
+    /// subject itself (a catalog's name or a file). An empty folder is an error.
     package static func files(of subject: String) throws(ScenarioError) -> [String] {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: subject, isDirectory: &isDirectory), isDirectory.boolValue else {
@@ -96,7 +78,7 @@ package enum ScenarioLoader {
         }
         // Joined to the folder as given, so reports and reproduce lines keep the user's spelling.
         let folder = subject.hasSuffix("/") ? String(subject.dropLast()) : subject
-        let found = try bundledFiles(in: URL(fileURLWithPath: subject)).map { folder + "/" + $0.lastPathComponent }
+        let found = try scenarioFiles(in: URL(fileURLWithPath: subject)).map { folder + "/" + $0.lastPathComponent }
         guard !found.isEmpty else {
             throw ScenarioError(file: subject, line: 0, column: 0, message: "no scenario files (.yaml) in this folder")
         }
@@ -105,27 +87,22 @@ package enum ScenarioLoader {
 
     // MARK: -
 
-    static func bundledFiles(in folder: URL? = BundledScenarios.catalogDirectory) throws(ScenarioError) -> [URL] {
-        guard let directory = folder else {
-            throw ScenarioError(file: "<bundled scenarios>", line: 0, column: 0, message: "the bundled scenario catalog is missing from this build")
+    /// The scenario files of a folder, by file name.
+    static func scenarioFiles(in folder: URL) throws(ScenarioError) -> [URL] {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), isFolder.boolValue else {
+            throw ScenarioError(file: folder.path, line: 0, column: 0, message: "the scenario catalog is missing from this build")
         }
-        let urls = (try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? []
+        let urls = (try? FileManager.default.contentsOfDirectory(at: folder, includingPropertiesForKeys: nil)) ?? []
         return urls.filter { ["yaml", "yml"].contains($0.pathExtension) }.sorted { $0.lastPathComponent < $1.lastPathComponent }
-    }
-
-    static func loadBundled(_ url: URL, origin: ScenarioOrigin = .bundled) throws(ScenarioError) -> Scenario {
-        var scenario = try load(contentsOf: url, fixturesDirectory: BundledScenarios.fixturesDirectory, requireNameMatchesFile: true)
-        scenario.origin = origin
-        return scenario
     }
 
     /// The storage catalog of `chaos check`, sorted by name.
     package static func storageCatalog() throws(ScenarioError) -> [Scenario] {
-        var scenarios: [Scenario] = []
-        for url in try bundledFiles(in: BundledScenarios.checkDirectory) {
-            scenarios.append(try loadBundled(url, origin: .storageCatalog))
+        guard let folder = StorageCatalog.checkDirectory else {
+            throw ScenarioError(file: "<storage catalog>", line: 0, column: 0, message: "the storage catalog is missing from this build")
         }
-        return scenarios.sorted { $0.name < $1.name }
+        return try ScenarioCatalog(folder: folder, fixtures: folder.appendingPathComponent("fixtures"), origin: .storageCatalog).scenarios()
     }
 
     static func load(contentsOf url: URL, fixturesDirectory: URL?, requireNameMatchesFile: Bool) throws(ScenarioError) -> Scenario {
@@ -172,7 +149,7 @@ package enum ScenarioLoader {
         let baseName = url.deletingPathExtension().lastPathComponent
         if requireNameMatchesFile, scenario.name != baseName {
             var error = ScenarioError(
-                "a bundled scenario's name must be its file's base name '\(baseName)', found '\(scenario.name)'",
+                "a catalog scenario's name must be its file's base name '\(baseName)', found '\(scenario.name)'",
                 at: nameLocation(in: text, file: file) ?? scenario.location
             )
             error.snippet = ScenarioError.snippet(in: text, line: error.line, column: error.column)
@@ -181,7 +158,7 @@ package enum ScenarioLoader {
         return scenario
     }
 
-    /// Where the `name:` value is, for the bundled-name check.
+    /// Where the `name:` value is, for the catalog's name check.
     static func nameLocation(in text: String, file: String) -> SourceLocation? {
         guard let root = try? ScenarioNode.compose(text, file: file), case let .map(entries) = root.content else { return nil }
         return entries.first { $0.key == "name" }?.value.location

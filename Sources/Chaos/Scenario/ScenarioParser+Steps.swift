@@ -50,7 +50,7 @@ extension ScenarioParser {
         switch keyword {
         case .do: "favorites.add"
         case .checkpoint: "before-fault"
-        case .fault: "corrupt-file"
+        case .fault: CorruptFileFault.kind
         case .clear: "all"
         case .wait: "250ms"
         case .powerLoss: "torn"

@@ -8,7 +8,7 @@ struct ScenarioParser {
     let file: String
     let text: String
     let baseDirectory: URL?
-    /// Set for bundled scenarios only: `fixtures/...` paths resolve there.
+    /// Set for a catalog's scenarios only: `fixtures/...` paths resolve there.
     let fixturesDirectory: URL?
 
     /// Parses and validates, adding the caret snippet to whatever error comes out.

@@ -1,6 +1,6 @@
 import ChaosTarget
 
-/// Checks a scenario against what its target declares (the target's ready line): its
+/// Checks a scenario against what its target declares (``TargetDeclaration``): its
 /// system, every action and its arguments, every logical file a fault names, every probe
 /// and fallback mode an expectation names. What the run would refuse after minutes is
 /// refused before anything runs, at its line, with the closest valid name.
@@ -14,7 +14,8 @@ package enum ScenarioTargetCheck {
     package static func problems(_ scenario: Scenario, target: TargetDeclaration) -> [ScenarioError] {
         let scenario = scenario.bound(to: target)
         var problems: [ScenarioError] = []
-        if let declared = target.systems, !declared.isEmpty, scenario.system != storageSystem, !declared.contains(scenario.system) {
+        let declared = target.systems
+        if !declared.isEmpty, scenario.system != storageSystem, !declared.contains(scenario.system) {
             let systems = declared + [storageSystem]
             problems.append(ScenarioError("unknown system '\(scenario.system)' for this target; it has: \(NameList.text(systems))",
                                           at: scenario.systemLocation ?? scenario.location, suggestion: ClosestName.suggestion(for: scenario.system, among: systems)))
@@ -45,10 +46,10 @@ package enum ScenarioTargetCheck {
     }
 
     /// What is wrong with target option `key=value` on `target`; nil when it declares it
-    /// and takes the value, or declares nothing (a target from before options were declared).
+    /// and takes the value.
     package static func optionProblem(_ key: String, _ value: String, target: TargetDeclaration) -> (text: String, suggestion: String?)? {
         guard !key.isEmpty else { return ("an option needs a name (KEY=VALUE)", nil) }
-        guard let declared = target.options else { return nil }
+        let declared = target.options
         guard let option = declared.first(where: { $0.name == key }) else {
             let names = declared.map(\.name)
             let has = names.isEmpty ? "it reads no options" : "it reads: " + NameList.text(names)
@@ -72,7 +73,7 @@ package enum ScenarioTargetCheck {
             return [ScenarioError("unknown action '\(name)' for this target; it has: \(NameList.text(target.actions))",
                                   at: location, suggestion: ClosestName.suggestion(for: name, among: target.actions))]
         }
-        guard let parameters = target.parameters?[name] else { return [] }
+        guard let parameters = target.parameters[name] else { return [] }
         return action.arguments.keys.sorted().compactMap { key in
             guard let parameter = parameters.first(where: { $0.name == key }) else {
                 let takes = parameters.isEmpty ? "it takes no arguments" : "it takes: " + NameList.text(parameters.map(\.name))
@@ -86,7 +87,7 @@ package enum ScenarioTargetCheck {
     /// A network fault acts on a remote the target declares: the one it names, or the
     /// only one.
     static func checkRemote(of step: FaultStep, at location: SourceLocation, target: TargetDeclaration) -> ScenarioError? {
-        let names = (target.remotes ?? []).map(\.name)
+        let names = target.remotes.map(\.name)
         guard !names.isEmpty else {
             return ScenarioError("'\(step.fault.kind)' acts between the app and a remote, and the target declares none: "
                 + "add `static var remotes: [Remote]` to its ChaosTarget (docs/TARGETS.md, \"Remotes\")", at: location)
@@ -113,7 +114,7 @@ package enum ScenarioTargetCheck {
     static func check(_ expectation: ScenarioExpectation, target: TargetDeclaration) -> ScenarioError? {
         switch expectation.kind {
         case let .fallback(mode) where mode != Expectation.afterDamage:
-            let modes = target.modes ?? Expectation.fallbackModes
+            let modes = target.modes
             guard !modes.contains(mode) else { return nil }
             return ScenarioError("the target never reports mode '\(mode)'; its modes: \(NameList.text(modes))",
                                  at: expectation.location, suggestion: ClosestName.suggestion(for: mode, among: modes))

@@ -1,7 +1,9 @@
 /// Every fault kind Chaos knows, in one explicit list: what the loader accepts after
-/// `fault:` and `clear:`, what `chaos list` shows, and what a worker decodes when it is
-/// armed. Adding a kind is its file in `Faults/<Family>/`, its line here and its test
-/// file (`Tests/ChaosTests/Faults/<Kind>Tests.swift`, which a test holds to).
+/// `fault:` and `clear:`, what `chaos list` shows, what a worker decodes when it is
+/// armed, and what `chaos hunt` draws (the kinds of a group in this order: moving one
+/// changes the schedules a seed gives). Adding a kind is its file in
+/// `Faults/<Family>/`, its line here and its test file
+/// (`Tests/ChaosTests/Faults/<Kind>Tests.swift`, which a test holds to).
 package enum FaultCatalog {
     package static let all: [any Fault.Type] = [
         // Files, damaged by the controller while the app is down (Seams/Files).
@@ -23,11 +25,11 @@ package enum FaultCatalog {
         // Network, carried out by the fault proxy (toxiproxy's vocabulary).
         NetworkDownFault.self,
         BlackholeFault.self,
-        LatencyFault.self,
         ResetPeerFault.self,
+        LimitDataFault.self,
+        LatencyFault.self,
         BandwidthFault.self,
         SlicerFault.self,
-        LimitDataFault.self,
         SlowCloseFault.self,
         // Clock, carried out by libfaketime in the worker (Seams/Clock).
         ClockJumpFault.self,

@@ -73,6 +73,12 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// Whether Chaos bootstraps swift-log in the worker to read the app's log records
     /// (``TargetLogging``): `.own` for an app whose start-up bootstraps it itself.
     static var logging: TargetLogging { get }
+    /// A folder of scenario files that ship with the target (one scenario a file, its
+    /// `name:` the file's base name): `chaos run NAME`, `chaos list` and `chaos run --all`
+    /// find them here, and a `fixtures/FILE` they put in place is in the `fixtures`
+    /// folder beside it. Nil (the default): the target ships none; scenarios are named
+    /// by their files.
+    static var scenarioFolder: URL? { get }
 
     init(context: TargetContext)
 
@@ -105,6 +111,7 @@ extension ChaosTarget {
     public static var systems: [String] { [] }
     public static var ownRecords: [String] { [] }
     public static var logging: TargetLogging { .captured }
+    public static var scenarioFolder: URL? { nil }
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

@@ -47,6 +47,13 @@ public struct Remote: Sendable, Codable, Equatable {
         self.probes = probes
     }
 
+    /// Whether a scenario of `system` talks to it: one of its systems, or any when it
+    /// names none.
+    package func serves(_ system: String) -> Bool {
+        guard let systems else { return true }
+        return systems.contains(system)
+    }
+
     /// A server Chaos starts for each case: `{port}` and `{data}` in `arguments` and in
     /// the values of `environment` are its port and its folder.
     public static func command(_ name: String, executable: String, arguments: [String] = [], environment: [String: String] = [:],

@@ -4,8 +4,8 @@ import Foundation
 public struct TargetContext: Sendable {
     /// The app's private data folder; it survives relaunches within one case.
     public var dataDirectory: URL
-    /// The variant asked for (`--variant`): `hardened` or `legacy` for the built-in
-    /// app, whatever variants a target offers (`fragile`, `fixed`).
+    /// The variant asked for (`--variant`): one of those the target declares
+    /// (`fragile`, `fixed`); empty when none was asked for (the target's default, then).
     public var variant: String
     /// Target options: the scenario's `options:` and the run's `--option KEY=VALUE`.
     public var options: [String: String]
@@ -61,7 +61,7 @@ public struct TargetContext: Sendable {
     /// every millisecond of a worker's start is paid each time.
     package init(workerArguments arguments: [String]) throws(TargetError) {
         var data: String?
-        var variant = "hardened"
+        var variant = ""
         var seed: UInt64 = 1
         var options: [String: String] = [:]
         var remotes: [String: RemoteAddress] = [:]

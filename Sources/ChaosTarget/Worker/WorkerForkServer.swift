@@ -38,11 +38,11 @@ package enum WorkerForkServer {
     package static let environmentFlag = "--env"
 
     /// What every worker does first, done once before the forks: the ready line's
-    /// encoding (the target's declaration) and a request's decoding.
+    /// encoding, a request's decoding, a reply's and an event's encoding.
     @MainActor
     private static func warmUp<Target: ChaosTarget>(_ target: Target.Type) {
         (target as? any ForkServerWarmUp.Type)?.warmUpBeforeForking()
-        _ = try? JSONEncoder().encode(TargetDeclaration(target: target, pid: 0))
+        _ = try? JSONEncoder().encode(WorkerReady(pid: 0, libcSeamMissing: nil))
         let sample = #"{"id":1,"op":"perform","name":"x","arguments":{"count":1}}"#
         _ = try? JSONDecoder().decode(WorkerRequest.self, from: Data(sample.utf8))
         var reply = WorkerReply(id: 1, ok: true)

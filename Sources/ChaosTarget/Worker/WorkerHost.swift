@@ -27,7 +27,7 @@ package enum WorkerHost {
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
             context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
-        WorkerOutput.write(TargetDeclaration(target: Target.self, pid: getpid()))
+        WorkerOutput.write(WorkerReady(pid: getpid(), libcSeamMissing: LibcSeam.whyNotLoaded))
         var trackingWrites = false
         var countingPoints = false
         while let line = readLine(strippingNewline: true) {
@@ -65,6 +65,8 @@ package enum WorkerHost {
         var reply = WorkerReply(id: request.id, ok: true)
         do {
             switch request.op {
+            case .describe:
+                reply.declaration = TargetDeclaration(target: Target.self)
             case .launch:
                 let health = await target.launch()
                 TargetHistory.launched = health

@@ -3,13 +3,17 @@ import Foundation
 /// The wire protocol between the controller (`chaos run`) and a worker process:
 /// JSON lines over the worker's stdin and stdout, one request, one reply, in order.
 ///
-/// The worker writes `{"event":"ready",...}` once it is ready, then answers each
-/// request with a reply carrying the same `id`. Between a request and its reply it
+/// The worker writes `{"event":"ready",...}` once it is ready (``WorkerReady``: what
+/// changes from one launch to the next), then answers each request with a reply carrying
+/// the same `id`; what the target is made of it says when asked (`describe`). Between a request and its reply it
 /// may write event lines (``WorkerEvent``): writes acknowledged and faults fired, as
 /// they happen, so that a worker that dies in the middle of a request loses none.
 /// Anything the worker prints that is not a protocol line must go to stderr, which
 /// the controller keeps whole.
 package enum WorkerOperation: String, Codable, Sendable {
+    /// What the target is made of: replies with its ``TargetDeclaration`` (asked once,
+    /// when a command binds its target).
+    case describe
     /// Start the app: open the store, recover as needed. Replies with the health.
     case launch
     /// A user-level action, such as `favorites.add`.
@@ -168,6 +172,8 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     /// The durability settings the app gave its store (through the fault VFS), once it
     /// set any: what names the cause of a commit a power cut undid.
     package var storeSettings: StoreSettings?
+    /// For `describe`: what the target is made of.
+    package var declaration: TargetDeclaration?
 
     package init(id: Int, ok: Bool) {
         self.id = id

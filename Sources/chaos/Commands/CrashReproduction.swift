@@ -10,7 +10,7 @@ import Foundation
 /// when given, else on each variant it declares) and the matches run again. Without,
 /// nothing needs writing first: the catalogs that fit the target are run — the storage
 /// catalog as `chaos check` builds it for that target (and, for the built-in app, its
-/// own bundled catalog too: it belongs to that app alone) — on each variant; when no
+/// own catalog too, for a target that ships one: the built-in app does) — on each variant; when no
 /// case traps that way, a hunt aimed at the crash (``HuntAim``: its message's words and
 /// its frames' names weigh the draws) runs within `--budget`, and the first schedule
 /// that traps the same way is shrunk and written beside the report as a scenario, with
@@ -80,10 +80,9 @@ struct CrashReproduction {
         var options = RunOptions(target: choice, seed: nil, keepScratch: false)
         var cases: [CaseReport] = []
         let command = "chaos reproduce --from-crash \(log)"
-        if choice.origin == .builtIn {
-            let bundled = try CommandFailure.usage { try ScenarioLoader.bundled() }
-            print("running the built-in app's \(bundled.count) scenarios, variant \(choice.variant)…")
-            cases += SuiteRunner(options: options, command: command).run(bundled, jobs: jobs).cases
+        if let own = try CommandFailure.usage({ try choice.catalog?.scenarios() }) {
+            print("running \(choice.name)'s own \(own.count) scenarios, variant \(choice.variant)…")
+            cases += SuiteRunner(options: options, command: command).run(own, jobs: jobs).cases
         }
         // The built-in app's own catalog found it at its site: the storage catalog need not run.
         let atTheSite = cases.contains { report in report.trap.flatMap(signature.match).map { signature.site == nil || $0 != .message } ?? false }
@@ -160,7 +159,7 @@ struct CrashReproduction {
     // MARK: - The user's own scenarios
 
     private func fromScenarios(_ signature: CrashSignature) throws {
-        let candidates = try CommandFailure.usage { try ScenarioLoader.resolve(all: scenarios) }
+        let candidates = try CommandFailure.usage { try ScenarioLoader.resolve(all: scenarios, in: nil) }
         for variant in try variants() {
             let choice = try TargetOptions.resolve(targetExec: target.targetExec, variant: variant)
             try choice.check(candidates)

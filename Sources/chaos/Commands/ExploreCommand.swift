@@ -70,8 +70,8 @@ struct ExploreCommand: ParsableCommand {
     func run() throws {
         RunInterruption.install()
         try ReportOptions.prepare(reportDir)
-        let loaded = try CommandFailure.usage { try ScenarioLoader.resolve(scenario) }
         let choice = try target.resolve()
+        let loaded = try CommandFailure.usage { try ScenarioLoader.resolve(scenario, in: choice.catalog) }
         try choice.check([loaded], options: cases.overrides)
         let options = cases.runOptions(choice)
         let kind = Sweeper.Kind(rawValue: sweep) ?? .io

@@ -81,9 +81,8 @@ struct ReproduceCommand: ParsableCommand {
             let names = previous.cases.map(\.scenario).joined(separator: ", ")
             throw CommandFailure("chaos: \(report) has no case \(caseName.map { "'\($0)'" } ?? "to reproduce"); it has: \(names)", .usage)
         }
-        let recorded: String? = if case let .executable(path) = TargetSelection.Origin(reported: previous.run.target) { path } else { nil }
-        let choice = try TargetOptions.resolve(targetExec: target.targetExec ?? recorded, variant: target.variant ?? original.variant)
-        let scenario = try loadScenario(of: original, declaration: choice.declaration)
+        let choice = try TargetOptions.resolve(targetExec: target.targetExec ?? previous.run.targetExec, variant: target.variant ?? original.variant)
+        let scenario = try loadScenario(of: original, target: choice)
         if CaseReport.scenarioHash(of: scenario.sourceText) != original.scenarioHash {
             print("note: the scenario \(scenario.name) changed since the report was written (its hash differs): "
                 + "the case runs with today's file")
@@ -117,13 +116,13 @@ struct ReproduceCommand: ParsableCommand {
 
     /// The case's scenario; one of the storage catalog's as it is for the target (its
     /// migration cases come from the older stores it declares).
-    private func loadScenario(of report: CaseReport, declaration: TargetDeclaration) throws -> Scenario {
+    private func loadScenario(of report: CaseReport, target: TargetSelection) throws -> Scenario {
         try CommandFailure.usage {
             switch ScenarioOrigin(reportedFile: report.scenarioFile, name: report.scenario) {
-            case .bundled:
-                return try ScenarioLoader.resolve(report.scenario)
+            case .catalog:
+                return try ScenarioLoader.resolve(report.scenario, in: target.catalog)
             case .storageCatalog:
-                guard let scenario = try CheckCatalog.scenarios(for: declaration).first(where: { $0.name == report.scenario }) else {
+                guard let scenario = try CheckCatalog.scenarios(for: target.declaration).first(where: { $0.name == report.scenario }) else {
                     throw CommandFailure("chaos: \(report.scenario) is no longer in the storage catalog", .usage)
                 }
                 return scenario

@@ -18,10 +18,10 @@ struct RunCommand: ParsableCommand {
           chaos run Examples/Notes/scenarios --target-exec $NOTES --variant fragile
         """)
 
-    @Argument(help: "Bundled scenario names, scenario files, or folders of them.")
+    @Argument(help: "Names of the target's own scenarios, scenario files, or folders of them.")
     var scenarios: [String] = []
 
-    @Flag(help: "Run every bundled scenario.")
+    @Flag(help: "Run every scenario of the target's own (see 'chaos list').")
     var all = false
 
     @OptionGroup var target: TargetOptions
@@ -37,12 +37,12 @@ struct RunCommand: ParsableCommand {
     func run() throws {
         RunInterruption.install()
         try output.prepare()
-        var chosen = try CommandFailure.usage { all ? try ScenarioLoader.bundled() : try ScenarioLoader.resolve(all: scenarios) }
+        let choice = try target.resolve()
+        var chosen = try CommandFailure.usage { all ? try choice.ownScenarios() : try ScenarioLoader.resolve(all: scenarios, in: choice.catalog) }
         let previous = try suite.previousReport()
         if let (index, count) = suite.shardIndex {
             chosen = SuiteRunner.shard(chosen, index: index, of: count)
         }
-        let choice = try target.resolve()
         try choice.check(chosen, options: cases.overrides)
         let options = cases.runOptions(choice)
 

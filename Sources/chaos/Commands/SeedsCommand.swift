@@ -1,6 +1,7 @@
 import ArgumentParser
 import Chaos
 import Foundation
+import ReferenceTarget
 
 /// `chaos seeds`: docs/SEEDS.md, written from the seed map and the verdicts of every
 /// scenario it names, run on both variants of the built-in app.
@@ -32,14 +33,15 @@ struct SeedsCommand: ParsableCommand {
     func run() throws {
         RunInterruption.install()
         let map = try CommandFailure.usage { try SeedMap.bundled() }
-        let catalog = try CommandFailure.usage { try ScenarioLoader.bundled() }
+        let target = try TargetOptions.resolve(targetExec: nil, variant: nil)
+        let catalog = try CommandFailure.usage { try target.catalog?.scenarios() ?? [] }
         let problems = map.problems(catalog: Set(catalog.map(\.name)))
         guard problems.isEmpty else {
             throw CommandFailure("the seed map does not hold:\n" + problems.map { "  \($0)" }.joined(separator: "\n"), .usage)
         }
         let chosen = map.scenarioNames.compactMap { name in catalog.first { $0.name == name } }
         var verdicts: [String: SeedsDocument.Verdicts] = [:]
-        for variant in ["hardened", "legacy"] {
+        for variant in SeedsDocument.variants {
             let target = try TargetOptions.resolve(targetExec: nil, variant: variant)
             printError("running \(chosen.count) scenarios on \(variant)…")
             let report = SuiteRunner(options: RunOptions(target: target, seed: nil, keepScratch: false),
@@ -47,7 +49,9 @@ struct SeedsCommand: ParsableCommand {
             guard !report.cases.contains(where: { $0.verdict == .interrupted }) else { throw CommandFailure("interrupted", .interrupted) }
             for report in report.cases {
                 var entry = verdicts[report.scenario] ?? SeedsDocument.Verdicts(hardened: nil, legacy: nil)
-                if variant == "hardened" { entry.hardened = report } else { entry.legacy = report }
+                let verdict = SeedsDocument.Verdict(passed: report.verdict == .passed, deviated: report.verdict == .deviated,
+                                                    text: report.verdictInBrief)
+                if variant == SeedsDocument.variants[0] { entry.hardened = verdict } else { entry.legacy = verdict }
                 verdicts[report.scenario] = entry
             }
         }

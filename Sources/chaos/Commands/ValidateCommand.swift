@@ -18,7 +18,7 @@ struct ValidateCommand: ParsableCommand {
               --target-exec .build/debug/chaos-example-notes
         """)
 
-    @Argument(help: "Scenario files (.yaml), folders of them, or bundled scenario names.")
+    @Argument(help: "Scenario files (.yaml), folders of them, or the names of the target's own scenarios.")
     var scenarios: [String]
 
     @OptionGroup var target: TargetOptions
@@ -39,7 +39,7 @@ struct ValidateCommand: ParsableCommand {
             }
             for file in files {
                 do {
-                    let scenario = try ScenarioLoader.resolve(file)
+                    let scenario = try ScenarioLoader.resolve(file, in: choice.catalog)
                     let problems = ScenarioTargetCheck.problems(scenario, target: choice.declaration)
                     guard problems.isEmpty else {
                         for problem in problems { printError(String(describing: problem)) }

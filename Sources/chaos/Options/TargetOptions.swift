@@ -3,8 +3,9 @@ import Chaos
 import Foundation
 import ReferenceTarget
 
-/// Which app a command works on: the built-in one, or a user's target executable, and
-/// which of its variants. Every command that starts the app takes these.
+/// Which app a command works on: the built-in one (the reference app, which this
+/// executable hosts), or a user's target executable, and which of its variants. Every
+/// command that starts the app takes these.
 struct TargetOptions: ParsableArguments {
     @Option(help: "A target executable of your own that links ChaosTarget (docs/TARGETS.md); default: the built-in app.")
     var targetExec: String?
@@ -12,8 +13,9 @@ struct TargetOptions: ParsableArguments {
     @Option(help: "hardened or legacy for the built-in app (default hardened); with --target-exec, one of the target's own variants (default its first).")
     var variant: String?
 
-    /// The target chosen, with its variant settled: the built-in app is known (its
-    /// declaration is read in this process); a user's target is asked what it declares.
+    /// The target chosen, with its variant settled: the built-in app is selected as any
+    /// target is, its declaration read in this process (it is compiled in); a user's
+    /// target is asked what it declares.
     func resolve() throws -> TargetSelection {
         try Self.resolve(targetExec: targetExec, variant: variant)
     }
@@ -22,7 +24,8 @@ struct TargetOptions: ParsableArguments {
     static func resolve(targetExec: String?, variant: String?) throws -> TargetSelection {
         do {
             guard let targetExec else {
-                return try TargetSelection.builtIn(chaos: selfExecutable, variant: variant, declaration: builtInDeclaration)
+                return try TargetSelection.select(builtInWorker, name: RunInfo.hostedTarget, targetExec: nil, variant: variant,
+                                                  declaration: builtInDeclaration)
             }
             return try TargetSelection.userTarget(at: targetExec, variant: variant)
         } catch let TargetSelection.Failure.usage(text) {
@@ -39,6 +42,12 @@ struct TargetOptions: ParsableArguments {
         MainActor.assumeIsolated { ReferenceApp.declaration }
     }
 
+    /// The built-in app's worker: this executable, as the reference app asks to be
+    /// started (`chaos worker`).
+    static var builtInWorker: WorkerCommand {
+        WorkerCommand(executable: selfExecutable, arguments: ReferenceApp.workerArguments, environment: WorkerCommand.workerEnvironment())
+    }
+
     /// This executable's own path: the built-in worker is `chaos worker`.
     static var selfExecutable: String {
         (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
@@ -46,6 +55,16 @@ struct TargetOptions: ParsableArguments {
 }
 
 extension TargetSelection {
+    /// Every scenario the target ships (`chaos run --all`, `chaos list`); a target that
+    /// ships none is told how to name its scenarios instead.
+    func ownScenarios() throws(ScenarioError) -> [Scenario] {
+        guard let catalog else {
+            throw ScenarioError(file: name, line: 0, column: 0,
+                                message: "the target ships no scenarios of its own (ChaosTarget.scenarioFolder): name scenario files or folders")
+        }
+        return try catalog.scenarios()
+    }
+
     /// Refuses scenarios and `--option`s that do not fit the target, before anything
     /// runs: every problem is printed (a scenario's with its line), and the command ends
     /// with exit 64.

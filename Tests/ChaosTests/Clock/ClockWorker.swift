@@ -17,7 +17,7 @@ final class ClockWorker {
         let libraries = try FaketimeLibraries.locate().get()
         seam = try FaketimeClock(libraries: libraries, timestampFile: folder.url.appendingPathComponent("faketime.rc"))
         try before(seam)
-        var command = seam.wrap(WorkerCommand.builtIn(chaos: ChaosExecutable.path))
+        var command = seam.wrap(WorkerCommand.reference)
         edit(&command.environment)
         let context = TargetContext(dataDirectory: folder.url.appendingPathComponent("data"), variant: "hardened",
                                     options: [:], seed: 1)

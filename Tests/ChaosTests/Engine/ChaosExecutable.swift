@@ -1,6 +1,8 @@
 import Foundation
 import Synchronization
 import Chaos
+import ChaosTarget
+import ReferenceTarget
 
 /// Runs the built `chaos` executable as a user would, and captures what it did.
 /// The executable sits beside the test bundle in SwiftPM's build folder.
@@ -45,7 +47,7 @@ struct ChaosExecutable {
             case .invalidUTF8: continue
             case .endOfFile: break loop
             case .timedOut, .tooLong:
-                child.killGroup()
+                child.killTree()
                 break loop
             }
         }
@@ -108,5 +110,32 @@ extension ChaosExecutable {
         let result = try run(["run"] + scenarios + ["--variant", variant, "--report-dir", folder.url.path])
         let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
         return (result, Dictionary(uniqueKeysWithValues: report.cases.map { ($0.scenario, $0) }))
+    }
+}
+
+/// The first lines of a target written as a shell script, speaking just enough of the
+/// worker protocol: the ready line, and — in the one worker Chaos starts to ask what the
+/// target declares (its data folder's name holds `-describe-`) — the answer to
+/// `describe`, `declaration` being the JSON object, after which it exits.
+enum ShellTarget {
+    static func preamble(_ declaration: String) -> String {
+        """
+        echo '{"event":"ready","pid":'$$'}'
+        case "$*" in *-describe-*) read -r line; echo '{"declaration":\(declaration),"id":0,"ok":true}'; exit 0 ;; esac
+        """
+    }
+}
+
+extension WorkerCommand {
+    /// The built-in app's worker, as `chaos` starts it (`chaos worker`).
+    static var reference: WorkerCommand {
+        WorkerCommand(executable: ChaosExecutable.path, arguments: ReferenceApp.workerArguments, environment: WorkerCommand.workerEnvironment())
+    }
+}
+
+extension TargetSelection {
+    /// The built-in app, selected as `chaos` selects it, its declaration asked of one worker.
+    static func reference(variant: String? = nil) throws -> TargetSelection {
+        try select(.reference, name: RunInfo.hostedTarget, targetExec: nil, variant: variant)
     }
 }

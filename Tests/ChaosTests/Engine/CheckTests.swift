@@ -74,7 +74,7 @@ import Testing
         let folder = try TemporaryFolder()
         let script = try folder.write("no-workload.sh", """
             #!/bin/sh
-            echo '{"event":"ready","files":{"store":"s.sqlite"},"actions":["a.b"],"probes":["health","surfaced"],"pid":1}'
+            \(ShellTarget.preamble(#"{"files":{"store":"s.sqlite"},"actions":["a.b"],"probes":["health","surfaced"]}"#))
             read line
             """, executable: true)
         let result = try ChaosExecutable.run(["check", "--target-exec", script.path, "--variant", "x"])

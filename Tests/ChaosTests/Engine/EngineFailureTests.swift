@@ -10,7 +10,7 @@ import Testing
     /// the test can prove the whole process group was killed.
     static let hangingTarget = """
     #!/bin/bash
-    echo '{"event":"ready","files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[],"pid":'$$'}'
+    \(ShellTarget.preamble(#"{"files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[]}"#))
     sleep 987.654 &
     wait
     """
@@ -57,7 +57,7 @@ import Testing
     func aWorkerKilledByATrapSignalIsATrap(signal: String, number: Int32, name: String) throws {
         let dying = """
         #!/bin/bash
-        echo '{"event":"ready","files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[],"pid":'$$'}'
+        \(ShellTarget.preamble(#"{"files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[]}"#))
         read line
         echo "Fatal error: simulated" >&2
         kill -\(signal) $$
@@ -84,7 +84,7 @@ import Testing
     @Test func aWorkerThatExitsIsAnUnexpectedExitNotATrap() throws {
         let exiting = """
         #!/bin/bash
-        echo '{"event":"ready","files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[],"pid":'$$'}'
+        \(ShellTarget.preamble(#"{"files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[]}"#))
         read line
         exit 3
         """
@@ -138,7 +138,7 @@ enum ChildProcessProbe {
         let marker = folder.url.appendingPathComponent("worker-started")
         let target = try folder.write("slow-target", """
         #!/bin/bash
-        echo '{"event":"ready","files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[],"pid":'$$'}'
+        \(ShellTarget.preamble(#"{"files":{"store":"app.sqlite"},"actions":["favorites.list"],"probes":[]}"#))
         touch '\(marker.path)'
         sleep 987.111 &
         wait

@@ -27,7 +27,7 @@ import Testing
         let result = try ChaosExecutable.run(["run", "--all", "--report-dir", folder.url.path])
         #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
         let report = try JSONReportWriter.read(from: folder.url.appendingPathComponent("chaos-report.json"))
-        #expect(report.cases.count == ScenarioLoader.bundledNames().count)
+        #expect(report.cases.count == ScenarioCatalog.reference.names.count)
         #expect(report.cases.allSatisfy { $0.verdict == .passed })
     }
 

@@ -88,8 +88,8 @@ import Testing
 /// launch's last write) does not cancel the relaunch that was stopping it.
 @Suite struct PowerLossWhileStoppingTests {
     @Test func theRelaunchGoesOnWhenThePowerIsBack() throws {
-        let options = RunOptions(target: try TargetSelection.builtIn(chaos: ChaosExecutable.path), seed: nil, keepScratch: false)
-        let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save"), options: options,
+        let options = RunOptions(target: try TargetSelection.reference(), seed: nil, keepScratch: false)
+        let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save", in: .reference), options: options,
                               kind: .crash, limit: 1, seeds: 1)
         let counting = sweeper.runTrial(.powerLoss(.afterWrites(1_000_000_000), mode: .keep, seed: 0))
         let writes = try #require(counting.io?.writes)
@@ -141,9 +141,9 @@ import Testing
 /// gives the same verdicts, trial for trial, the same failures and coverage.
 @Suite struct ForkServerSweepTests {
     @Test func forkedWorkersGiveTheVerdictsOfSpawnedOnesTrialForTrial() throws {
-        var options = RunOptions(target: try TargetSelection.builtIn(chaos: ChaosExecutable.path), seed: nil, keepScratch: false)
+        var options = RunOptions(target: try TargetSelection.reference(), seed: nil, keepScratch: false)
         options.optionOverrides = ["synchronous": "off"]  // so that some trials lose writes
-        let scenario = try ScenarioLoader.resolve("power-loss-during-save")
+        let scenario = try ScenarioLoader.resolve("power-loss-during-save", in: .reference)
         var forked = Sweeper(scenario: scenario, options: options, kind: .crash, limit: 60, seeds: 1)
         forked.jobs = 2
         var spawned = forked
@@ -160,7 +160,7 @@ import Testing
     /// process thinks it is (its ready line names the pid the server gave back).
     @Test func concurrentForksOnOneServerDoNotCrossTheirPids() throws {
         let folder = try TemporaryFolder()
-        let server = try ForkServer(command: WorkerCommand.builtIn(chaos: ChaosExecutable.path),
+        let server = try ForkServer(command: WorkerCommand.reference,
                                     log: folder.url.appendingPathComponent("server.stderr"))
         defer { server.shutDown() }
         let data = folder.url.appendingPathComponent("data")
@@ -174,7 +174,7 @@ import Testing
                 return
             }
             if !ready.contains(#""pid":\#(child.pid)"#) { mismatches.withLock { $0.append("\(child.pid): \(ready)") } }
-            child.killGroup()
+            child.killTree()
             _ = child.waitForExit()
         }
         #expect(mismatches.withLock { $0 }.isEmpty)
@@ -182,7 +182,7 @@ import Testing
 
     @Test func aForkedWorkerEndsAsAWorkerDoes() throws {
         let folder = try TemporaryFolder()
-        let command = WorkerCommand.builtIn(chaos: ChaosExecutable.path)
+        let command = WorkerCommand.reference
         let server = try ForkServer(command: command, log: folder.url.appendingPathComponent("server.stderr"))
         defer { server.shutDown() }
         let data = folder.url.appendingPathComponent("data")
@@ -195,7 +195,7 @@ import Testing
         }
         #expect(ready.contains(#""event":"ready""#))
         #expect(ready.contains(#""pid":\#(child.pid)"#), "the forked worker reports its own pid")
-        child.killGroup()
+        child.killTree()
         #expect(child.waitForExit() == .signaled(SIGKILL), "the server reaps it and says how it ended")
     }
 }

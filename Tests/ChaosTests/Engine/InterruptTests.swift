@@ -34,7 +34,7 @@ import Testing
             case .endOfFile: break reading
             case .timedOut where ContinuousClock.now < deadline: continue
             default:
-                chaos.killGroup()
+                chaos.killTree()
                 break reading
             }
         }

@@ -110,6 +110,20 @@ import Testing
         #expect(left.filter { $0.contains("/bin/sleep") }.count == 2, "\(left)")
     }
 
+    /// `setsid sh -c 'sleep 300'`: the helper left the session, and its sleep is its own
+    /// child. Both are ended, and both named: killing the helper alone once left the
+    /// sleep running, re-parented to init, while the report said the helper was killed.
+    @Test func aHelperThatLeftTheSessionIsEndedWithItsOwnChildAndEachIsNamed() throws {
+        let outcome = try Self.run("grandchild-leaves-a-child")
+        Self.expectClean(outcome, within: .seconds(5))
+        #expect(outcome.result.exitCode == 0, "\(outcome.text)")
+        let left = outcome.only?.leftBehind ?? []
+        // One helper and one sleep a launch.
+        #expect(left.filter { $0.contains("(sh -c sleep 987.") }.count == 2, "\(left)")
+        #expect(left.filter { $0.contains("(sleep 987.") }.count == 2, "\(left)")
+        #expect(left.count == 4, "\(left)")
+    }
+
     @Test func aLineWithNoEndIsAProtocolErrorNotUnboundedMemory() throws {
         let outcome = try Self.run("endless-line")
         Self.expectClean(outcome)
@@ -122,7 +136,7 @@ import Testing
         let outcome = try Self.run("huge-declaration")
         Self.expectClean(outcome)
         #expect(outcome.result.exitCode == 64, "\(outcome.text)")
-        #expect(outcome.result.stderr.contains("ready line is longer than 1 MiB"), "\(outcome.result.stderr)")
+        #expect(outcome.result.stderr.contains("declaration is longer than 1 MiB"), "\(outcome.result.stderr)")
     }
 
     @Test func aTrapAfterSixtyFourMegabytesOfStderrIsReadFromItsTail() throws {
@@ -134,10 +148,10 @@ import Testing
     }
 
     @Test func aDeclarationThatIsNotUTF8IsRefusedBeforeTheRun() throws {
-        let outcome = try Self.run("invalid-utf8-ready")
+        let outcome = try Self.run("invalid-utf8-declaration")
         Self.expectClean(outcome)
         #expect(outcome.result.exitCode == 64, "\(outcome.text)")
-        #expect(outcome.result.stderr.contains("ready line is not UTF-8"), "\(outcome.result.stderr)")
+        #expect(outcome.result.stderr.contains("declaration is not UTF-8"), "\(outcome.result.stderr)")
     }
 
     @Test func anUnknownActionOnATargetOfTenThousandNamesIsOneShortLine() throws {

@@ -47,7 +47,7 @@ import Testing
             case let .line(line): lines.append(line)
             case .endOfFile: break loop
             case .invalidUTF8: continue
-            case .timedOut, .tooLong: child.killGroup(); break loop
+            case .timedOut, .tooLong: child.killTree(); break loop
             }
         }
         let code: Int32

@@ -10,7 +10,7 @@ import Testing
 struct NetworkFaultDecisionTests {
     @Test func everyNetworkKindIsCataloguedWithAnExampleThatParses() throws {
         let network = FaultCatalog.all.filter { $0.family == .network }.map { $0.kind }
-        #expect(network == ["network-down", "blackhole", "latency", "reset-peer", "bandwidth", "slicer", "limit-data", "slow-close"])
+        #expect(network == ["network-down", "blackhole", "reset-peer", "limit-data", "latency", "bandwidth", "slicer", "slow-close"])
         for kind in FaultCatalog.all where kind.family == .network {
             let step = try ScenarioFixtures.faultStep(kind.example)
             #expect(step.fault.base is any NetworkFault, "\(kind.kind)")

@@ -68,7 +68,7 @@ final class ScriptedWorker: WorkerLink {
         self.launch = launch
     }
 
-    var declaration: TargetDeclaration { app.declaration }
+    var ready: WorkerReady { WorkerReady(pid: 0, libcSeamMissing: nil) }
     var openFiles: Set<String>? { nil }
 
     func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant, onEvent: (WorkerEvent) -> Void) -> WorkerOutcome {
@@ -106,13 +106,13 @@ final class ScriptedWorker: WorkerLink {
 
 extension ScriptedApp {
     /// What the scripted app declares: its files.
-    var declaration: TargetDeclaration { TargetDeclaration(files: files, actions: [], probes: [], pid: 0) }
+    var declaration: TargetDeclaration { TargetDeclaration(files: files, actions: [], probes: []) }
 
     /// Runs `yaml` as a case against this app.
     func run(_ yaml: String, seed: UInt64? = nil) throws -> CaseReport {
-        let target = TargetSelection(origin: .executable(path: "/scripted"),
+        let target = TargetSelection(name: "/scripted", targetExec: "/scripted",
                                      worker: WorkerCommand(executable: "/nonexistent", arguments: [], environment: [:]),
-                                     variant: "hardened", variants: [], declaration: declaration)
+                                     variant: "fixed", declaration: declaration)
         var options = RunOptions(target: target, seed: seed, keepScratch: false)
         options.launcher = self
         let scenario = try ScenarioLoader.load(yaml: yaml, file: "scripted.yaml", baseDirectory: nil)

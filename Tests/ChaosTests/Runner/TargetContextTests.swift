@@ -15,9 +15,10 @@ import Testing
         #expect(context.options == ["synchronous": "off", "remote-url": "http://127.0.0.1:4000/a=b"])
     }
 
-    @Test func defaultsAreHardenedAndSeedOne() throws {
+    /// No variant asked for: the target picks its own default (its first).
+    @Test func defaultsAreNoVariantAndSeedOne() throws {
         let context = try TargetContext(workerArguments: ["--data", "/d"])
-        #expect(context.variant == "hardened")
+        #expect(context.variant == "")
         #expect(context.seed == 1)
         #expect(context.options.isEmpty)
     }

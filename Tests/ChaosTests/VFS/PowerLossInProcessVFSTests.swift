@@ -203,13 +203,4 @@ extension ChaosVFSTests {
         #expect(PowerLoss.Mode.allCases.map(\.rawValue) == ["drop", "keep", "torn"])
         #expect(PowerLoss.exitCode == 86)
     }
-
-    @Test func theCrashSimulatorDrawsFromTheSameSplitMix64AsChaos() {
-        for seed: UInt64 in [0, 1, 42, 0xDEAD_BEEF_CAFE_F00D] {
-            var swift = SplitMix64(seed: seed)
-            var state = seed
-            let c = (0..<5).map { _ in chaos_vfs_splitmix64_next(&state) }
-            #expect(c == (0..<5).map { _ in swift.next() })
-        }
-    }
 }

@@ -61,7 +61,7 @@ extension ChildProcess {
             if let done = pollExit() { return (done, false) }
             let remaining = deadline - clock.now
             if remaining <= .zero || RunInterruption.requested {
-                killGroup()
+                killTree()
                 return (waitForExit(), true)
             }
             let slice = remaining.pollTimeout(cap: 200)

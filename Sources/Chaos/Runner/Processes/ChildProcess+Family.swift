@@ -28,16 +28,18 @@ extension ChildProcess {
     static let spawnLock = NSLock()
 
     /// After the child ended: what is left of its process group (descendants that outlived
-    /// it, holding its output open or not), killed. Returns how each is named in a report.
+    /// it, holding its output open or not), ended with everything they started, gone
+    /// before the next launch and the case's last look for leftovers. Returns how a
+    /// report names each process ended since the last call: these, and those
+    /// ``killTree()`` ended with the child.
     package func endGroup() -> [String] {
-        guard kill(-pid, 0) == 0 else { return [] }
+        let earlier = lock.withLock {
+            defer { endedWithIt = [] }
+            return endedWithIt
+        }
+        guard kill(-pid, 0) == 0 else { return earlier }
         let members = ProcessTable.entries().filter { $0.group == pid && $0.pid != pid && !$0.isZombie }
-        let names = members.map(ProcessTable.describe)
-        _ = kill(-pid, SIGKILL)
-        // Gone before the next launch, and before the case's last look for leftovers.
-        let deadline = ContinuousClock.now + .seconds(2)
-        for member in members { _ = Self.awaitEnd(of: member.pid, deadline: deadline) }
-        return names
+        return earlier + ProcessTree.end(members)
     }
 
     /// Waits until process `pid` has ended (a zombie or gone) or `deadline` passes,

@@ -42,6 +42,8 @@ package final class ChildProcess: @unchecked Sendable {
     let forkServer: ForkServer?
     // Guards every mutable field: the runner may kill from a timeout path.
     let lock = NSLock()
+    /// What ``killTree()`` ended besides the child, named, until ``endGroup()`` hands it on.
+    var endedWithIt: [String] = []
 
     /// Starts `executable` with `arguments` and exactly `environment`. With an
     /// `outputFile`, its stdout goes there (a server's log) and nothing is read from it.
@@ -120,7 +122,7 @@ package final class ChildProcess: @unchecked Sendable {
     }
 
     deinit {
-        killGroup()
+        killTree()
         _ = waitForExit()
         closeFDs()
     }
@@ -189,12 +191,17 @@ package final class ChildProcess: @unchecked Sendable {
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
     }
 
-    /// SIGKILL to the whole process group: the worker and anything it started.
-    package func killGroup(signal: Int32 = SIGKILL) {
+    /// SIGKILL to the child and everything it started: its process group, and every
+    /// descendant that left the group (``ProcessTree``). What of that ended, the child
+    /// aside, is kept for ``endGroup()`` to name.
+    package func killTree() {
         lock.lock(); defer { lock.unlock() }
         guard termination == nil else { return }
-        _ = kill(-pid, signal)
-        _ = kill(pid, signal)
+        let group = ProcessTable.entries().filter { $0.group == pid || $0.pid == pid }
+        endedWithIt += ProcessTree.end(group, unnamed: [pid])
+        // Whatever joined the group after it was read (nothing can, once it is frozen).
+        _ = kill(-pid, SIGKILL)
+        _ = kill(pid, SIGKILL)
     }
 
     private func closeFDs() {

@@ -20,7 +20,8 @@ import Glibc
 ///   is not a process it spawned itself is a worker's.
 ///
 /// Only processes started after the case's first worker are considered. Each one found
-/// is killed, reaped when it was re-parented here, and named in the case's report.
+/// is killed with everything it started (``ProcessTree``), reaped when it was
+/// re-parented here, and named in the case's report once it has ended.
 /// Unchecked Sendable: every mutable field is under `lock`.
 package final class ProcessLeftovers: @unchecked Sendable {
     /// The environment variable of the case's mark.
@@ -86,24 +87,20 @@ package final class ProcessLeftovers: @unchecked Sendable {
                 if itsMark == mark || (orphan && itsMark == nil) { found.append(entry) }
             }
         }
-        let running = found.filter { !$0.isZombie }
-        let descriptions = running.map(ProcessTable.describe)
-        for entry in running { _ = kill(entry.pid, SIGKILL) }
-        Self.reap(found)
+        // Each with everything it started: a helper that left the session has children
+        // of its own, which its death would hand to init.
+        let descriptions = ProcessTree.end(found.filter { !$0.isZombie })
+        Self.reap(found.filter(\.isZombie))
         return lock.withLock {
             named += descriptions
             return named
         }
     }
 
-    /// Reaps the processes re-parented here once they have ended (a SIGKILL takes effect
-    /// at once, but not instantly): each waited for a moment at most.
+    /// Reaps the orphans re-parented here that had already ended on their own.
     private static func reap(_ entries: [ProcessEntry]) {
         let me = getpid()
         for entry in entries {
-            let deadline = ContinuousClock.now + .seconds(1)
-            guard ChildProcess.awaitEnd(of: entry.pid, deadline: deadline) else { continue }
-            // Re-read: a process killed after its parent died was re-parented here meanwhile.
             guard ProcessTable.entry(entry.pid)?.parent == me else { continue }
             var status: Int32 = 0
             while waitpid(entry.pid, &status, WNOHANG) < 0 && errno == EINTR {}

@@ -73,7 +73,7 @@ struct FaketimeLibraries: Sendable, Equatable {
             case .invalidUTF8: continue
             case .endOfFile: break reading
             case .timedOut, .tooLong:
-                dpkg.killGroup()
+                dpkg.killTree()
                 break reading
             }
         }

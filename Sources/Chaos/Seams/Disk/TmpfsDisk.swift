@@ -43,7 +43,7 @@ final class TmpfsDisk {
         case .line("mounted"):
             return .success(TmpfsDisk(directory: directory, holder: holder))
         default:
-            holder.killGroup()
+            holder.killTree()
             _ = holder.waitForExit()
             let said = ((try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "")
                 .trimmingCharacters(in: .whitespacesAndNewlines)
@@ -92,7 +92,7 @@ final class TmpfsDisk {
 
     /// Ends the namespace; the tmpfs and everything on it go with it.
     func unmount() {
-        holder.killGroup()
+        holder.killTree()
         _ = holder.waitForExit()
     }
 

@@ -96,7 +96,7 @@ package final class NetworkLab {
 
     /// Every probe name the remotes of `declaration` answer, as a scenario writes it.
     package static func probes(of declaration: TargetDeclaration) -> [String] {
-        [connectionsProbe] + (declaration.remotes ?? []).flatMap { $0.probes.keys.map { probePrefix + $0 } }.sorted()
+        [connectionsProbe] + declaration.remotes.flatMap { $0.probes.keys.map { probePrefix + $0 } }.sorted()
     }
 
     /// Stops the proxies, the servers Chaos started, then the event-loop thread. Blocks

@@ -30,7 +30,7 @@ final class NetworkSeam: FaultSeam {
         }
         return remotes.filter { remote in
             let byFault = steps.contains { $0.remote == remote.name || ($0.remote == nil && remotes.count == 1) }
-            let bySystem = remote.systems.map { $0.contains(scenario.system) } ?? true
+            let bySystem = remote.serves(scenario.system)
             let byProbe = probes.contains { $0 == NetworkLab.connectionsProbe || remote.probes[String($0.dropFirst(NetworkLab.probePrefix.count))] != nil }
             return byFault || bySystem || byProbe
         }

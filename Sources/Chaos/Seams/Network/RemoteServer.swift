@@ -84,7 +84,7 @@ final class RemoteServer {
     /// Ends a started server with its process group; an address is left as it is.
     func stop() {
         guard let process else { return }
-        process.killGroup()
+        process.killTree()
         _ = process.waitForExit()
         _ = process.endGroup()
     }

@@ -8,10 +8,10 @@ import ChaosTarget
 final class ProcessSeam: FaultSeam {
     private(set) var armed: [ArmedFault] = []
     /// What the workers said about the seams that reach the target's files.
-    var storage = StorageFacts()
+    var storage: StorageFacts
 
     init(sqliteLibraries: Int) {
-        storage.sqliteLibraries = sqliteLibraries
+        storage = StorageFacts(sqliteLibraries: sqliteLibraries)
     }
 
     func carries(_ fault: AnyFault) -> Bool {

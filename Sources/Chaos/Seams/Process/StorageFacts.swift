@@ -4,14 +4,14 @@ import ChaosTarget
 /// many copies of SQLite it declares, whether the libc seam was loaded, and which seam
 /// saw its files while storage faults were armed.
 struct StorageFacts {
-    var sqliteLibraries: Int?
+    var sqliteLibraries: Int
     var libcSeamMissing: String?
     var reach: StorageReach?
 
     /// The seam a storage step goes through on this target.
     func seam(of step: FaultStep) -> StorageSeam {
         if (step.fault.base as? any StorageFault)?.seam == .tmpfs { return .tmpfs }
-        return StorageSeam.resolved(step.trigger.seam, sqliteLibraries: sqliteLibraries ?? 1)
+        return StorageSeam.resolved(step.trigger.seam, sqliteLibraries: sqliteLibraries)
     }
 
     /// Why the fault can never fire in the seam that reaches this target: none of its
@@ -45,7 +45,7 @@ struct StorageFacts {
             let seen = reach.libcOpens > 0
                 ? "the app opened \(reach.libcOpens) file\(reach.libcOpens == 1 ? "" : "s") under its data folder, none through it"
                 : "the app opened no database through it"
-            let declared = sqliteLibraries ?? 1
+            let declared = sqliteLibraries
             return "the fault VFS never saw the app's files: \(seen). "
                 + (declared == 0 ? "The target declares no copy of SQLite (static let sqlite = []), so the VFS is in none: "
                     + "use seam: libc, or leave seam: out"

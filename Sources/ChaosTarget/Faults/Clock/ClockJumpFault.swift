@@ -57,3 +57,14 @@ package struct ClockJumpFault: ClockFault {
         return next
     }
 }
+
+extension ClockJumpFault: HuntedFault {
+    package static let huntGroup = HuntGroup.clock
+    package static let huntWeight = 1
+    /// Back an hour, on an hour, back a day, on a month, back half a minute.
+    static let huntJumps = ["-1h", "+1h", "-24h", "+720h", "-30s"]
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("by", .string(draws.pick(huntJumps)))]
+    }
+}

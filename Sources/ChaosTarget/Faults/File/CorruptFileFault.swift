@@ -161,3 +161,20 @@ package struct CorruptFileFault: FileFault {
         return chosen.sorted()
     }
 }
+
+extension CorruptFileFault: HuntedFault {
+    package static let huntGroup = HuntGroup.fileDamage
+    package static let huntWeight = 6
+    /// A damage's size is what it is: fewer flipped bytes is another damage, not a simpler one.
+    package static let numbersShrink = false
+    /// Every way, in a fixed order (the draws of a seed must not move when a method is added).
+    static let huntMethods: [Method] = [.garbageHeader, .flipBytes, .zeroPages, .truncate, .zeroLength, .headerOnly]
+
+    /// A method; flipped bytes as the storage catalog flips them: enough to reach the
+    /// pages SQLite checks. A few bits flipped inside a row's text are a change no app can
+    /// tell from an edit without checksums of its own (a hunt found one in Sync's notes).
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        let how = draws.pick(huntMethods)
+        return [HuntKey("how", .string(how.rawValue))] + (how == .flipBytes ? [HuntKey("bytes", .int(1024))] : [])
+    }
+}

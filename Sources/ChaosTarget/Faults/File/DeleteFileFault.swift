@@ -31,3 +31,12 @@ package struct DeleteFileFault: FileFault {
 
     package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan { .delete }
 }
+
+extension DeleteFileFault: HuntedFault {
+    package static let huntGroup = HuntGroup.fileDamage
+    package static let huntWeight = 2
+    /// A folder (`backups`) is deleted, never garbled.
+    package static let actsOnFolders = true
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { [] }
+}

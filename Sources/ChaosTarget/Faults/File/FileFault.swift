@@ -29,6 +29,10 @@ package protocol FileFault: Fault {
     /// Whether what it does shows only to a process that honours permission bits: the
     /// seam then runs the app's workers without root's override of them.
     static var needsPermissionBits: Bool { get }
+
+    /// Whether what the file held is gone after it (damaged, deleted, replaced), rather
+    /// than only out of reach: a journal it acts on takes its commits with it, for any app.
+    static var losesWhatTheFileHeld: Bool { get }
 }
 
 /// What a damaged file is to the app.
@@ -49,6 +53,7 @@ extension FileFault {
     package var preparation: FileDamagePreparation { .none }
     package static var needsTheFile: Bool { true }
     package static var needsPermissionBits: Bool { false }
+    package static var losesWhatTheFileHeld: Bool { true }
 }
 
 /// What the file seam does before a file fault makes its plan.

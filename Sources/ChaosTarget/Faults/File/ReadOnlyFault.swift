@@ -19,6 +19,8 @@ package struct ReadOnlyFault: FileFault {
     package static let parameterKeys = ["file"]
     /// Root ignores permission bits: the app's workers run without that override.
     package static let needsPermissionBits = true
+    /// The file is all there: only writing it is refused.
+    package static let losesWhatTheFileHeld = false
 
     package var file: String
 
@@ -33,4 +35,11 @@ package struct ReadOnlyFault: FileFault {
     package var label: String { "\(Self.kind) \(file)" }
 
     package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan { .makeReadOnly }
+}
+
+extension ReadOnlyFault: HuntedFault {
+    package static let huntGroup = HuntGroup.fileDamage
+    package static let huntWeight = 2
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { [] }
 }

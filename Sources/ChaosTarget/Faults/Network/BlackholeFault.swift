@@ -37,3 +37,10 @@ package struct BlackholeFault: NetworkFault {
         var swallowsClose: Bool { true }
     }
 }
+
+extension BlackholeFault: HuntedFault {
+    package static let huntGroup = HuntGroup.network
+    package static let huntWeight = 1
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { draws.trigger() }
+}

@@ -71,3 +71,12 @@ package struct LatencyFault: NetworkFault {
         }
     }
 }
+
+extension LatencyFault: HuntedFault {
+    package static let huntGroup = HuntGroup.network
+    package static let huntWeight = 1
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("latency", .string("300ms"))] + draws.trigger()
+    }
+}

@@ -54,3 +54,12 @@ package struct LimitDataFault: NetworkFault {
         }
     }
 }
+
+extension LimitDataFault: HuntedFault {
+    package static let huntGroup = HuntGroup.network
+    package static let huntWeight = 1
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("bytes", .int(draws.pick([0, 10, 40, 100])))] + draws.trigger()
+    }
+}

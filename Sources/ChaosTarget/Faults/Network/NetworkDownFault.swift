@@ -42,3 +42,10 @@ package struct NetworkDownFault: NetworkFault {
         mutating func plan(_ count: Int) -> ChunkPlan { ChunkPlan(pieces: [], ending: .reset(after: .zero)) }
     }
 }
+
+extension NetworkDownFault: HuntedFault {
+    package static let huntGroup = HuntGroup.network
+    package static let huntWeight = 1
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { [] }
+}

@@ -74,3 +74,13 @@ package struct ResetPeerFault: NetworkFault {
         }
     }
 }
+
+extension ResetPeerFault: HuntedFault {
+    package static let huntGroup = HuntGroup.network
+    package static let huntWeight = 1
+
+    /// The answer's first byte reset: the remote did the work, the app never heard.
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("after-bytes", .int(0)), HuntKey("direction", .string(NetworkDirection.downstream.rawValue))] + draws.trigger()
+    }
+}

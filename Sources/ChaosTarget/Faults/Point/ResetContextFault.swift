@@ -43,3 +43,10 @@ package struct ResetContextFault: PointFault {
         .call { hit in context.targetEffect(Self.effect, hit.name) }
     }
 }
+
+extension ResetContextFault: HuntedFault {
+    package static let huntGroup = HuntGroup.point
+    package static let huntWeight = 20
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { draws.trigger() }
+}

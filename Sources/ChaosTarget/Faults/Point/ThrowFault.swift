@@ -43,3 +43,10 @@ package struct ThrowFault: PointFault {
 
     package func action(_ context: PointFaultContext) -> FaultAction { .fail(message: message) }
 }
+
+extension ThrowFault: HuntedFault {
+    package static let huntGroup = HuntGroup.point
+    package static let huntWeight = 80
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { draws.trigger() }
+}

@@ -48,3 +48,15 @@ package struct BusyFault: StorageFault {
         .fail(StorageEffect.Code.busy)
     }
 }
+
+extension BusyFault: HuntedFault {
+    package static let huntGroup = HuntGroup.storage
+    package static let huntWeight = 50
+    /// A lock another process holds for good is no fault an app recovers from within 5 s:
+    /// SQLite itself retries a WAL read for about 10 s before it gives up.
+    package static let firesAFewTimes = true
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("times", .int(1 + draws.below(3)))]
+    }
+}

@@ -91,3 +91,14 @@ package struct DiskFullFault: StorageFault {
         return .fail(StorageEffect.Code.full, errno: errno)
     }
 }
+
+extension DiskFullFault: HuntedFault {
+    package static let huntGroup = HuntGroup.diskFull
+    package static let huntWeight = 1
+
+    /// Before a launch, now and then a real full disk (tmpfs) rather than the seam's.
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        guard situation.appIsClosed else { return [] }
+        return draws.chance(70) ? [] : [HuntKey("mechanism", .string(Mechanism.tmpfs.rawValue))]
+    }
+}

@@ -80,3 +80,13 @@ package struct IOErrorFault: StorageFault {
         }
     }
 }
+
+extension IOErrorFault: HuntedFault {
+    package static let huntGroup = HuntGroup.storage
+    package static let huntWeight = 1
+
+    /// One of the operations the target's seam sees, and a trigger.
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("op", .string(draws.pick(situation.storageOperations)))] + draws.trigger()
+    }
+}

@@ -35,3 +35,15 @@ package struct ShortReadFault: StorageFault {
         .fail(StorageEffect.Code.ioErrorShortRead)
     }
 }
+
+extension ShortReadFault: HuntedFault {
+    package static let huntGroup = HuntGroup.storage
+    package static let huntWeight = 50
+    /// A file reads short only at its end: short on every read while its size says
+    /// otherwise is a state no file system presents (SQLite's WAL reader loops on it 10 s).
+    package static let firesAFewTimes = true
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("times", .int(1 + draws.below(3)))]
+    }
+}

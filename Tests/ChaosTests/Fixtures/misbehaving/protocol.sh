@@ -3,10 +3,11 @@
 # (MisbehavingTargetTests) hold the controller to ending every one of them cleanly.
 # Sourced: `. "$(dirname "$0")/protocol.sh"`.
 
-# The ready line; $1 is JSON fields to add (",\"variants\":[...]").
-ready() {
-  printf '{"actions":["app.list"],"event":"ready","files":{"store":"app.sqlite"},"pid":%d,"probes":[]%s}\n' $$ "${1:-}"
-}
+# The ready line: the worker's pid.
+ready() { printf '{"event":"ready","pid":%d}\n' $$; }
+
+# What the target declares, as JSON; $1 is fields to add (",\"variants\":[...]").
+declaration() { printf '{"actions":["app.list"],"files":{"store":"app.sqlite"},"probes":[]%s}' "${1:-}"; }
 
 # Reads one request into REQ_ID and REQ_OP; ends the script at the end of input.
 next_request() {
@@ -17,10 +18,15 @@ next_request() {
 
 reply_ok() { printf '{"id":%s,"ok":true}\n' "$REQ_ID"; }
 
-# Answers every request with ok; exits 0 after stop.
+# Answers `describe` with $DECLARATION (default: declaration), anything else with ok;
+# exits 0 after stop.
 serve() {
   while next_request; do
-    reply_ok
+    if [ "$REQ_OP" = describe ]; then
+      printf '{"declaration":%s,"id":%s,"ok":true}\n' "${DECLARATION:-$(declaration)}" "$REQ_ID"
+    else
+      reply_ok
+    fi
     if [ "$REQ_OP" = stop ]; then exit 0; fi
   done
 }

@@ -4,21 +4,39 @@
 /// names on both variants; nothing in it is typed by hand, and nothing in it changes
 /// from one run to the next unless a verdict does (no times, no paths).
 package enum SeedsDocument {
-    /// The verdicts of one scenario, one report per variant.
-    package struct Verdicts: Sendable {
-        package var hardened: CaseReport?
-        package var legacy: CaseReport?
+    /// One scenario's verdict on one variant, as the document shows it.
+    package struct Verdict: Sendable, Equatable {
+        package var passed: Bool
+        package var deviated: Bool
+        /// `✔ passed`, `✘ trap at LegacyStore.swift:18`, `✘ preserved, surfaced`.
+        package var text: String
 
-        package init(hardened: CaseReport?, legacy: CaseReport?) {
+        package init(passed: Bool, deviated: Bool, text: String) {
+            self.passed = passed
+            self.deviated = deviated
+            self.text = text
+        }
+    }
+
+    /// The verdicts of one scenario, one per variant.
+    package struct Verdicts: Sendable {
+        package var hardened: Verdict?
+        package var legacy: Verdict?
+
+        package init(hardened: Verdict?, legacy: Verdict?) {
             self.hardened = hardened
             self.legacy = legacy
         }
     }
 
+    /// The variants the document runs every scenario on: the app as the seeds ask for
+    /// it, and their "before" code.
+    package static let variants = ["hardened", "legacy"]
+
     package static func markdown(_ map: SeedMap, verdicts: [String: Verdicts], seed: UInt64?) -> String {
         let names = map.scenarioNames
-        let shownHardened = names.count { verdicts[$0]?.hardened?.verdict == .passed }
-        let caughtLegacy = names.count { verdicts[$0]?.legacy?.verdict == .deviated }
+        let shownHardened = names.count { verdicts[$0]?.hardened?.passed == true }
+        let caughtLegacy = names.count { verdicts[$0]?.legacy?.deviated == true }
         var text = """
             # What the seeds promise, and the scenarios that show it
 
@@ -40,7 +58,7 @@ package enum SeedsDocument {
             for requirement in seed.requirements {
                 let shown = requirement.scenarios.map { name in
                     let verdict = verdicts[name]
-                    return "`\(name)`: \(describe(verdict?.hardened)) · \(describe(verdict?.legacy))"
+                    return "`\(name)`: \(verdict?.hardened?.text ?? "not run") · \(verdict?.legacy?.text ?? "not run")"
                 }.joined(separator: "<br>")
                 text += "| \(requirement.id) | \(cell(requirement.text)) | \(cell(requirement.where)) | \(shown) |\n"
             }
@@ -51,20 +69,6 @@ package enum SeedsDocument {
             text += "\n"
         }
         return text
-    }
-
-    /// `✔ passed`, `✘ deviated (trap at LegacyStore.swift:18)`, `✘ deviated (surfaced, preserved)`.
-    static func describe(_ report: CaseReport?) -> String {
-        guard let report else { return "not run" }
-        switch report.verdict {
-        case .passed: return "✔ passed"
-        case .deviated:
-            if let trap = report.trap { return "✘ trap" + (trap.site.map { " at \($0)" } ?? " (\(trap.signalName))") }
-            let failed = report.expectations.filter { !$0.passed }.map(\.kind)
-            var seen: Set<String> = []
-            return "✘ " + failed.filter { seen.insert($0).inserted }.joined(separator: ", ")
-        default: return report.verdict.rawValue
-        }
     }
 
     /// Text safe in a table cell.

@@ -1,6 +1,6 @@
 import ChaosTarget
 import Foundation
-import Scenarios
+import ReferenceScenarios
 import Yams
 
 /// What each seed document asks of the app, and the catalog scenarios that show it
@@ -42,9 +42,9 @@ package struct SeedMap: Codable, Sendable, Equatable {
 
     package var seeds: [Seed]
 
-    /// The map shipped with the catalog.
+    /// The map shipped with the reference app's scenarios.
     package static func bundled() throws -> SeedMap {
-        guard let file = BundledScenarios.seedMap else {
+        guard let file = ReferenceScenarios.seedMap else {
             throw ScenarioError("the seed map (seeds.yaml) is not beside the bundled scenarios", at: SourceLocation(file: "seeds.yaml", line: 1, column: 1))
         }
         return try load(from: file)

@@ -1,0 +1,32 @@
+import Foundation
+
+/// Where the storage catalog lives: what `chaos check` runs on any target with a
+/// workload, one scenario a file (`check/*.yaml`), and the files its cases put in place
+/// of a store (`check/fixtures/`).
+///
+/// This module holds resources only, and is the one catalog the framework reads: the
+/// scenarios of an app (the reference app's among them, `ReferenceScenarios.swift`
+/// beside this file) come with its target (`ChaosTarget.scenarioFolder`). The resource
+/// bundle is looked up by hand rather than through the generated `Bundle.module`, whose
+/// accessor traps when the bundle is missing (a `chaos` binary copied away from its
+/// build folder): here a missing bundle is a nil, and the caller says so in words.
+public enum StorageCatalog {
+    /// The folder of the storage catalog's scenario files.
+    public static var checkDirectory: URL? { resourcesDirectory?.appendingPathComponent("check") }
+
+    /// The first of: the bundle beside the executable, beside the test bundle, or the
+    /// source folder itself (a `chaos` run from a checkout).
+    static let resourcesDirectory: URL? = {
+        let bundleName = "Chaos_StorageCatalog.resources"
+        var candidates: [URL] = []
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(bundleName))
+        }
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName))
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName))
+        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent())
+        return candidates.first { candidate in
+            FileManager.default.fileExists(atPath: candidate.appendingPathComponent("check").path)
+        }
+    }()
+}
