@@ -14,6 +14,13 @@ struct HuntFound {
     var nextOffset = 0
 
     /// The failures found and not shrunk yet, lowest schedule first.
+    /// Whether the first schedule kept for `signature`, not yet shrunk, is a hang that
+    /// struck a launch, and `failure` one that struck an action.
+    func hangAtALaunchOnly(_ failure: HuntOracle.Failure, before signature: String) -> Bool {
+        guard failure.kind == .hang, !failure.struckLaunch, shrunk[signature] == nil, let kept = firsts[signature] else { return false }
+        return kept.failure.kind == .hang && kept.failure.struckLaunch
+    }
+
     var waiting: [Hunter.Failing] {
         firsts.filter { shrunk[$0.key] == nil }.values.sorted { $0.schedule.index < $1.schedule.index }
     }
@@ -52,7 +59,10 @@ extension Hunter {
             consume: { _, schedule, ran in
                 outcome.count(schedule, ran)
                 if let report = ran.report { plan.noteCase(ms: report.durationMs) }
-                if let failure = ran.failure, let report = ran.report, found.firsts[failure.signature] == nil,
+                // A hang at an action stands for its cause before one at a launch, which
+                // may be a library's connect timeout that answers at the case's full timeout.
+                if let failure = ran.failure, let report = ran.report,
+                   found.firsts[failure.signature] == nil || found.hangAtALaunchOnly(failure, before: failure.signature),
                    aim.map({ aim in report.trap.map(aim.wanted) ?? false }) ?? true {
                     found.firsts[failure.signature] = Failing(failure: failure, schedule: schedule, report: report)
                 }

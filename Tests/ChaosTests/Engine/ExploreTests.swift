@@ -212,8 +212,9 @@ import Testing
     }
 
     @Test func theBoundIsTenTimesTheSlowestStepAndNeverBelowWhatTheOracleAllows() throws {
-        let options = RunOptions(target: try TargetSelection.builtIn(chaos: ChaosExecutable.path), seed: nil, keepScratch: false)
-        let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save"), options: options, kind: .crash, limit: 1, seeds: 1)
+        let options = RunOptions(target: try TargetSelection.reference(), seed: nil, keepScratch: false)
+        let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save", in: .reference), options: options,
+                              kind: .crash, limit: 1, seeds: 1)
         #expect(sweeper.options.stepBound == nil, "one trial alone (--trial) runs at the case's timeout")
         #expect(sweeper.bounded(by: Self.counting(slowestMs: 40)).options.stepBound == StepBound(launch: .seconds(6), action: .seconds(6)))
         #expect(sweeper.bounded(by: Self.counting(slowestMs: 900)).options.stepBound == StepBound(launch: .seconds(9), action: .seconds(9)))
