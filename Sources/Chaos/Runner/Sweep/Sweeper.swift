@@ -110,31 +110,6 @@ package struct Sweeper {
         return copy
     }
 
-    /// What every trial is judged on: the scenario's own data expectations when it has
-    /// any (`no-silent-loss`, `integrity`, `preserved: acknowledged`: the storage
-    /// catalog's), else the store's integrity and every acknowledged write kept. The
-    /// scenario's other expectations describe its one fault, not every one.
-    /// Integrity is `ok-if-used`: a store the app set aside is no longer its data (what
-    /// it shows is, and `preserved` judges that), and a target that keeps plain files
-    /// has no SQLite store to check (`integrity: ok` would fail it for want of one).
-    /// And every trial is held to answering each launch and action within the
-    /// scenario's `recovered-within` bound (5 s, the seeds' bound, when it has none): a
-    /// trial whose app stops answering is a deviation, whatever else happened in it.
-    var oracle: [Expectation] {
-        let kinds = scenario.expectations.map(\.kind)
-        let own = kinds.filter { kind in
-            [.noSilentLoss, .integrity, .integrityIfUsed, .preserved(Expectation.acknowledged)].contains(kind)
-        }
-        let bound = kinds.lazy.compactMap { kind -> Duration? in
-            if case let .recoveredWithin(bound) = kind { return bound }
-            return nil
-        }.first ?? Self.responsiveBound
-        return (own.isEmpty ? [.integrityIfUsed, .preserved(Expectation.acknowledged)] : own) + [.responsiveWithin(bound)]
-    }
-
-    /// How long the seeds let an app take to recover, and so to answer.
-    static let responsiveBound: Duration = .seconds(5)
-
     /// Runs the sweep; `progress` hears after each trial (trials so far, planned total if known, failures).
     package func run(progress: (Int, Int?, Int) -> Void = { _, _, _ in }) -> Outcome {
         let clock = ContinuousClock()
@@ -210,24 +185,6 @@ package struct Sweeper {
         let trials = Self.spread(operations[...], over: max(1, limit / 2))
             .flatMap { [SweepTrial.ioError(operation: $0, persistent: false), .ioError(operation: $0, persistent: true)] }
         bounded(by: counting.report).runTrials(trials, perPoint: 2, into: &outcome, progress: progress)
-    }
-
-    /// This sweep with a bound on one step learnt from its counting run, as a hunt's:
-    /// ten times the slowest launch or action it took, at least 6 s, and past the bound
-    /// every trial is held to answering within (``oracle``) — so a trial that hangs is
-    /// ended as soon as it has failed anyway, not at the case's timeout, and its verdict
-    /// is the one it would have had. `chaos explore --trial` runs one trial at the full
-    /// timeout: the confirmation of a hang.
-    func bounded(by counting: CaseReport) -> Sweeper {
-        let slowestMs = counting.steps.map(\.durationMs).max() ?? 0
-        let answering = oracle.lazy.compactMap { kind -> Duration? in
-            if case let .responsiveWithin(bound) = kind { return bound }
-            return nil
-        }.first ?? Self.responsiveBound
-        let bound = max(.seconds(6), .milliseconds(slowestMs * 10), answering + .seconds(1))
-        var sweep = self
-        sweep.options.stepBound = StepBound(launch: bound, action: bound)
-        return sweep
     }
 
     /// Why a counting run that saw nothing is no pass.
