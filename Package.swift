@@ -123,8 +123,10 @@ let package = Package(
             name: "ChaosPlugin",
             capability: .command(
                 intent: .custom(verb: "chaos", description: "Run chaos (check, run, hunt, reproduce, explore) on a target of this package")
-            ),
-            dependencies: ["chaos"]
+            )
+            // No `dependencies: ["chaos"]`: a plugin's tool is built a second time, with all
+            // of Chaos's dependencies, in every `swift build` of a package that has it (ours
+            // and each user's). The plugin builds `chaos` when it runs, beside the target.
         ),
         // A user's own stack under Chaos: a small notes app with a fragile repository
         // and a fixed one (Examples/Notes, docs/TARGETS.md).

@@ -3,7 +3,9 @@ import PackagePlugin
 
 /// `swift package chaos COMMAND [--target NAME] [ARGUMENTS...]`: the `chaos` tool inside
 /// the user's own package, as swift-format and DocC run there. It builds the user's
-/// target executable and `chaos` (from the Chaos checkout SwiftPM already has), then
+/// target executable and `chaos` (from the Chaos checkout SwiftPM already has, in the
+/// same debug build, sharing its modules: not as a plugin's tool, which every `swift
+/// build` of the package would build a second time), then
 /// runs `chaos COMMAND --target-exec BUILT-TARGET ARGUMENTS...`: no clone, no path.
 ///
 /// - `--target NAME` names the executable that links `ChaosTarget`; without it, the
@@ -42,9 +44,9 @@ struct ChaosPlugin: CommandPlugin {
         if let command, Self.startTheApp.contains(command), !rest.contains(where: { $0 == "--report-dir" || $0.hasPrefix("--report-dir=") }) {
             chaosArguments += ["--report-dir", context.pluginWorkDirectoryURL.path]
         }
-        let chaos = try context.tool(named: "chaos").url
+        let chaos = try build("chaos")
         let process = Process()
-        process.executableURL = chaos
+        process.executableURL = URL(fileURLWithPath: chaos)
         process.arguments = chaosArguments
         process.currentDirectoryURL = context.package.directoryURL
         try process.run()
