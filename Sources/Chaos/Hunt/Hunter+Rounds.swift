@@ -13,7 +13,6 @@ struct HuntFound {
     var names = Set<String>()
     var nextOffset = 0
 
-    /// The failures found and not shrunk yet, lowest schedule first.
     /// Whether the first schedule kept for `signature`, not yet shrunk, is a hang that
     /// struck a launch, and `failure` one that struck an action.
     func hangAtALaunchOnly(_ failure: HuntOracle.Failure, before signature: String) -> Bool {
@@ -21,6 +20,7 @@ struct HuntFound {
         return kept.failure.kind == .hang && kept.failure.struckLaunch
     }
 
+    /// The failures found and not shrunk yet, lowest schedule first.
     var waiting: [Hunter.Failing] {
         firsts.filter { shrunk[$0.key] == nil }.values.sorted { $0.schedule.index < $1.schedule.index }
     }
