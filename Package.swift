@@ -74,7 +74,7 @@ let package = Package(
                 exclude: ["catalog", "seeds.yaml", "ReferenceScenarios.swift", "fixtures"],
                 sources: ["StorageCatalog.swift"], resources: [.copy("check")]),
         // The reference app's own scenarios, their fixtures and the seed map: its target's.
-        .target(name: "ReferenceScenarios", path: "Sources/Scenarios", exclude: ["check", "StorageCatalog.swift"],
+        .target(name: "ReferenceScenarios", dependencies: ["StorageCatalog"], path: "Sources/Scenarios", exclude: ["check", "StorageCatalog.swift"],
                 sources: ["ReferenceScenarios.swift"], resources: [.copy("catalog"), .copy("fixtures"), .copy("seeds.yaml")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.

@@ -1,4 +1,5 @@
 import Foundation
+import StorageCatalog
 
 /// Where the reference app's own scenarios live: `catalog/*.yaml` (one scenario a file,
 /// each for the reference app), `fixtures/` (files they put in place, such as a user's
@@ -15,19 +16,6 @@ public enum ReferenceScenarios {
     /// What each seed document asks, and the catalog scenarios that show it.
     public static var seedMap: URL? { resourcesDirectory?.appendingPathComponent("seeds.yaml") }
 
-    /// The first of: the bundle beside the executable, beside the test bundle, or the
-    /// source folder itself (a `chaos` run from a checkout).
-    static let resourcesDirectory: URL? = {
-        let bundleName = "Chaos_ReferenceScenarios.resources"
-        var candidates: [URL] = []
-        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(bundleName))
-        }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName))
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName))
-        candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent())
-        return candidates.first { candidate in
-            FileManager.default.fileExists(atPath: candidate.appendingPathComponent("catalog").path)
-        }
-    }()
+    /// Found as the storage catalog's is (``StorageCatalog/resources(bundle:holding:)``).
+    static let resourcesDirectory = StorageCatalog.resources(bundle: "Chaos_ReferenceScenarios.resources", holding: "catalog")
 }

@@ -14,19 +14,22 @@ public enum StorageCatalog {
     /// The folder of the storage catalog's scenario files.
     public static var checkDirectory: URL? { resourcesDirectory?.appendingPathComponent("check") }
 
-    /// The first of: the bundle beside the executable, beside the test bundle, or the
-    /// source folder itself (a `chaos` run from a checkout).
-    static let resourcesDirectory: URL? = {
-        let bundleName = "Chaos_StorageCatalog.resources"
+    static let resourcesDirectory = resources(bundle: "Chaos_StorageCatalog.resources", holding: "check")
+
+    /// The resource folder of a module of `Sources/Scenarios` (this one's, and
+    /// `ReferenceScenarios`'s): the first of the bundle `bundle` beside the executable,
+    /// beside the test bundle, or this source folder itself (a `chaos` run from a
+    /// checkout), that holds the folder `holding`.
+    public static func resources(bundle: String, holding folder: String) -> URL? {
         var candidates: [URL] = []
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(bundleName))
+            candidates.append(URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(bundle))
         }
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName))
-        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundleName))
+        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundle))
+        candidates.append(Bundle.main.bundleURL.deletingLastPathComponent().appendingPathComponent(bundle))
         candidates.append(URL(fileURLWithPath: #filePath).deletingLastPathComponent())
         return candidates.first { candidate in
-            FileManager.default.fileExists(atPath: candidate.appendingPathComponent("check").path)
+            FileManager.default.fileExists(atPath: candidate.appendingPathComponent(folder).path)
         }
-    }()
+    }
 }

@@ -131,14 +131,10 @@ package struct Hunter {
         var cost: HuntBudget.ShrinkCost { HuntBudget.ShrinkCost(steps: schedule.steps.count, caseMs: report.durationMs) }
     }
 
-    /// A hang known in seconds: within a hunt and its shrinking, a launch or action that
-    /// takes ten times as long as the slowest of the plain run, and never less than 6 s,
-    /// is a hang and ended at once — not at the case's 20 s. (A slow answer below that is
-    /// still judged by `recovered-within`.) A hang is confirmed at the full timeout.
-    static func stepBound(slowestPlainMs: Int) -> StepBound {
-        let bound = max(Duration.seconds(6), .milliseconds(slowestPlainMs * 10))
-        return StepBound(launch: bound, action: bound)
-    }
+    /// A hang known in seconds: within a hunt and its shrinking (``StepBound/learnt(slowestPlainMs:)``).
+    /// A slow answer below that is still judged by `recovered-within`; a hang is confirmed
+    /// at the full timeout.
+    static func stepBound(slowestPlainMs: Int) -> StepBound { .learnt(slowestPlainMs: slowestPlainMs) }
 
     /// The schedule index of this hunt's `offset`-th schedule (its shard's share).
     func index(ofOffset offset: Int) -> Int {

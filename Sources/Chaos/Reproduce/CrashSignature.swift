@@ -1,3 +1,4 @@
+import FaultPoints
 import Foundation
 
 /// What a crash log says about a trap, as far as matching goes: the site (`File.swift:LINE`
@@ -9,6 +10,12 @@ package struct CrashSignature: Sendable, Equatable {
     package init(site: String?, message: String?) {
         self.site = site
         self.message = message
+    }
+
+    /// The seed an aimed hunt for this crash runs with: drawn from the site and the
+    /// message, so the same log gives the same hunt, and as short as a hunt's own seeds.
+    package var huntSeed: UInt64 {
+        FNV1a.hash64((site ?? "") + "\n" + (message ?? "")) % 9_999_999 + 1
     }
 
     /// Reads a crash log: Apple's `.crash` text or `.ips` JSON (``AppleCrashReport``), or

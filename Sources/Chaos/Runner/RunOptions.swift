@@ -71,6 +71,14 @@ package struct StepBound: Sendable, Equatable {
         self.action = action
     }
 
+    /// The bound learnt from a plain run whose slowest launch or action took
+    /// `slowestPlainMs`: ten times as long, and never less than 6 s (a hunt's and a
+    /// sweep's; a sweep raises it to its oracle's bound).
+    package static func learnt(slowestPlainMs: Int) -> StepBound {
+        let bound = max(Duration.seconds(6), .milliseconds(slowestPlainMs * 10))
+        return StepBound(launch: bound, action: bound)
+    }
+
     /// The bound on a request of `op`.
     func bound(of op: WorkerOperation) -> Duration { op == .launch ? launch : action }
 }

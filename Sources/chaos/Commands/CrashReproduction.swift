@@ -130,7 +130,7 @@ struct CrashReproduction {
         }
         let options = RunOptions(target: choice, seed: nil, keepScratch: false)
         let found = (reportDir.hasSuffix("/") ? reportDir : reportDir + "/") + "found"
-        let seed = UInt64.random(in: 1...9_999_999)
+        let seed = signature.huntSeed
         var hunter = Hunter(options: options, seed: seed, foundDirectory: URL(fileURLWithPath: found), foundPath: found)
         hunter.budget = budget
         hunter.jobs = jobs

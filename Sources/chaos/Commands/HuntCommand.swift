@@ -91,6 +91,8 @@ struct HuntCommand: ParsableCommand {
         let cases = try CaseOptions.parse(option.flatMap { ["--option", $0] })
         try choice.check([], options: cases.overrides)
         let options = cases.runOptions(choice)
+        // The run's seed itself: a fresh one each hunt unless --seed pins it (issue 30, as
+        // TigerBeetle's VOPR does), printed first; everything after draws from it.
         let seed = self.seed ?? UInt64.random(in: 1...9_999_999)
         if let shrink { return try shrinkFile(shrink, options: options, seed: seed) }
         let found = (reportDir.hasSuffix("/") ? reportDir : reportDir + "/") + "found"

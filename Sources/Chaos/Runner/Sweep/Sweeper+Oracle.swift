@@ -39,9 +39,9 @@ extension Sweeper {
             if case let .responsiveWithin(bound) = kind { return bound }
             return nil
         }.first ?? Self.responsiveBound
-        let bound = max(.seconds(6), .milliseconds(slowestMs * 10), answering + .seconds(1))
+        let learnt = StepBound.learnt(slowestPlainMs: slowestMs)
         var sweep = self
-        sweep.options.stepBound = StepBound(launch: bound, action: bound)
+        sweep.options.stepBound = StepBound(launch: max(learnt.launch, answering + .seconds(1)), action: max(learnt.action, answering + .seconds(1)))
         return sweep
     }
 }
