@@ -36,7 +36,7 @@ package final class FamilyRegistryServer: Sendable {
                     try channel.pipeline.syncOperations.addHandler(RegistryHTTPHandler(registry: registry))
                 }
             }
-            .bind(host: "127.0.0.1", port: port)
+            .withBoundSocket(LoopbackListeningSocket.bound(port: port))
             .wait()
         guard let port = listener.localAddress?.port else {
             listener.close(promise: nil)

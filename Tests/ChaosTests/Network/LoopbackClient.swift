@@ -105,7 +105,18 @@ final class LoopbackClient {
 /// Sockets of this process listening on `port` (read from /proc/self/net/tcp and
 /// /proc/self/fd): what a stopped lab must leave none of.
 func listeningSockets(onPort port: Int) -> Int {
-    guard let table = try? String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8) else { return 0 }
+    listeningDescriptors(onPort: port).count
+}
+
+/// Whether every socket of this process listening on `port` is close-on-exec: what a
+/// process spawned meanwhile (an exit test) must not inherit.
+func listeningSocketsAreCloseOnExec(onPort port: Int) -> Bool {
+    listeningDescriptors(onPort: port).allSatisfy { fcntl($0, F_GETFD) & FD_CLOEXEC != 0 }
+}
+
+/// The descriptors of this process listening on `port`.
+private func listeningDescriptors(onPort port: Int) -> [Int32] {
+    guard let table = try? String(contentsOfFile: "/proc/self/net/tcp", encoding: .utf8) else { return [] }
     let hexPort = String(format: "%04X", port)
     var inodes: Set<String> = []
     for line in table.split(separator: "\n").dropFirst() {
@@ -114,12 +125,12 @@ func listeningSockets(onPort port: Int) -> Int {
         guard fields.count > 9, fields[1].hasSuffix(":" + hexPort), fields[3] == "0A" else { continue }
         inodes.insert(String(fields[9]))
     }
-    guard !inodes.isEmpty else { return 0 }
+    guard !inodes.isEmpty else { return [] }
     let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
     return fds.filter { fd in
         guard let target = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(fd)") else { return false }
         return inodes.contains { target == "socket:[\($0)]" }
-    }.count
+    }.compactMap(Int32.init)
 }
 
 /// Threads of this process whose name starts with `prefix` (NIO names its event

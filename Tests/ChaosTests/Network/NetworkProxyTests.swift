@@ -236,6 +236,9 @@ extension NetworkLabSuite {
             let lab = try RegistryLab.start()
             let ports = [lab.proxy.port, lab.registry.port]
             #expect(ports.allSatisfy { listeningSockets(onPort: $0) == 1 })
+            // An exit test spawned meanwhile by another test must not inherit them: it
+            // would keep the ports accepting after the lab closed them.
+            #expect(ports.allSatisfy(listeningSocketsAreCloseOnExec(onPort:)))
             // One loop for the registry this test runs in-process, one for the lab's proxies.
             #expect(threads(named: "NIO-ELT") == threadsBefore + 2)
             // A connection left hanging in a black hole must not keep anything alive.

@@ -99,7 +99,7 @@ package final class NetworkFaultProxy: Sendable {
             // One chunk per read: the next is pulled only when this one is through.
             .childChannelOption(.maxMessagesPerRead, value: 1)
             .childChannelInitializer(accept)
-            .bind(host: host, port: port)
+            .withBoundSocket(LoopbackListeningSocket.bound(port: port))
             .wait()
     }
 
