@@ -16,6 +16,9 @@ final class AppProcess {
         var reply: (WorkerReply) -> Void = { _ in }
         /// Every worker's ready line: which seams reached that process.
         var ready: (WorkerReady) -> Void = { _ in }
+        /// The power loss armed in the running worker and waiting for its moment, if any:
+        /// what a worker's power-loss exit code means.
+        var cutWaiting: () -> PowerLossOrder? = { nil }
     }
 
     private let launcher: any WorkerLauncher
@@ -28,8 +31,6 @@ final class AppProcess {
     private(set) var launches = 0
     /// How long the last worker took from spawn to its ready line.
     private(set) var readyMs = 0
-    /// A power loss armed in the running worker, waiting for its moment.
-    var pendingPowerLoss: PowerLossOrder?
     /// Processes a worker left running (in its group, or started by them), ended with
     /// it: how the report names them.
     private(set) var leftBehind: [String] = []
@@ -60,7 +61,6 @@ final class AppProcess {
             throw .harness("cannot start the worker: \(error)")
         }
         readyMs = (clock.now - spawned).wholeMilliseconds
-        pendingPowerLoss = nil
         switch start {
         case let .ready(link):
             worker = link
@@ -124,8 +124,7 @@ final class AppProcess {
     /// What a worker's end means.
     private func ended(_ termination: ChildProcess.Termination, stderr: String, during what: String,
                        orderedCut: PowerLossOrder?) -> AppStop {
-        if termination == .exited(PowerLoss.exitCode), let order = orderedCut ?? pendingPowerLoss {
-            pendingPowerLoss = nil
+        if termination == .exited(PowerLoss.exitCode), let order = orderedCut ?? handlers.cutWaiting() {
             return .powerLost(order, during: what)
         }
         if case let .signaled(signal) = termination, TrapParser.trapSignals.contains(signal) {
@@ -141,7 +140,6 @@ final class AppProcess {
         _ = try request(WorkerRequest(op: .stop))
         let (termination, killed) = worker.waitForExit(deadline: min(clock.deadline, clock.now + .seconds(10)))
         self.worker = nil
-        defer { pendingPowerLoss = nil }
         // The app is stopped: nothing it started may run on into the next launch.
         leftBehind += worker.endGroup()
         if killed {
@@ -167,7 +165,6 @@ final class AppProcess {
             leftBehind += worker.endGroup()
         }
         worker = nil
-        pendingPowerLoss = nil
     }
 }
 

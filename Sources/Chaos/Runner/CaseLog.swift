@@ -13,8 +13,6 @@ final class CaseLog {
     var recoverySince: (instant: ContinuousClock.Instant, what: String)?
     /// When the measured recovery window started, since the case's start.
     var recoveryStartMs: Int?
-    /// Writes and syncs the last worker tracked (power loss), from its last reply.
-    var trackedIO: (writes: Int, syncs: Int)?
     /// The running app's writes since it started (records acknowledged, attempted or
     /// removed, and any action but a successful read), and whether a fault was armed in
     /// it: a run with neither holds only what it read from the disk, so its data needs no
@@ -83,7 +81,6 @@ final class CaseLog {
 
     /// What a reply says beyond its answer: the writes and syncs the worker tracked.
     func record(_ reply: WorkerReply) {
-        if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
         if let settings = reply.storeSettings { evidence.storeSettings = settings }
         if let points = reply.pointsHit { pointsHit.formUnion(points) }
     }

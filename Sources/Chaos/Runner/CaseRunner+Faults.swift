@@ -18,12 +18,11 @@ extension CaseRunner: CaseSession {
         // makes): the seams after it then have no app to disarm in. A clear while the
         // power is already out disarms in every seam, for the next launch (found by
         // `chaos hunt`: a fault "cleared" after a cut fired again at the next launch).
-        let outBefore = powerOut
+        let outBefore = seams.power.isOut
         for seam in seams.all {
             names += try seam.clear(scope, in: self)
-            if powerOut && !outBefore { return StepResult(.powerLost, "the power went out") }
+            if seams.power.isOut && !outBefore { return StepResult(.powerLost, "the power went out") }
         }
-        if scope == .all || scope == .powerLoss, try disarmPowerLoss() { names.append("the power loss") }
         standing = standing.filter { id, _ in !ledger.scope(scope, covers: id) }
         if !names.isEmpty { log.startRecovery(at: clock.now, after: "the clear") }
         return .ok(names.isEmpty ? "nothing armed" : "disarmed " + names.joined(separator: ", "))
@@ -34,7 +33,7 @@ extension CaseRunner: CaseSession {
     /// power cut waits); nil otherwise — a read that fails under a standing fault is the
     /// fault's doing, asked once.
     func recoveryPollBound(for name: String) -> Duration? {
-        guard log.recoverySince != nil, standing.isEmpty, powerPlan == nil, app.pendingPowerLoss == nil,
+        guard log.recoverySince != nil, standing.isEmpty, !seams.power.cutWaits,
               name == declaration.workload?.read || readActions.contains(name) else { return nil }
         return scenario.expectations.lazy.compactMap { expectation -> Duration? in
             if case let .recoveredWithin(bound) = expectation.kind { return bound }

@@ -5,7 +5,7 @@ import ChaosTarget
 extension CaseRunner {
     /// One step. Throws when the step ends the case.
     func perform(_ step: ScenarioStep, id: String) throws(CaseEnd) -> StepResult {
-        if powerOut, step.action.touchesApp {
+        if seams.power.isOut, step.action.touchesApp {
             return StepResult(.skipped, "the power is out: the app is down until the next launch")
         }
         switch step.action {
@@ -13,19 +13,19 @@ extension CaseRunner {
         case .stop: return try stop()
         case .kill:
             guard app.isRunning else { return .ok("the app was not running") }
-            endRun(powerLost: false)
+            seams.power.runEnded(powerLost: false, ledger: ledger)
             app.kill()
             return .ok("worker killed (SIGKILL)")
         case let .perform(action): return try perform(action, label: "\(id.replacingOccurrences(of: "-", with: " ")): \(step.label)")
         case let .checkpoint(name):
             guard let snapshot = try snapshot(purpose: "checkpoint \(name)") else {
-                return StepResult(powerOut ? .powerLost : .error, log.evidence.evidenceGap)
+                return StepResult(seams.power.isOut ? .powerLost : .error, log.evidence.evidenceGap)
             }
             log.evidence.checkpoints[name] = snapshot
             return .ok("\(snapshot.values.reduce(0) { $0 + $1.count }) records")
         case let .fault(fault): return try inject(fault, id: id)
         case let .clear(scope): return try clear(scope)
-        case let .powerLoss(powerLoss): return try losePower(powerLoss, id: id)
+        case let .powerLoss(powerLoss): return try seams.power.losePower(powerLoss, id: id, seed: SplitMix64.subseed(seed, id), in: self)
         case let .wait(duration):
             let until = min(clock.now + duration, clock.deadline)
             while clock.now < until, !RunInterruption.requested {
@@ -57,16 +57,17 @@ extension CaseRunner {
     func absorb(_ stop: AppStop) throws(CaseEnd) {
         switch stop {
         case let .powerLost(order, during):
-            powerWentOut(order, during: during)
+            log.evidence.powerWentOut = true
+            log.injections.append(seams.power.wentOut(order, during: during, atMs: clock.elapsedMs, ledger: ledger))
         case let .trapped(trap):
             log.evidence.trap = trap
             log.evidence.evidenceGap = ExpectationResult.notReached("the app trapped")
-            endRun(powerLost: false)
+            seams.power.runEnded(powerLost: false, ledger: ledger)
             throw .trapped
         case let .failed(what, gap):
             log.evidence.abnormalEnd = what
             log.evidence.evidenceGap = gap
-            endRun(powerLost: false)
+            seams.power.runEnded(powerLost: false, ledger: ledger)
             throw .appFailed
         case let .harness(reason):
             throw .harness(reason)
@@ -79,20 +80,11 @@ extension CaseRunner {
     func launch(clean: Bool = false) throws(CaseEnd) -> StepResult {
         var before = ""
         if app.isRunning {
-            // A scenario's own cut that never came is a mistake of the scenario; a sweep
-            // trial's lives in the first run only, and may well not come.
-            // (A cut whose seam saw none of the app's writes is not the scenario's mistake: it
-            // had no effect, and says why at the end of the case.)
-            if app.pendingPowerLoss != nil, !clean, armedPowerLoss != TrialPlan.faultID, !powerLossSawNothing {
-                let armedAt = (armedPowerLoss ?? "an earlier step").replacingOccurrences(of: "-", with: " ")
-                throw .harness("the power loss armed at \(armedAt) never happened before this launch: "
-                    + "its moment was not reached by the steps in between")
-            }
+            if !clean, let never = seams.power.cutNeverCame { throw .harness(never) }
             // A launch while running is a restart: stop gracefully first. A power loss
             // may cut the stop; the launch goes on when the power is back.
             if try stop().outcome == .powerLost { before = "the power went out while the app was stopping; then " }
         }
-        powerOut = false
         do {
             try app.start()
         } catch {
@@ -117,27 +109,15 @@ extension CaseRunner {
         return .ok(before + "mode \(mode) in \(took) ms (worker ready in \(app.readyMs) ms)")
     }
 
-    /// Arms a new worker: write tracking for power losses, the in-process faults as
-    /// they stand, and a power loss written while the app was down.
+    /// Arms a new worker with what each seam has standing (the in-process faults, a
+    /// power loss written while the app was down, write tracking for power losses).
     func armForLaunch(clean: Bool) throws(CaseEnd) {
-        let powerSteps = scenario.steps.compactMap { step -> PowerLossStep? in
-            if case let .powerLoss(powerLoss) = step.action { return powerLoss }
-            return nil
-        }
-        if !powerSteps.isEmpty {
-            _ = try ask(WorkerRequest(op: .trackWrites, torn: powerSteps.contains { $0.mode == .torn }))
-        }
         if options.countPoints && !clean { _ = try ask(WorkerRequest(op: .countPoints)) }
         var armed = false
         for seam in seams.all { armed = try seam.launched(clean: clean, in: self) || armed }
         // A run launched while a fault stood outside the app (its network cut, its clock
         // moved) holds more than what it read from the disk, as a run with faults armed in it.
-        log.startRun(armed: armed || (!clean && (powerPlan != nil || !standing.isEmpty)))
-        guard !clean else { return }
-        if let (order, id) = powerPlan {
-            powerPlan = nil
-            try armPowerLoss(order, id: id)
-        }
+        log.startRun(armed: armed || (!clean && !standing.isEmpty))
     }
 
     func stop() throws(CaseEnd) -> StepResult {
@@ -148,7 +128,7 @@ extension CaseRunner {
             try absorb(error)
             return StepResult(.powerLost, "the power went out while the app was stopping")
         }
-        endRun(powerLost: false)
+        seams.power.runEnded(powerLost: false, ledger: ledger)
         return .ok()
     }
 

@@ -19,12 +19,6 @@ package final class CaseRunner {
     let seams: CaseSeams
     /// Set up in ``run()``, once the scratch folder and the seams exist.
     var app: AppProcess!
-    /// A deferred power loss written while the app was down: armed at the next launch.
-    var powerPlan: (order: PowerLossOrder, id: String)?
-    /// The power went out: the app is down until the next launch.
-    var powerOut = false
-    /// The activity id of the power loss armed in the running app, if any.
-    var armedPowerLoss: String?
     /// What each fault did, measured once the app is down at the end of the case.
     var measuredFaults: [FaultActivity]?
     /// What the case's workers start, found and ended when they are done (made with the
@@ -109,14 +103,16 @@ package final class CaseRunner {
                 log.record(event, atMs: clock.elapsedMs)
                 if let firing = event.firing { log.injections.append(process.injection(for: firing, atMs: clock.elapsedMs, ledger: ledger)) }
             },
-            reply: { [log, ledger, process = seams.process] reply in
+            reply: { [log, ledger, process = seams.process, power = seams.power] reply in
                 log.record(reply)
                 process.update(reply.faults ?? [], ledger: ledger)
                 if let reach = reply.reach { process.storage.reach = reach }
+                power.observe(reply)
             },
             ready: { [process = seams.process] ready in
                 process.storage.libcSeamMissing = ready.libcSeamMissing
-            })
+            },
+            cutWaiting: { [power = seams.power] in power.pending })
         return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers, stepBound: options.stepBound)
     }
 
@@ -188,7 +184,7 @@ package final class CaseRunner {
         }
         shutDown(abruptly: ending != nil)
         endLeftovers()
-        measuredFaults = measureFaults()
+        measuredFaults = seams.effects(of: ledger)
         if ending == nil, needsIntegrity { checkIntegrity() }
         switch ending {
         case .interrupted?: return report(verdict: .interrupted, error: "interrupted before the case finished")
@@ -228,7 +224,7 @@ package final class CaseRunner {
             error: error, workerLaunches: app?.launches ?? 0)
         report.recoveryStartMs = log.evidence.recoveryMs == nil ? nil : log.recoveryStartMs
         report.options = targetOptions
-        report.faults = measuredFaults ?? measureFaults()
+        report.faults = measuredFaults ?? seams.effects(of: ledger)
         report.leftBehind = leftBehind.isEmpty ? nil : leftBehind
         report.logs = log.evidence.logs.isEmpty ? nil : log.evidence.logs
         report.logsDropped = log.evidence.logsDropped == 0 ? nil : log.evidence.logsDropped

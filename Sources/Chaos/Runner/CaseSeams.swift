@@ -11,15 +11,18 @@ final class CaseSeams {
     let clock = ClockSeam()
     let network: NetworkSeam
     let process: ProcessSeam
+    let power: PowerSeam
 
     /// In the order a worker command is wrapped, innermost first (the tmpfs namespace,
     /// then dropped privileges, then libfaketime); and the order a fault finds its seam
-    /// (a real full disk before the app's storage calls).
-    var all: [any FaultSeam] { [disk, files, clock, network, process] }
+    /// (a real full disk before the app's storage calls). The power comes last: a clear
+    /// disarms a waiting cut after the others, whose disarming may be its moment.
+    var all: [any FaultSeam] { [disk, files, clock, network, process, power] }
 
     init(declaration: TargetDeclaration) {
         process = ProcessSeam(sqliteLibraries: declaration.sqliteLibraries)
         network = NetworkSeam(remotes: declaration.remotes)
+        power = PowerSeam(declaration: declaration)
     }
 
     /// The seam that carries `fault`.
@@ -55,6 +58,7 @@ final class CaseSeams {
     /// What each fault of `ledger` did, measured by the seam that carried it.
     func effects(of ledger: FaultLedger) -> [FaultActivity] {
         ledger.activities.map { activity in
+            if power.measures(activity) { return power.measured(activity) }
             guard let step = ledger.step(of: activity.id), let seam = seam(for: step.fault) else { return activity }
             var measured = activity
             if measured.seam == nil, step.fault.family == .storage, seam === process {

@@ -1,0 +1,176 @@
+import ChaosTarget
+
+/// The power, as a seam like the others: a `power-loss` step cuts it now, or arms a cut
+/// at a later write, sync or fault point of the running app (of the next launch, when
+/// the app is down). A cut waits for its moment in one run of the app: if that run ends
+/// first, it is gone. The cut itself is made in the app's process, below its SQLite
+/// (the fault VFS) or at its file calls (the libc seam); this seam arms it, disarms it
+/// on `clear`, hears when the app went dark, and measures whether its moment came.
+///
+/// It listens rather than asks: the worker's replies tell it the writes and syncs it
+/// saw (``observe(_:)``), and the runner tells it when a run of the app ended
+/// (``runEnded(powerLost:ledger:)``) or the power went out (``wentOut(_:during:atMs:ledger:)``).
+final class PowerSeam: FaultSeam {
+    /// The kind a power loss is noted under in the ledger and the report.
+    static let kind = StepKeyword.powerLoss.rawValue
+
+    /// Where the cut is simulated: below the target's SQLite, or at the file level
+    /// through the libc seam (a target that keeps no SQLite).
+    let mechanism: String
+    /// The power is out: the app is down until the next launch.
+    private(set) var isOut = false
+    /// A cut written while the app was down: armed at the next launch.
+    private var plan: (order: PowerLossOrder, id: String)?
+    /// The cut armed in the running app, waiting for its moment.
+    private(set) var pending: PowerLossOrder?
+    /// The activity id of the cut armed in the running app, if any.
+    private var armedID: String?
+    /// What every worker tracks for the scenario's power losses: nil when it has none,
+    /// else whether a cut tears writes (`torn`).
+    private var tracksTorn: Bool?
+    /// The writes and syncs the seam that cuts the power saw in the running app.
+    private var trackedIO: (writes: Int, syncs: Int)?
+
+    init(declaration: TargetDeclaration) {
+        mechanism = declaration.storageSeam == .libc ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
+    }
+
+    /// A power loss is a step of its own (`power-loss:`), not a `fault:`.
+    func carries(_ fault: AnyFault) -> Bool { false }
+
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+        throw .harness("'\(step.fault.kind)' is not a power loss")
+    }
+
+    func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
+        let cuts = scenario.steps.compactMap { step -> PowerLossStep? in
+            if case let .powerLoss(powerLoss) = step.action { return powerLoss }
+            return nil
+        }
+        tracksTorn = cuts.isEmpty ? nil : cuts.contains { $0.mode == .torn }
+    }
+
+    /// Whether a cut waits for its moment, in the running app or for the next launch.
+    var cutWaits: Bool { plan != nil || pending != nil }
+
+    /// Cuts the power now, or arms a cut (in the running app, or for its next launch).
+    func losePower(_ step: PowerLossStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+        let order = PowerLossOrder(step: step, seed: step.seed ?? seed)
+        session.ledger.note(FaultActivity(id: id, kind: Self.kind, label: step.label))
+        guard session.appIsRunning else {
+            plan = (order, id)
+            return .ok("armed for the next launch: \(step.label)")
+        }
+        if order.isNow {
+            armedID = id
+            guard try session.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) == nil else {
+                throw .harness("the worker answered instead of losing power")
+            }
+            return .ok("the power went out (\(step.mode.rawValue))")
+        }
+        try arm(order, id: id, in: session)
+        return .ok("armed: \(step.label)")
+    }
+
+    /// A new worker: it tracks its writes for the scenario's cuts, and a cut written while
+    /// the app was down is armed in it (not in the controller's own `clean` launch).
+    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool {
+        isOut = false
+        if let tracksTorn { _ = try session.ask(WorkerRequest(op: .trackWrites, torn: tracksTorn)) }
+        guard !clean, let (order, id) = plan else { return false }
+        plan = nil
+        try arm(order, id: id, in: session)
+        return true
+    }
+
+    private func arm(_ order: PowerLossOrder, id: String, in session: any CaseSession) throws(CaseEnd) {
+        armedID = id
+        guard try session.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) != nil else { return }
+        pending = order
+    }
+
+    /// `clear: power-loss` (or `clear: all`) disarms a cut waiting for its moment.
+    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
+        guard scope == .all || scope == .powerLoss else { return [] }
+        let armed = cutWaits
+        plan = nil
+        if pending != nil {
+            pending = nil
+            _ = try session.ask(WorkerRequest(op: .disarm, name: PowerLossOrder.pointID))
+        }
+        return armed ? ["the power loss"] : []
+    }
+
+    /// A worker's reply: the writes and syncs it tracked so far.
+    func observe(_ reply: WorkerReply) {
+        if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
+    }
+
+    /// The power went out, as `order` said it would, during `what`: the app is down.
+    /// Returns the injection the report shows.
+    func wentOut(_ order: PowerLossOrder, during what: String, atMs: Int, ledger: FaultLedger) -> InjectionRecord {
+        isOut = true
+        runEnded(powerLost: true, ledger: ledger)
+        let when = order.isNow ? "now" : "during '\(what)'"
+        return InjectionRecord(kind: Self.kind, target: "store", detail: "power lost \(when), \(order.mode.rawValue) unsynced writes",
+                               atMs: atMs, mechanism: mechanism)
+    }
+
+    /// A run of the app ended: the cut armed in it is over, with what it saw.
+    func runEnded(powerLost: Bool, ledger: FaultLedger) {
+        pending = nil
+        guard let id = armedID else { return }
+        armedID = nil
+        let io = trackedIO
+        ledger.update(id) { activity in
+            activity.fired = powerLost ? 1 : 0
+            activity.writes = io?.writes
+            activity.syncs = io?.syncs
+        }
+    }
+
+    /// Why a launch may not come yet: a scenario's own cut armed in the running app never
+    /// came, a mistake of the scenario (a sweep trial's lives in the first run only, and
+    /// may well not come; a cut whose seam saw none of the app's writes had no effect,
+    /// and says why at the end of the case).
+    var cutNeverCame: String? {
+        guard pending != nil, armedID != TrialPlan.faultID, !sawNothing else { return nil }
+        let armedAt = (armedID ?? "an earlier step").replacingOccurrences(of: "-", with: " ")
+        return "the power loss armed at \(armedAt) never happened before this launch: its moment was not reached by the steps in between"
+    }
+
+    /// The seam that cuts the power saw none of the app's writes and syncs while a cut
+    /// waited: the cut could not come, whatever the steps did.
+    private var sawNothing: Bool {
+        guard let io = trackedIO else { return true }
+        return io.writes == 0 && io.syncs == 0
+    }
+
+    /// Whether it measures `activity` (a power loss).
+    func measures(_ activity: FaultActivity) -> Bool { activity.kind == Self.kind }
+
+    /// What a power loss did: whether its moment came.
+    func measured(_ activity: FaultActivity) -> FaultActivity {
+        var measured = activity
+        let io = activity.writes.map { " (\($0) writes, \(activity.syncs ?? 0) syncs while it waited)" } ?? ""
+        let unreached = (activity.writes ?? 0) == 0 && (activity.syncs ?? 0) == 0 ? " — \(whyUnreached)" : ""
+        (measured.hadEffect, measured.effect) = activity.fired > 0 ? (true, "the power went out")
+            : (false, "no effect: its moment never came\(io)\(unreached)")
+        return measured
+    }
+
+    /// Why a cut that saw no write never came: the seam that cuts the power does not reach
+    /// the app's files.
+    private var whyUnreached: String {
+        mechanism == InjectionRecord.Mechanism.libc
+            ? "the libc seam saw none of the app's writes under its data folder (is it loaded? does the app write elsewhere?)"
+            : "the fault VFS saw none of the app's writes: its SQLite is not the copy the VFS is installed into (sqlite-nio and "
+                + "SQLCipher compile their own: declare it, `static let sqlite = [SQLiteLibrary.sqliteNIO]`; for plain files, "
+                + "`static let sqlite: [SQLiteLibrary] = []`)"
+    }
+
+    /// Never asked: it carries no `fault:` step (its activities are ``measured(_:)``).
+    func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
+        FaultEffect(hadEffect: false, summary: "not a power loss")
+    }
+}
