@@ -6,16 +6,13 @@ import ChaosTarget
 ///
 /// It knows how a worker can end and says so as an ``AppStop``: a power cut the case
 /// asked for, a trap (with its record), a hang, an unexpected end, a harness problem.
-/// What the worker reports along the way (acknowledged writes, firings, where the
-/// faults stand) goes to the case's handlers as it arrives.
+/// What the worker reports along the way (its ready line, acknowledged writes, firings,
+/// where the faults stand) and the end of each run are published as ``AppNews`` as they
+/// come, to whoever listens (the case's log and seams).
 final class AppProcess {
-    struct Handlers {
-        /// An event line: a write acknowledged, a fault fired.
-        var event: (WorkerEvent) -> Void = { _ in }
-        /// Every reply, before it is judged.
-        var reply: (WorkerReply) -> Void = { _ in }
-        /// Every worker's ready line: which seams reached that process.
-        var ready: (WorkerReady) -> Void = { _ in }
+    struct Listeners {
+        /// Hears every piece of news.
+        var heard: (AppNews) -> Void = { _ in }
         /// The power loss armed in the running worker and waiting for its moment, if any:
         /// what a worker's power-loss exit code means.
         var cutWaiting: () -> PowerLossOrder? = { nil }
@@ -25,7 +22,7 @@ final class AppProcess {
     private let context: TargetContext
     private let clock: CaseClock
     private let scratch: URL
-    private let handlers: Handlers
+    private let listeners: Listeners
     private(set) var worker: (any WorkerLink)?
     /// Workers started so far.
     private(set) var launches = 0
@@ -38,13 +35,13 @@ final class AppProcess {
     /// A bound on one request, shorter than the case's timeout (``RunOptions/stepBound``).
     let stepBound: StepBound?
 
-    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, handlers: Handlers, stepBound: StepBound? = nil) {
+    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, listeners: Listeners, stepBound: StepBound? = nil) {
         self.stepBound = stepBound
         self.launcher = launcher
         self.context = context
         self.clock = clock
         self.scratch = scratch
-        self.handlers = handlers
+        self.listeners = listeners
     }
 
     var isRunning: Bool { worker != nil }
@@ -64,8 +61,9 @@ final class AppProcess {
         switch start {
         case let .ready(link):
             worker = link
-            handlers.ready(link.ready)
+            listeners.heard(.ready(link.ready))
         case let .failed(termination, _, detail):
+            listeners.heard(.exited(powerCut: nil))
             let stderr = OutputTail.read(stderrFile)
             if case let .signaled(signal)? = termination, TrapParser.trapSignals.contains(signal) {
                 throw .trapped(TrapParser.trap(signal: signal, stderr: stderr))
@@ -74,6 +72,7 @@ final class AppProcess {
         case let .refused(why):
             throw .harness("the target's ready line cannot be used: \(why)")
         case let .hung(seen):
+            listeners.heard(.exited(powerCut: nil))
             throw .failed("hung: \(seen) before the case timeout; its processes were killed", gap: ExpectationResult.notReached("the app hung"))
         case .interrupted:
             throw .interrupted
@@ -86,9 +85,9 @@ final class AppProcess {
         guard let worker else { throw .harness("'\(what)' needs the app running: add a launch step before it") }
         let asked = clock.now
         let deadline = stepBound.map { min(clock.deadline, asked + $0.bound(of: body.op)) } ?? clock.deadline
-        switch worker.request(body, deadline: deadline, onEvent: handlers.event) {
+        switch worker.request(body, deadline: deadline, onEvent: { [listeners] in listeners.heard(.event($0)) }) {
         case let .reply(reply):
-            handlers.reply(reply)
+            listeners.heard(.reply(reply))
             if !reply.ok, body.op.isControl {
                 throw .harness("the worker could not '\(body.op.rawValue)': \(reply.error ?? "no reason given")")
             }
@@ -104,10 +103,12 @@ final class AppProcess {
             self.worker = nil
             worker.kill()
             leftBehind += worker.endGroup()
+            listeners.heard(.exited(powerCut: nil))
             throw .interrupted
         case let .hung(seen):
             self.worker = nil
             leftBehind += worker.endGroup()
+            listeners.heard(.exited(powerCut: nil))
             // How long it waited, measured, and what ended the wait.
             let waited = ScenarioDuration.seconds(clock.now - asked)
             let ender = deadline < clock.deadline ? "the bound on one step learnt from a plain run" : "the case's timeout"
@@ -117,16 +118,19 @@ final class AppProcess {
         case let .brokeProtocol(why):
             self.worker = nil
             leftBehind += worker.endGroup()
+            listeners.heard(.exited(powerCut: nil))
             throw .harness("the target broke the worker protocol during '\(what)': \(why)")
         }
     }
 
-    /// What a worker's end means.
+    /// What a worker's end means, published (the run is over) and returned.
     private func ended(_ termination: ChildProcess.Termination, stderr: String, during what: String,
                        orderedCut: PowerLossOrder?) -> AppStop {
-        if termination == .exited(PowerLoss.exitCode), let order = orderedCut ?? handlers.cutWaiting() {
+        if termination == .exited(PowerLoss.exitCode), let order = orderedCut ?? listeners.cutWaiting() {
+            listeners.heard(.exited(powerCut: (order, what)))
             return .powerLost(order, during: what)
         }
+        listeners.heard(.exited(powerCut: nil))
         if case let .signaled(signal) = termination, TrapParser.trapSignals.contains(signal) {
             return .trapped(TrapParser.trap(signal: signal, stderr: stderr))
         }
@@ -143,10 +147,12 @@ final class AppProcess {
         // The app is stopped: nothing it started may run on into the next launch.
         leftBehind += worker.endGroup()
         if killed {
+            listeners.heard(.exited(powerCut: nil))
             if RunInterruption.requested { throw .interrupted }
             throw .failed("the worker did not exit after stop; killed", gap: nil)
         }
         if termination != .exited(0) { throw ended(termination, stderr: worker.stderr, during: "stop", orderedCut: nil) }
+        listeners.heard(.exited(powerCut: nil))
     }
 
     /// Whether the running app holds the file at `path` (as it sees it) open; nil when
@@ -163,6 +169,7 @@ final class AppProcess {
         if let worker {
             worker.kill()
             leftBehind += worker.endGroup()
+            listeners.heard(.exited(powerCut: nil))
         }
         worker = nil
     }

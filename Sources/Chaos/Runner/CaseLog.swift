@@ -2,7 +2,7 @@ import ChaosTarget
 
 /// What a case records as it runs: its steps, the injections, the evidence the
 /// expectations judge, and the measure of recovery. One per case, written by the
-/// step loop and by the app's event handlers.
+/// step loop and by what the app's process publishes (``heard(_:atMs:)``).
 final class CaseLog {
     var steps: [StepRecord] = []
     var injections: [InjectionRecord] = []
@@ -46,6 +46,16 @@ final class CaseLog {
         evidence.recoveryMs = (instant - since.instant).wholeMilliseconds
         recoveryStartMs = clock.ms(at: since.instant)
         recoverySince = nil
+    }
+
+    /// What the app's process told that the case keeps as evidence: its events and
+    /// replies.
+    func heard(_ news: AppNews, atMs: Int) {
+        switch news {
+        case let .event(event): record(event, atMs: atMs)
+        case let .reply(reply): record(reply)
+        case .ready, .exited: break
+        }
     }
 
     /// Writes the app announced as they happened (ack, attempt, remove), and the records

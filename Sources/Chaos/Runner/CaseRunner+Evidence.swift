@@ -3,30 +3,10 @@ import ChaosTarget
 
 /// The end of a case: the evidence the expectations judge, and the judgement.
 extension CaseRunner {
-    /// Whether an expectation judges the data the app keeps after a restart.
-    var needsFinalSnapshot: Bool {
-        scenario.expectations.contains { expectation in
-            switch expectation.kind {
-            case .preserved, .noSilentLoss, .recordsAtLeast, .privateLogs: true
-            default: false
-            }
-        }
-    }
-
-    var needsIntegrity: Bool {
-        scenario.expectations.contains { $0.kind == .integrity || $0.kind == .integrityIfUsed }
-    }
-
     /// What the app shows and keeps once the steps are done, as the expectations need it.
     func gatherFinalEvidence() throws(CaseEnd) {
+        guard scenario.needsApp else { return }
         let kinds = scenario.expectations.map(\.kind)
-        let needsApp = kinds.contains { expectation in
-            switch expectation {
-            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed, .recordsAtLeast, .privateLogs: true
-            default: false
-            }
-        }
-        guard needsApp else { return }
         if log.evidence.recoveryMs == nil, log.evidence.recoveryMissing == nil, let since = log.recoverySince {
             log.evidence.recoveryMissing = "no successful read after \(since.what)"
         }
@@ -44,7 +24,7 @@ extension CaseRunner {
                 log.evidence.probes[probe] = value
             }
         }
-        guard needsFinalSnapshot else { return }
+        guard scenario.needsFinalSnapshot else { return }
         // Kept means kept across a restart: what the app acknowledged from memory alone
         // does not count. Stop it gracefully and read its data on a new launch — unless
         // the running app holds only what its launch read from the disk (it wrote nothing
@@ -121,18 +101,8 @@ extension CaseRunner {
             return
         }
         guard let url = try? logicalFile("store") else { return }
-        // On a copy: opening a WAL database recovers and checkpoints it, and the check
-        // must not change what the app left (nor can SQLite follow /proc/PID/root paths).
-        let copy = scratch.appendingPathComponent("integrity", isDirectory: true)
-        try? FileManager.default.createDirectory(at: copy, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: copy) }
-        for suffix in ["", "-wal"] {
-            let source = URL(fileURLWithPath: url.path + suffix)
-            guard FileManager.default.fileExists(atPath: source.path) else { continue }
-            try? FileManager.default.copyItem(at: source, to: copy.appendingPathComponent(url.lastPathComponent + suffix))
-        }
         log.evidence.integrityChecked = true
-        log.evidence.integrityProblem = IntegrityCheck.problems(at: copy.appendingPathComponent(url.lastPathComponent).path)
+        log.evidence.integrityProblem = IntegrityCheck.problems(ofCopyOf: url, in: scratch.appendingPathComponent("integrity", isDirectory: true))
     }
 
     func expectationResults() -> [ExpectationResult] {

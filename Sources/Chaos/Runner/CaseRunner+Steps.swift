@@ -13,7 +13,6 @@ extension CaseRunner {
         case .stop: return try stop()
         case .kill:
             guard app.isRunning else { return .ok("the app was not running") }
-            seams.power.runEnded(powerLost: false, ledger: ledger)
             app.kill()
             return .ok("worker killed (SIGKILL)")
         case let .perform(action): return try perform(action, label: "\(id.replacingOccurrences(of: "-", with: " ")): \(step.label)")
@@ -56,18 +55,15 @@ extension CaseRunner {
     /// Records what an app stop means; returns only for a power cut.
     func absorb(_ stop: AppStop) throws(CaseEnd) {
         switch stop {
-        case let .powerLost(order, during):
+        case .powerLost:
             log.evidence.powerWentOut = true
-            log.injections.append(seams.power.wentOut(order, during: during, atMs: clock.elapsedMs, ledger: ledger))
         case let .trapped(trap):
             log.evidence.trap = trap
             log.evidence.evidenceGap = ExpectationResult.notReached("the app trapped")
-            seams.power.runEnded(powerLost: false, ledger: ledger)
             throw .trapped
         case let .failed(what, gap):
             log.evidence.abnormalEnd = what
             log.evidence.evidenceGap = gap
-            seams.power.runEnded(powerLost: false, ledger: ledger)
             throw .appFailed
         case let .harness(reason):
             throw .harness(reason)
@@ -128,7 +124,6 @@ extension CaseRunner {
             try absorb(error)
             return StepResult(.powerLost, "the power went out while the app was stopping")
         }
-        seams.power.runEnded(powerLost: false, ledger: ledger)
         return .ok()
     }
 

@@ -98,22 +98,15 @@ package final class CaseRunner {
         }
         let context = TargetContext(dataDirectory: dataDirectory, variant: options.variant, options: targetOptions, seed: seed,
                                     remotes: seams.network.addresses)
-        let handlers = AppProcess.Handlers(
-            event: { [log, ledger, clock, process = seams.process] event in
-                log.record(event, atMs: clock.elapsedMs)
-                if let firing = event.firing { log.injections.append(process.injection(for: firing, atMs: clock.elapsedMs, ledger: ledger)) }
-            },
-            reply: { [log, ledger, process = seams.process, power = seams.power] reply in
-                log.record(reply)
-                process.update(reply.faults ?? [], ledger: ledger)
-                if let reach = reply.reach { process.storage.reach = reach }
-                power.observe(reply)
-            },
-            ready: { [process = seams.process] ready in
-                process.storage.libcSeamMissing = ready.libcSeamMissing
+        // The case's log and its seams hear what the app's process tells, as it comes.
+        let listeners = AppProcess.Listeners(
+            heard: { [log, ledger, clock, seams] news in
+                let atMs = clock.elapsedMs
+                log.heard(news, atMs: atMs)
+                log.injections += seams.heard(news, atMs: atMs, ledger: ledger)
             },
             cutWaiting: { [power = seams.power] in power.pending })
-        return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, handlers: handlers, stepBound: options.stepBound)
+        return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, listeners: listeners, stepBound: options.stepBound)
     }
 
     /// The target options of every launch: the scenario's, then the run's overrides.
@@ -185,30 +178,10 @@ package final class CaseRunner {
         shutDown(abruptly: ending != nil)
         endLeftovers()
         measuredFaults = seams.effects(of: ledger)
-        if ending == nil, needsIntegrity { checkIntegrity() }
-        switch ending {
-        case .interrupted?: return report(verdict: .interrupted, error: "interrupted before the case finished")
-        case let .harness(reason)?: return report(verdict: .errored, error: reason)
-        case let .notApplicable(reason)?: return report(verdict: .skipped, error: "does not apply: \(reason)")
-        default:
-            let results = expectationResults()
-            // Evidence the harness failed to gather is not data lost: the case proves nothing
-            // — unless the app failed an expectation that stands without it (a store it
-            // keeps using though SQLite calls it malformed, no successful read): deviated.
-            let standing = results.filter { !$0.passed && $0.observed != ExpectationResult.noFinalSnapshot }
-            if ending == nil, needsFinalSnapshot, log.evidence.finalSnapshot == nil, standing.isEmpty {
-                return report(verdict: .errored, expectations: results,
-                              error: "no final snapshot to judge the data by: \(log.evidence.evidenceGap ?? "not taken")")
-            }
-            guard results.allSatisfy(\.passed) else { return report(verdict: .deviated, expectations: results) }
-            // Passing proves something only if every fault reached what the app reads.
-            let idle = (measuredFaults ?? []).filter { $0.hadEffect == false && $0.id != TrialPlan.faultID }
-            guard idle.isEmpty else {
-                let reasons = idle.map { "\($0.id.replacingOccurrences(of: "-", with: " ")) '\($0.label)' had \($0.effect ?? "no effect")" }
-                return report(verdict: .inconclusive, expectations: results, error: reasons.joined(separator: "; "))
-            }
-            return report(verdict: .passed, expectations: results)
-        }
+        if ending == nil, scenario.needsIntegrity { checkIntegrity() }
+        let judgement = CaseJudgement.judge(ending: ending, results: expectationResults, needsFinalSnapshot: scenario.needsFinalSnapshot,
+                                            evidence: log.evidence, faults: measuredFaults ?? [])
+        return report(verdict: judgement.verdict, expectations: judgement.expectations, error: judgement.error)
     }
 
     // MARK: - Report

@@ -52,6 +52,11 @@ final class CaseSeams {
         disk.hostView(of: dataDirectory)
     }
 
+    /// Every seam hears `news`; what their faults did, as injections for the report.
+    func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] {
+        all.flatMap { $0.heard(news, atMs: atMs, ledger: ledger) }
+    }
+
     func workerStarting() throws { for seam in all { try seam.workerStarting() } }
     func workerStarted(pid: pid_t) { for seam in all { seam.workerStarted(pid: pid) } }
 

@@ -28,6 +28,9 @@ protocol FaultSeam: AnyObject {
     func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool
     /// Clears what `scope` names of its faults; says what it cleared.
     func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String]
+    /// Hears what the app's process told (``AppNews``); returns what its faults did that
+    /// the report shows as injections.
+    func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord]
     /// Records what fired on its side since the last step.
     func gather(in session: any CaseSession)
     /// What its fault `activity` (armed by `step`) did, measured at the end of the case.
@@ -42,8 +45,24 @@ extension FaultSeam {
     func workerStarting() throws {}
     func workerStarted(pid: pid_t) {}
     func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool { false }
+    func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] { [] }
     func gather(in session: any CaseSession) {}
     func tearDown() {}
+}
+
+/// What the app's process tells as it happens, published by ``AppProcess`` to the case's
+/// listeners (its ``CaseLog`` and every seam), which take what concerns them: no seam
+/// is handed the news by the runner, and none asks the runner for it.
+enum AppNews {
+    /// A worker's ready line: which seams reached that process.
+    case ready(WorkerReady)
+    /// An event line: a write acknowledged, a fault fired, a log record.
+    case event(WorkerEvent)
+    /// A reply, before it is judged: where the faults stand, what the seams saw.
+    case reply(WorkerReply)
+    /// A run of the app is over (stopped, killed, trapped, hung, or a start that failed);
+    /// with the cut and what it cut when the power went out as the case armed it to.
+    case exited(powerCut: (order: PowerLossOrder, during: String)?)
 }
 
 /// What a fault did, measured: whether it reached what the app reads, in words.

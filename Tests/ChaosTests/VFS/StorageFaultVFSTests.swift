@@ -12,6 +12,11 @@ extension ChaosVFSTests {
     /// rule names so the parallel suites' databases are never touched. Nested in
     /// the serialized ``ChaosVFSTests`` because the hook is process-global.
     @Suite struct StorageFaultVFSTests {
+        /// Every connection of a test is opened through the fault VFS, even when the test
+        /// runs alone (not after another that registered it).
+        init() throws {
+            try SQLiteFaultVFS.register()
+        }
 
         // MARK: - disk-full
 

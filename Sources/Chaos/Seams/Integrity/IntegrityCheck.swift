@@ -7,6 +7,20 @@ import ChaosTarget
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/pragma.html#pragma_integrity_check>
 package enum IntegrityCheck {
+    /// The check on a copy of the store at `url` (and its WAL) made in `folder`, removed
+    /// after: opening a WAL database recovers and checkpoints it, and the check must not
+    /// change what the app left (nor can SQLite follow /proc/PID/root paths).
+    static func problems(ofCopyOf url: URL, in folder: URL) -> String? {
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for suffix in ["", "-wal"] {
+            let source = URL(fileURLWithPath: url.path + suffix)
+            guard FileManager.default.fileExists(atPath: source.path) else { continue }
+            try? FileManager.default.copyItem(at: source, to: folder.appendingPathComponent(url.lastPathComponent + suffix))
+        }
+        return problems(at: folder.appendingPathComponent(url.lastPathComponent).path)
+    }
+
     /// Nil when the file passes; otherwise what SQLite reported (first lines).
     package static func problems(at path: String) -> String? {
         guard FileManager.default.fileExists(atPath: path) else { return "no store file at \(path)" }

@@ -7,9 +7,9 @@ import ChaosTarget
 /// (the fault VFS) or at its file calls (the libc seam); this seam arms it, disarms it
 /// on `clear`, hears when the app went dark, and measures whether its moment came.
 ///
-/// It listens rather than asks: the worker's replies tell it the writes and syncs it
-/// saw (``observe(_:)``), and the runner tells it when a run of the app ended
-/// (``runEnded(powerLost:ledger:)``) or the power went out (``wentOut(_:during:atMs:ledger:)``).
+/// It listens rather than asks (``heard(_:atMs:ledger:)``): the worker's replies tell it
+/// the writes and syncs it saw, and the app's process when a run ended, and whether the
+/// power went out.
 final class PowerSeam: FaultSeam {
     /// The kind a power loss is noted under in the ledger and the report.
     static let kind = StepKeyword.powerLoss.rawValue
@@ -101,23 +101,29 @@ final class PowerSeam: FaultSeam {
         return armed ? ["the power loss"] : []
     }
 
-    /// A worker's reply: the writes and syncs it tracked so far.
-    func observe(_ reply: WorkerReply) {
-        if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
-    }
-
-    /// The power went out, as `order` said it would, during `what`: the app is down.
-    /// Returns the injection the report shows.
-    func wentOut(_ order: PowerLossOrder, during what: String, atMs: Int, ledger: FaultLedger) -> InjectionRecord {
-        isOut = true
-        runEnded(powerLost: true, ledger: ledger)
-        let when = order.isNow ? "now" : "during '\(what)'"
-        return InjectionRecord(kind: Self.kind, target: "store", detail: "power lost \(when), \(order.mode.rawValue) unsynced writes",
-                               atMs: atMs, mechanism: mechanism)
+    /// A reply: the writes and syncs the worker tracked so far. A run that ended: the cut
+    /// armed in it is over; when the power went out, the app is down and the cut is an
+    /// injection of the report.
+    func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] {
+        switch news {
+        case let .reply(reply):
+            if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
+        case let .exited(cut?):
+            isOut = true
+            runEnded(powerLost: true, ledger: ledger)
+            let when = cut.order.isNow ? "now" : "during '\(cut.during)'"
+            return [InjectionRecord(kind: Self.kind, target: "store", detail: "power lost \(when), \(cut.order.mode.rawValue) unsynced writes",
+                                    atMs: atMs, mechanism: mechanism)]
+        case .exited(nil):
+            runEnded(powerLost: false, ledger: ledger)
+        case .ready, .event:
+            break
+        }
+        return []
     }
 
     /// A run of the app ended: the cut armed in it is over, with what it saw.
-    func runEnded(powerLost: Bool, ledger: FaultLedger) {
+    private func runEnded(powerLost: Bool, ledger: FaultLedger) {
         pending = nil
         guard let id = armedID else { return }
         armedID = nil

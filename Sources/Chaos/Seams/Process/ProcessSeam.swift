@@ -55,6 +55,23 @@ final class ProcessSeam: FaultSeam {
         return cleared.map(\.fault.kind)
     }
 
+    /// A worker's ready line says whether the libc seam got in; a reply, where each fault
+    /// stands and what the storage seams reach; a firing, as it happened, is an injection.
+    func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] {
+        switch news {
+        case let .ready(ready):
+            storage.libcSeamMissing = ready.libcSeamMissing
+        case let .reply(reply):
+            update(reply.faults ?? [], ledger: ledger)
+            if let reach = reply.reach { storage.reach = reach }
+        case let .event(event):
+            if let firing = event.firing { return [injection(for: firing, atMs: atMs, ledger: ledger)] }
+        case .exited:
+            break
+        }
+        return []
+    }
+
     /// Where each fault stands, as a worker's reply says.
     func update(_ standings: [FaultStanding], ledger: FaultLedger) {
         for standing in standings {

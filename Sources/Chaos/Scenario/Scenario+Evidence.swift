@@ -1,0 +1,28 @@
+/// What evidence a scenario's expectations need gathered once its steps are done: the
+/// app relaunched and asked, its data read after a restart, the store checked.
+extension Scenario {
+    /// Whether an expectation asks the app itself (a probe, its data, what it surfaced).
+    var needsApp: Bool {
+        expectations.contains { expectation in
+            switch expectation.kind {
+            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed, .recordsAtLeast, .privateLogs: true
+            default: false
+            }
+        }
+    }
+
+    /// Whether an expectation judges the data the app keeps after a restart.
+    var needsFinalSnapshot: Bool {
+        expectations.contains { expectation in
+            switch expectation.kind {
+            case .preserved, .noSilentLoss, .recordsAtLeast, .privateLogs: true
+            default: false
+            }
+        }
+    }
+
+    /// Whether an expectation checks the store with `PRAGMA integrity_check`.
+    var needsIntegrity: Bool {
+        expectations.contains { $0.kind == .integrity || $0.kind == .integrityIfUsed }
+    }
+}
