@@ -7,7 +7,8 @@ extension Hunter {
     /// One case an action (run `jobs` at a time), so that an action that traps (a
     /// fragile variant's) hides no other's points. The points hit are what the hunt's throws
     /// and context resets aim at.
-    func discoverSurface(workload: Workload) -> (surface: HuntSurface, cases: Int, slowestMs: Int) {
+    /// Its slowest launch and slowest action are what the hunt's step bound is learnt from.
+    func discoverSurface(workload: Workload) -> (surface: HuntSurface, cases: Int, slowest: (launchMs: Int, actionMs: Int)) {
         let declaration = options.target.declaration
         var countingOptions = caseOptions
         countingOptions.countPoints = true
@@ -21,24 +22,29 @@ extension Hunter {
         }
         let folders = folderFiles(declaration: declaration)
         var points = Set<String>()
-        var slowestMs = 0
-        TrialPool<HuntSchedule, (Set<String>, Int)>(jobs: jobs).run(
+        var slowest = (launchMs: 0, actionMs: 0)
+        TrialPool<HuntSchedule, (Set<String>, (launchMs: Int, actionMs: Int))>(jobs: jobs).run(
             trial: { $0 < schedules.count ? schedules[$0] : nil },
             run: { schedule in
                 guard let scenario = try? schedule.scenario(name: "hunt-plain-\(schedule.index)", summary: "plain run", file: "hunt/plain.yaml"),
-                      ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return ([], 0) }
+                      ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return ([], (0, 0)) }
                 let runner = CaseRunner(scenario: scenario, options: countingOptions)
                 _ = runner.run()
-                return (runner.log.pointsHit, runner.log.evidence.slowestAnswer?.ms ?? 0)
+                // Step records are numbered from 1, in the schedule's order.
+                func slowest(_ kind: (HuntStep) -> Bool) -> Int {
+                    runner.log.steps.filter { schedule.steps.indices.contains($0.index - 1) && kind(schedule.steps[$0.index - 1]) }
+                        .map(\.durationMs).max() ?? 0
+                }
+                return (runner.log.pointsHit, (slowest { $0 == .launch }, slowest { if case .action = $0 { true } else { false } }))
             },
             consume: { _, _, result in
                 points.formUnion(result.0)
-                slowestMs = max(slowestMs, result.1)
+                slowest = (max(slowest.launchMs, result.1.launchMs), max(slowest.actionMs, result.1.actionMs))
                 return true
             })
         var surface = HuntSurface(declaration: declaration, workload: workload, points: points.sorted())
         surface.folders = folders
-        return (surface, schedules.count, slowestMs)
+        return (surface, schedules.count, slowest)
     }
 
     /// The declared files that are folders once the app has run (`backups`): a file

@@ -84,10 +84,10 @@ package struct Hunter {
         let stopForkServers = hunt.startForkServers()
         defer { stopForkServers() }
         var outcome = HuntOutcome(seed: seed)
-        let (surface, plainCases, slowestMs) = hunt.discoverSurface(workload: workload)
+        let (surface, plainCases, slowest) = hunt.discoverSurface(workload: workload)
         outcome.surface = surface
         hunt.remotes = surface.remotes
-        hunt.options.stepBound = Self.stepBound(slowestPlainMs: slowestMs)
+        hunt.options.stepBound = .learnt(slowestLaunchMs: slowest.launchMs, slowestActionMs: slowest.actionMs)
         progress(.discovered(surface, cases: plainCases))
         let generator = HuntGenerator(surface: surface, seed: seed, aim: aim?.lean ?? HuntAim())
         var plan = HuntBudget(start: start, budget: budget, jobs: jobs)
@@ -131,7 +131,8 @@ package struct Hunter {
         var cost: HuntBudget.ShrinkCost { HuntBudget.ShrinkCost(steps: schedule.steps.count, caseMs: report.durationMs) }
     }
 
-    /// A hang known in seconds: within a hunt and its shrinking (``StepBound/learnt(slowestPlainMs:)``).
+    /// A hang known in seconds: within a hunt and its shrinking (``StepBound/learnt(slowestLaunchMs:slowestActionMs:)``
+    /// from the plain run; a file shrunk on with no plain run, from none).
     /// A slow answer below that is still judged by `recovered-within`; a hang is confirmed
     /// at the full timeout.
     static func stepBound(slowestPlainMs: Int) -> StepBound { .learnt(slowestPlainMs: slowestPlainMs) }

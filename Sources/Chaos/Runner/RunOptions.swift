@@ -75,8 +75,15 @@ package struct StepBound: Sendable, Equatable {
     /// `slowestPlainMs`: ten times as long, and never less than 6 s (a hunt's and a
     /// sweep's; a sweep raises it to its oracle's bound).
     package static func learnt(slowestPlainMs: Int) -> StepBound {
-        let bound = max(Duration.seconds(6), .milliseconds(slowestPlainMs * 10))
-        return StepBound(launch: bound, action: bound)
+        learnt(slowestLaunchMs: slowestPlainMs, slowestActionMs: slowestPlainMs)
+    }
+
+    /// The same, a launch's and an action's each from their own slowest: an app whose
+    /// launch is slow (a database made on a server, a connection) keeps quick actions,
+    /// and a hang at one is known in seconds, not at the case's limit.
+    package static func learnt(slowestLaunchMs: Int, slowestActionMs: Int) -> StepBound {
+        StepBound(launch: max(Duration.seconds(6), .milliseconds(slowestLaunchMs * 10)),
+                  action: max(Duration.seconds(6), .milliseconds(slowestActionMs * 10)))
     }
 
     /// The bound on a request of `op`.

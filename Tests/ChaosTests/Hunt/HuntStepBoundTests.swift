@@ -19,4 +19,13 @@ import Testing
         #expect(Hunter.stepBound(StepBound(launch: .seconds(30), action: .seconds(6)), pastTheStepsOf: report, steps: steps).launch == .seconds(30),
                 "a bound is never lowered")
     }
+
+    @Test func aSlowPlainLaunchLeavesTheActionsTheirOwnBound() {
+        // The Orders example: a launch makes a database on the server and connects (2.5 s
+        // in a plain run); its actions answer in milliseconds.
+        let bound = StepBound.learnt(slowestLaunchMs: 2_500, slowestActionMs: 30)
+        #expect(bound.launch == .seconds(25))
+        #expect(bound.action == .seconds(6), "a hang at an action is known in 6 s, not at the launch's bound")
+        #expect(StepBound.learnt(slowestPlainMs: 2_500) == StepBound(launch: .seconds(25), action: .seconds(25)))
+    }
 }
