@@ -29,7 +29,6 @@ package final class FamilyRegistryServer: Sendable {
     /// Binds 127.0.0.1 on `port` (0: a free one) and serves `registry`. Blocks until bound.
     package static func start(registry: FamilyRegistry = FamilyRegistry(), group: any EventLoopGroup, port: Int = 0) throws -> FamilyRegistryServer {
         let listener = try ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelInitializer { channel in
                 channel.eventLoop.makeCompletedFuture {
                     try channel.pipeline.syncOperations.configureHTTPServerPipeline(withErrorHandling: true)

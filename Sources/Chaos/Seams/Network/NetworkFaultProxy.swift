@@ -94,7 +94,6 @@ package final class NetworkFaultProxy: Sendable {
     private static func bind(port: Int, group: any EventLoopGroup,
                              accept: @escaping @Sendable (any Channel) -> EventLoopFuture<Void>) throws -> any Channel {
         try ServerBootstrap(group: group)
-            .serverChannelOption(.socketOption(.so_reuseaddr), value: 1)
             .childChannelOption(.autoRead, value: false)
             // One chunk per read: the next is pulled only when this one is through.
             .childChannelOption(.maxMessagesPerRead, value: 1)
