@@ -57,8 +57,7 @@ package enum CheckCatalog {
     static func actsOnFiles(_ scenario: Scenario) -> Bool {
         scenario.steps.contains { step in
             switch step.action {
-            case let .fault(fault): [.file, .storage].contains(fault.fault.family)
-            case .powerLoss: true
+            case let .fault(fault): [.file, .storage, .power].contains(fault.fault.family)
             default: false
             }
         }

@@ -44,6 +44,7 @@ struct FaultsAtWork {
             case .point: self = .point
             case .file: self = .file
             case .clock: self = .clock
+            case .power: self = .power
             }
         }
     }
@@ -64,16 +65,12 @@ struct FaultsAtWork {
                 if case let .string(value)? = keys.first(where: { $0.key == name })?.value { return value }
                 return nil
             }
-            if activity.kind == StepKeyword.powerLoss.rawValue {
-                fired.append(Fault(family: .power, kind: activity.kind, on: nil, step: number))
-                continue
-            }
             guard let family = FaultCatalog.kind(named: activity.kind)?.family else { continue }
             let on: String? = switch family {
             case .network: key("remote") ?? (remotes.count == 1 ? remotes.first : nil)
             case .file: key("file") ?? "store"
             case .point: key("point")
-            case .storage, .clock: nil
+            case .storage, .clock, .power: nil
             }
             fired.append(Fault(family: Family(family), kind: activity.kind, on: on, step: number))
         }

@@ -7,8 +7,8 @@ extension CaseRunner: CaseSession {
     func inject(_ step: FaultStep, id: String) throws(CaseEnd) -> StepResult {
         guard let seam = seams.seam(for: step.fault) else { throw .harness("fault '\(step.fault.kind)' has no seam in this runner") }
         ledger.note(step, id: id)
-        // Damage done to a file is done: nothing stands to be cleared.
-        if step.fault.family != .file { standing[id] = step.fault.kind }
+        // Damage done to a file is done, a cut is over once it came: nothing stands.
+        if step.fault.family.stands { standing[id] = step.fault.kind }
         return try seam.inject(step, id: id, seed: SplitMix64.subseed(seed, id), in: self)
     }
 

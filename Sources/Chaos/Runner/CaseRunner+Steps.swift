@@ -24,7 +24,6 @@ extension CaseRunner {
             return .ok("\(snapshot.values.reduce(0) { $0 + $1.count }) records")
         case let .fault(fault): return try inject(fault, id: id)
         case let .clear(scope): return try clear(scope)
-        case let .powerLoss(powerLoss): return try seams.power.losePower(powerLoss, id: id, seed: SplitMix64.subseed(seed, id), in: self)
         case let .wait(duration):
             let until = min(clock.now + duration, clock.deadline)
             while clock.now < until, !RunInterruption.requested {

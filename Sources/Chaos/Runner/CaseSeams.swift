@@ -63,7 +63,6 @@ final class CaseSeams {
     /// What each fault of `ledger` did, measured by the seam that carried it.
     func effects(of ledger: FaultLedger) -> [FaultActivity] {
         ledger.activities.map { activity in
-            if power.measures(activity) { return power.measured(activity) }
             guard let step = ledger.step(of: activity.id), let seam = seam(for: step.fault) else { return activity }
             var measured = activity
             if measured.seam == nil, step.fault.family == .storage, seam === process {

@@ -1,7 +1,7 @@
 import ChaosTarget
 
 /// Every fault a case armed, by id, and what each did (``FaultActivity``): one entry
-/// per fault step, and per power loss, in arming order. The seams write into it as
+/// per fault step, in arming order. The seams write into it as
 /// they carry their faults out; the report reads it at the end.
 final class FaultLedger {
     private(set) var activities: [FaultActivity] = []
@@ -12,11 +12,6 @@ final class FaultLedger {
     func note(_ step: FaultStep, id: String) {
         steps[id] = step
         activities.append(FaultActivity(id: id, kind: step.fault.kind, label: step.fault.label))
-    }
-
-    /// Notes an activity that is not a fault step (a power loss).
-    func note(_ activity: FaultActivity) {
-        activities.append(activity)
     }
 
     /// Changes the activity of `id`.
@@ -34,7 +29,6 @@ final class FaultLedger {
         case .all: true
         case let .kind(kind): steps[id]?.fault.kind == kind
         case let .fault(faultID): faultID == id
-        case .powerLoss: false
         }
     }
 }

@@ -160,9 +160,8 @@ extension ScenarioParser {
         try checkKeys(entries, allowed: ["clear"], lead: lead, context: "a 'clear' step")
         let kind = try lead.value.nonEmptyText("'clear'", expected: "a fault kind, 'power-loss' or 'all'")
         if kind == ClearScope.all.label { return .clear(.all) }
-        if kind == ClearScope.powerLoss.label { return .clear(.powerLoss) }
         guard FaultCatalog.kind(named: kind) != nil else {
-            throw ScenarioError.unknown("fault kind", kind, among: FaultCatalog.kinds + ["power-loss", "all"], at: lead.value.location)
+            throw ScenarioError.unknown("fault kind", kind, among: FaultCatalog.kinds + ["all"], at: lead.value.location)
         }
         return .clear(.kind(kind))
     }
@@ -179,37 +178,20 @@ extension ScenarioParser {
 
     // MARK: power-loss
 
+    /// `- power-loss: MODE` and its moment: ``PowerLossFault`` written short.
     private func parsePowerLoss(_ node: ScenarioNode, _ entries: [ScenarioNode.Entry], _ lead: ScenarioNode.Entry) throws(ScenarioError) -> StepAction {
-        try checkKeys(entries, allowed: PowerLossStep.keys, lead: lead, context: "a 'power-loss' step")
+        try checkKeys(entries, allowed: PowerLossFault.parameterKeys, lead: lead, context: "a 'power-loss' step")
         let parameters = parameters("step 'power-loss'", node, entries)
-        let modes = PowerLossStep.Mode.allCases.map(\.rawValue)
-        var step = PowerLossStep()
-        var leadMode: String?
+        var fault = try PowerLossFault(parameters: parameters)
         if case let .scalar(text, quoted) = lead.value.content, !(text.isEmpty && !quoted) {
-            guard let mode = PowerLossStep.Mode(rawValue: text) else {
-                throw ScenarioError.unknown("power-loss mode", text, among: modes, at: lead.value.location)
+            guard let mode = PowerLossFault.Mode(rawValue: text) else {
+                throw ScenarioError.unknown("power-loss mode", text, among: PowerLossFault.Mode.allCases.map(\.rawValue), at: lead.value.location)
             }
-            leadMode = text
-            step.mode = mode
-        }
-        if let written = try parameters.oneOf("mode", modes) {
-            if leadMode != nil {
-                throw parameters.error("the mode is written twice: keep '- power-loss: \(leadMode ?? "")' or 'mode: \(written)'", at: "mode")
+            if parameters.contains("mode") {
+                throw parameters.error("the mode is written twice: keep '- power-loss: \(text)' or 'mode: \(fault.mode.rawValue)'", at: "mode")
             }
-            step.mode = PowerLossStep.Mode(rawValue: written) ?? .drop
+            fault.mode = mode
         }
-        let triggers = ["at-sync", "after-writes", "at-point"].filter { parameters.contains($0) }
-        if triggers.count > 1 {
-            throw parameters.error("a power loss happens once: give one of at-sync, after-writes, at-point (found \(triggers.joined(separator: " and ")))", at: triggers[1])
-        }
-        if let count = try parameters.int("at-sync", in: 1...1_000_000) { step.moment = .atSync(count) }
-        if let count = try parameters.int("after-writes", in: 1...1_000_000) { step.moment = .afterWrites(count) }
-        if let point = try parameters.string("at-point") {
-            guard PointPath.isValid(point), !point.hasSuffix("*") else {
-                throw parameters.error("'at-point' needs a fault point path like store/favorites/save, found '\(point)'", at: "at-point")
-            }
-            step.moment = .atPoint(point)
-        }
-        return .powerLoss(step)
+        return .fault(FaultStep(fault: AnyFault(fault)))
     }
 }

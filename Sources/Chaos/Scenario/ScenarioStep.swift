@@ -42,12 +42,10 @@ package enum StepAction: Sendable, Equatable {
     case checkpoint(String)
     /// `fault: KIND` with the kind's own keys and, for faults that fire repeatedly, a trigger.
     case fault(FaultStep)
-    /// `clear: KIND` (a catalog kind), `clear: power-loss` or `clear: all`.
+    /// `clear: KIND` (a catalog kind, `power-loss` among them) or `clear: all`.
     case clear(ClearScope)
     /// `wait: 250ms`.
     case wait(Duration)
-    /// `power-loss`: the power goes out now, or when its trigger says.
-    case powerLoss(PowerLossStep)
 
     /// The step's wire name: `launch`, `do`, `fault`, ...
     package var wireName: String { keyword.rawValue }
@@ -62,7 +60,6 @@ package enum StepAction: Sendable, Equatable {
         case .fault: .fault
         case .clear: .clear
         case .wait: .wait
-        case .powerLoss: .powerLoss
         }
     }
 
@@ -75,7 +72,6 @@ package enum StepAction: Sendable, Equatable {
         case let .fault(fault): return fault.label
         case let .clear(scope): return "clear \(scope.label)"
         case let .wait(duration): return "wait \(ScenarioDuration.format(duration))"
-        case let .powerLoss(step): return step.label
         }
     }
 
@@ -89,7 +85,8 @@ package enum StepAction: Sendable, Equatable {
 }
 
 /// The step kinds by wire name, declared once. `launch`, `stop` and `kill` are bare
-/// words; the others lead a mapping.
+/// words; the others lead a mapping. `power-loss` is ``PowerLossFault`` written short
+/// (`- power-loss: torn` for `- fault: power-loss` with `mode: torn`), bare or leading.
 package enum StepKeyword: String, CaseIterable, Sendable {
     case launch, stop, kill
     case `do`, checkpoint, fault, clear, wait
@@ -104,7 +101,7 @@ package enum StepKeyword: String, CaseIterable, Sendable {
         case .launch: .launch
         case .stop: .stop
         case .kill: .kill
-        case .powerLoss: .powerLoss(PowerLossStep())
+        case .powerLoss: .fault(FaultStep(fault: AnyFault(PowerLossFault())))
         case .do, .checkpoint, .fault, .clear, .wait: nil
         }
     }
@@ -153,10 +150,9 @@ package struct ActionStep: Sendable, Equatable {
 package enum ClearScope: Sendable, Equatable {
     /// `clear: all`: every fault, and a power loss waiting for its moment.
     case all
-    /// `clear: KIND`: every armed fault of a catalog kind.
+    /// `clear: KIND`: every armed fault of a catalog kind (`power-loss`: a cut waiting
+    /// for its moment).
     case kind(String)
-    /// `clear: power-loss`: a power loss waiting for its moment.
-    case powerLoss
     /// One armed fault, by id: what a sweep's trial plan clears.
     case fault(id: String)
 
@@ -165,7 +161,6 @@ package enum ClearScope: Sendable, Equatable {
         switch self {
         case .all: "all"
         case let .kind(kind): kind
-        case .powerLoss: StepKeyword.powerLoss.rawValue
         case let .fault(id): id
         }
     }
@@ -206,65 +201,5 @@ package struct FaultStep: Sendable, Equatable {
     package var label: String {
         let when = trigger.label
         return "fault \(fault.label)" + (when.isEmpty ? "" : " \(when)")
-    }
-}
-
-/// `power-loss`: the machine loses power. Writes the OS had not synced are dropped,
-/// kept or torn (per sector, seeded), and the app dies on the spot.
-///
-/// ```yaml
-/// - power-loss                # now, dropping every unsynced write
-/// - power-loss: torn          # mode: drop | keep | torn
-///   after-writes: 12          # or at-sync: N, at-point: store/favorites/save; default now
-/// ```
-package struct PowerLossStep: Sendable, Equatable {
-    /// `drop`, `keep` or `torn`: what the cut does with the writes not yet synced.
-    package typealias Mode = PowerLoss.Mode
-
-    package enum Moment: Sendable, Equatable {
-        case now
-        case atSync(Int)
-        case afterWrites(Int)
-        case atPoint(String)
-    }
-
-    package var mode: Mode
-    package var moment: Moment
-    /// The seed of a torn cut's choices; nil: derived from the case seed and the step.
-    /// A crash sweep sets it, to try one cut point with several seeds.
-    package var seed: UInt64?
-
-    package init(mode: Mode = .drop, moment: Moment = .now, seed: UInt64? = nil) {
-        self.mode = mode
-        self.moment = moment
-        self.seed = seed
-    }
-
-    package static let keys = ["mode", "at-sync", "after-writes", "at-point"]
-
-    /// True when the power goes out later, at a write, a sync or a point.
-    package var isDeferred: Bool { moment != .now }
-
-    package var label: String {
-        let when: String
-        switch moment {
-        case .now: when = "now"
-        case let .atSync(count): when = "at sync \(count)"
-        case let .afterWrites(count): when = "after write \(count)"
-        case let .atPoint(point): when = "at \(point)"
-        }
-        return "power-loss \(mode.rawValue) \(when)"
-    }
-}
-
-extension PowerLossOrder {
-    /// The order that carries out `step`, its torn choices drawn from `seed`.
-    package init(step: PowerLossStep, seed: UInt64) {
-        switch step.moment {
-        case .now: self.init(mode: step.mode, seed: seed)
-        case let .atSync(count): self.init(mode: step.mode, atSync: count, seed: seed)
-        case let .afterWrites(count): self.init(mode: step.mode, afterWrites: count, seed: seed)
-        case let .atPoint(point): self.init(mode: step.mode, atPoint: point, seed: seed)
-        }
     }
 }

@@ -28,7 +28,8 @@ enum ScenarioValidation {
                 endedAt = nil
                 pendingPowerLoss = armedForNextLaunch
                 armedForNextLaunch = false
-            case let .powerLoss(powerLoss):
+            case let .fault(fault) where fault.fault.family == .power:
+                let powerLoss = fault.fault.as(PowerLossFault.self) ?? PowerLossFault()
                 // A power loss at a later write, sync or point may be armed before the
                 // app runs: it is armed at the next launch.
                 guard launchedAt != nil || powerLoss.isDeferred else {

@@ -10,6 +10,13 @@ package enum FaultFamily: String, Sendable, CaseIterable, Codable {
     case network
     /// The clock, through libfaketime.
     case clock
+    /// The power, cut in the app's process below its files.
+    case power
+
+    /// Whether a fault of the family stands once its step ran, until a `clear:` (a read
+    /// that fails under it is its doing). A file's damage is done, and a power cut is
+    /// over once it came (one waiting for its moment is the power seam's to tell).
+    package var stands: Bool { self != .file && self != .power }
 }
 
 /// One kind of fault: its wire name, its parameters, and the decision it makes.

@@ -35,6 +35,8 @@ package enum FaultCatalog {
         ClockJumpFault.self,
         ClockSkewFault.self,
         ClockFreezeFault.self,
+        // The power, cut in the app's process below its files (Seams/Power).
+        PowerLossFault.self,
     ]
 
     /// The kinds carried out in the app's process: what a worker can be armed with.

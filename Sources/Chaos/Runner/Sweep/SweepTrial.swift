@@ -11,7 +11,7 @@ package enum SweepTrial: Sendable, Equatable, CustomStringConvertible {
     /// once (transient) or from then on (persistent).
     case ioError(operation: Int, persistent: Bool)
     /// Lose power at the Nth write or sync of the first launch, in a mode, with a seed.
-    case powerLoss(PowerLossStep.Moment, mode: PowerLossStep.Mode, seed: UInt64)
+    case powerLoss(PowerLossFault.Moment, mode: PowerLossFault.Mode, seed: UInt64)
 
     package var description: String {
         switch self {
@@ -37,7 +37,7 @@ package enum SweepTrial: Sendable, Equatable, CustomStringConvertible {
             self = .ioError(operation: count, persistent: parts[2] == "persistent")
         case "crash":
             guard parts.count == 5, let count = Int(parts[2]), count > 0,
-                  let mode = PowerLossStep.Mode(rawValue: parts[3]), let seed = UInt64(parts[4]) else { return nil }
+                  let mode = PowerLossFault.Mode(rawValue: parts[3]), let seed = UInt64(parts[4]) else { return nil }
             switch parts[1] {
             case "after-writes": self = .powerLoss(.afterWrites(count), mode: mode, seed: seed)
             case "at-sync": self = .powerLoss(.atSync(count), mode: mode, seed: seed)

@@ -26,7 +26,7 @@ package struct Sweeper {
     /// Trials run at a time (each in its own child processes). The outcome is the same
     /// for any value: results are judged in trial order.
     package var jobs: Int = 1
-    package var modes: [PowerLossStep.Mode] = PowerLossStep.Mode.allCases
+    package var modes: [PowerLossFault.Mode] = PowerLossFault.Mode.allCases
     /// Whether trial workers come from fork servers (``ForkServer``); false spawns each
     /// one fresh (the outcome is the same either way: a test holds them to it).
     package var useForkServers = true
@@ -95,7 +95,7 @@ package struct Sweeper {
         var copy = scenario
         copy.steps = scenario.steps.compactMap { step in
             switch step.action {
-            case .powerLoss:
+            case let .fault(fault) where fault.fault.family == .power:
                 return nil
             case var .perform(action):
                 action.expectError = nil
@@ -236,7 +236,7 @@ package struct Sweeper {
             outcome.failedReports.append(counting.report)
             return
         }
-        let all: [PowerLossStep.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
+        let all: [PowerLossFault.Moment] = (0..<io.writes).map { .afterWrites($0 + 1) } + (0..<io.syncs).map { .atSync($0 + 1) }
         if all.isEmpty { outcome.nothingToSweep = Self.nothingSeen("write or sync") }
         let points = all.enumerated().filter { isMine($0.offset) }.map(\.element)
         outcome.pointsTotal = points.count

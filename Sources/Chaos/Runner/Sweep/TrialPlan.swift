@@ -31,8 +31,8 @@ package enum TrialPlan {
             copy.steps.insert(ScenarioStep(action: .fault(step), location: location,
                                            label: "trial \(trial): \(step.label)", origin: .trial), at: first)
         case let .powerLoss(moment, mode, seed):
-            let step = PowerLossStep(mode: mode, moment: moment, seed: seed)
-            copy.steps.insert(ScenarioStep(action: .powerLoss(step), location: location,
+            let step = FaultStep(fault: AnyFault(PowerLossFault(mode: mode, moment: moment, seed: seed)))
+            copy.steps.insert(ScenarioStep(action: .fault(step), location: location,
                                            label: "trial \(trial): \(step.label)", origin: .trial), at: first)
         }
         return copy

@@ -1,6 +1,6 @@
 import ChaosTarget
 
-/// The power, as a seam like the others: a `power-loss` step cuts it now, or arms a cut
+/// The power, as a seam like the others: a `power-loss` fault (``PowerLossFault``) cuts it now, or arms a cut
 /// at a later write, sync or fault point of the running app (of the next launch, when
 /// the app is down). A cut waits for its moment in one run of the app: if that run ends
 /// first, it is gone. The cut itself is made in the app's process, below its SQLite
@@ -11,9 +11,6 @@ import ChaosTarget
 /// the writes and syncs it saw, and the app's process when a run ended, and whether the
 /// power went out.
 final class PowerSeam: FaultSeam {
-    /// The kind a power loss is noted under in the ledger and the report.
-    static let kind = StepKeyword.powerLoss.rawValue
-
     /// Where the cut is simulated: below the target's SQLite, or at the file level
     /// through the libc seam (a target that keeps no SQLite).
     let mechanism: String
@@ -35,18 +32,12 @@ final class PowerSeam: FaultSeam {
         mechanism = declaration.storageSeam == .libc ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
     }
 
-    /// A power loss is a step of its own (`power-loss:`), not a `fault:`.
-    func carries(_ fault: AnyFault) -> Bool { false }
+    func carries(_ fault: AnyFault) -> Bool { fault.family == .power }
 
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
-        throw .harness("'\(step.fault.kind)' is not a power loss")
-    }
-
+    /// Every worker tracks its writes when the scenario cuts the power; sector by sector
+    /// when a cut tears them.
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
-        let cuts = scenario.steps.compactMap { step -> PowerLossStep? in
-            if case let .powerLoss(powerLoss) = step.action { return powerLoss }
-            return nil
-        }
+        let cuts = steps.compactMap { $0.fault.as(PowerLossFault.self) }
         tracksTorn = cuts.isEmpty ? nil : cuts.contains { $0.mode == .torn }
     }
 
@@ -54,22 +45,22 @@ final class PowerSeam: FaultSeam {
     var cutWaits: Bool { plan != nil || pending != nil }
 
     /// Cuts the power now, or arms a cut (in the running app, or for its next launch).
-    func losePower(_ step: PowerLossStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
-        let order = PowerLossOrder(step: step, seed: step.seed ?? seed)
-        session.ledger.note(FaultActivity(id: id, kind: Self.kind, label: step.label))
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+        guard let cut = step.fault.as(PowerLossFault.self) else { throw .harness("'\(step.fault.kind)' is not a power loss") }
+        let order = cut.order(caseSeed: seed)
         guard session.appIsRunning else {
             plan = (order, id)
-            return .ok("armed for the next launch: \(step.label)")
+            return .ok("armed for the next launch: \(cut.label)")
         }
         if order.isNow {
             armedID = id
             guard try session.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) == nil else {
                 throw .harness("the worker answered instead of losing power")
             }
-            return .ok("the power went out (\(step.mode.rawValue))")
+            return .ok("the power went out (\(cut.mode.rawValue))")
         }
         try arm(order, id: id, in: session)
-        return .ok("armed: \(step.label)")
+        return .ok("armed: \(cut.label)")
     }
 
     /// A new worker: it tracks its writes for the scenario's cuts, and a cut written while
@@ -91,14 +82,17 @@ final class PowerSeam: FaultSeam {
 
     /// `clear: power-loss` (or `clear: all`) disarms a cut waiting for its moment.
     func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
-        guard scope == .all || scope == .powerLoss else { return [] }
-        let armed = cutWaits
-        plan = nil
-        if pending != nil {
+        var cleared = false
+        if let (_, id) = plan, session.ledger.scope(scope, covers: id) {
+            plan = nil
+            cleared = true
+        }
+        if pending != nil, let id = armedID, session.ledger.scope(scope, covers: id) {
             pending = nil
+            cleared = true
             _ = try session.ask(WorkerRequest(op: .disarm, name: PowerLossOrder.pointID))
         }
-        return armed ? ["the power loss"] : []
+        return cleared ? ["the power loss"] : []
     }
 
     /// A reply: the writes and syncs the worker tracked so far. A run that ended: the cut
@@ -112,7 +106,7 @@ final class PowerSeam: FaultSeam {
             isOut = true
             runEnded(powerLost: true, ledger: ledger)
             let when = cut.order.isNow ? "now" : "during '\(cut.during)'"
-            return [InjectionRecord(kind: Self.kind, target: "store", detail: "power lost \(when), \(cut.order.mode.rawValue) unsynced writes",
+            return [InjectionRecord(kind: PowerLossFault.kind, target: "store", detail: "power lost \(when), \(cut.order.mode.rawValue) unsynced writes",
                                     atMs: atMs, mechanism: mechanism)]
         case .exited(nil):
             runEnded(powerLost: false, ledger: ledger)
@@ -152,17 +146,12 @@ final class PowerSeam: FaultSeam {
         return io.writes == 0 && io.syncs == 0
     }
 
-    /// Whether it measures `activity` (a power loss).
-    func measures(_ activity: FaultActivity) -> Bool { activity.kind == Self.kind }
-
     /// What a power loss did: whether its moment came.
-    func measured(_ activity: FaultActivity) -> FaultActivity {
-        var measured = activity
+    func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
         let io = activity.writes.map { " (\($0) writes, \(activity.syncs ?? 0) syncs while it waited)" } ?? ""
         let unreached = (activity.writes ?? 0) == 0 && (activity.syncs ?? 0) == 0 ? " — \(whyUnreached)" : ""
-        (measured.hadEffect, measured.effect) = activity.fired > 0 ? (true, "the power went out")
-            : (false, "no effect: its moment never came\(io)\(unreached)")
-        return measured
+        return activity.fired > 0 ? FaultEffect(hadEffect: true, summary: "the power went out")
+            : FaultEffect(hadEffect: false, summary: "no effect: its moment never came\(io)\(unreached)")
     }
 
     /// Why a cut that saw no write never came: the seam that cuts the power does not reach
@@ -173,10 +162,5 @@ final class PowerSeam: FaultSeam {
             : "the fault VFS saw none of the app's writes: its SQLite is not the copy the VFS is installed into (sqlite-nio and "
                 + "SQLCipher compile their own: declare it, `static let sqlite = [SQLiteLibrary.sqliteNIO]`; for plain files, "
                 + "`static let sqlite: [SQLiteLibrary] = []`)"
-    }
-
-    /// Never asked: it carries no `fault:` step (its activities are ``measured(_:)``).
-    func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
-        FaultEffect(hadEffect: false, summary: "not a power loss")
     }
 }
