@@ -1,3 +1,4 @@
+import Foundation
 import ChaosTarget
 
 /// The case's time: when it started, when it must end (`timeout:`), and how far in it is.
@@ -20,4 +21,12 @@ struct CaseClock {
     func ms(at instant: ContinuousClock.Instant) -> Int { (max(instant, start) - start).wholeMilliseconds }
 
     var isPastDeadline: Bool { now >= deadline }
+
+    /// `wait:` — lets `duration` pass, no further than the deadline; Ctrl-C ends it.
+    func wait(_ duration: Duration) {
+        let until = min(now + duration, deadline)
+        while now < until, !RunInterruption.requested {
+            Thread.sleep(forTimeInterval: min(0.05, Double((until - now).wholeMilliseconds) / 1000))
+        }
+    }
 }

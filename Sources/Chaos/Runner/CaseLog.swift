@@ -24,6 +24,28 @@ final class CaseLog {
     /// The scenario step being run (its number), for the log records that come during it.
     var stepNumber = 0
 
+    /// A step done: `number` is its number in the scenario (0 for a trial's own step).
+    func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, clock: CaseClock, _ result: StepResult) {
+        steps.append(StepRecord(index: number, label: step.label, startMs: clock.ms(at: started),
+                                durationMs: (clock.now - started).wholeMilliseconds, outcome: result.outcome.rawValue, detail: result.detail))
+    }
+
+    /// The health a launch answered: what it told the user at launch (a warning or an
+    /// error) excuses the writes acknowledged before it.
+    func launched(health: [String: ScenarioValue]) {
+        evidence.health = health
+        if let message = health["message"]?.stringValue, !message.isEmpty,
+           ["warning", "error"].contains(health["severity"]?.stringValue ?? "none") {
+            evidence.toldAtLaunch.formUnion(evidence.acknowledged)
+            evidence.launchMessage = message
+        }
+    }
+
+    /// `scenario`'s expectations judged on this evidence, and the steps' failed marks.
+    func results(of scenario: Scenario) -> [ExpectationResult] {
+        scenario.checkedExpectations.map { ExpectationEvaluator.evaluate($0.kind, evidence: evidence) } + stepFailures
+    }
+
     /// A new run of the app begins.
     func startRun(armed: Bool) {
         writesInRun = 0

@@ -47,6 +47,38 @@ final class CaseSeams {
     }
 
 
+    /// Workers of `command` started inside every seam, through the seams' hooks.
+    func launcher(for command: WorkerCommand, forkServers: ForkServerPool?, leftovers: ProcessLeftovers?) -> any WorkerLauncher {
+        ProcessWorkerLauncher(command: wrap(command),
+                              willStart: { [self] in try workerStarting() },
+                              didStart: { [self] pid in workerStarted(pid: pid) },
+                              // Under libfaketime a worker is its own process: a fork server
+                              // started for one case's clock would serve only that case, and
+                              // leave libfaketime's /dev/shm objects under its own pid.
+                              forkServers: clock.faketime == nil ? forkServers : nil, leftovers: leftovers)
+    }
+
+    /// Who hears what the app's process tells, as it comes: the case's log, and every
+    /// seam, whose faults' firings go to the log as injections.
+    func listeners(log: CaseLog, ledger: FaultLedger, clock: CaseClock) -> AppProcess.Listeners {
+        AppProcess.Listeners(
+            heard: { [self] news in
+                let atMs = clock.elapsedMs
+                log.heard(news, atMs: atMs)
+                log.injections += heard(news, atMs: atMs, ledger: ledger)
+            },
+            cutWaiting: { [power] in power.pending })
+    }
+
+    /// A new worker is up: each seam arms it with what it has standing (in-process faults,
+    /// a power loss written while the app was down, write tracking), unless `clean`.
+    /// Whether anything was armed.
+    func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool {
+        var armed = false
+        for seam in all { armed = try seam.launched(clean: clean, in: context) || armed }
+        return armed
+    }
+
     /// The app's data folder as the controller reaches it.
     func hostView(of dataDirectory: URL) -> URL {
         disk.hostView(of: dataDirectory)

@@ -7,7 +7,7 @@ import ChaosTarget
 /// of the command shares this through its ``TargetSelection``), and only when a case
 /// has records no action explains: most cases never ask.
 package final class CleanLaunch: @unchecked Sendable {
-    private struct Key: Hashable {
+    fileprivate struct Key: Hashable {
         var variant: String
         var options: [String: String]
         var seed: UInt64
@@ -20,32 +20,45 @@ package final class CleanLaunch: @unchecked Sendable {
 
     package init() {}
 
-    /// The records a clean launch makes for `runner`'s case (none when the launch or its
+    /// Which clean launch a case would ask about: made before the case starts, from the
+    /// run's options and the case's scenario and seed, never from the running case.
+    struct Question {
+        var options: RunOptions
+        var scenario: Scenario
+        var seed: UInt64
+
+        fileprivate var key: Key {
+            Key(variant: options.variant, options: scenario.targetOptions(overriddenBy: options.optionOverrides), seed: seed,
+                system: scenario.system)
+        }
+    }
+
+    /// The records a clean launch makes, as `question` asks (none when the launch or its
     /// snapshot failed: then nothing is excused).
-    func records(for runner: CaseRunner) -> OwnRecords {
-        let key = Key(variant: runner.options.variant, options: runner.targetOptions, seed: runner.seed, system: runner.scenario.system)
+    func records(for question: Question) -> OwnRecords {
+        let key = question.key
         lock.lock()
         defer { lock.unlock() }
         if let known = learned[key] { return known }
-        let keys = Self.learn(like: runner)
+        let keys = Self.learn(question)
         learned[key] = keys
         return keys
     }
 
-    /// One case of its own: launch on an empty folder, the snapshot of the running app
-    /// (it wrote nothing Chaos asked for and ran with no fault, so it holds what the
-    /// disk holds), stop.
-    private static func learn(like runner: CaseRunner) -> OwnRecords {
+    /// One case of its own, beside the case that asks: launch on an empty folder, the
+    /// snapshot of the running app (it wrote nothing Chaos asked for and ran with no
+    /// fault, so it holds what the disk holds), stop.
+    private static func learn(_ question: Question) -> OwnRecords {
         let location = SourceLocation(file: "a clean launch", line: 1, column: 1)
         let scenario = Scenario(
-            name: "clean-launch", summary: "What a clean first launch makes by itself.", system: runner.scenario.system,
-            seed: runner.seed, options: runner.scenario.options,
+            name: "clean-launch", summary: "What a clean first launch makes by itself.", system: question.scenario.system,
+            seed: question.seed, options: question.scenario.options,
             steps: [ScenarioStep(action: .launch, location: location, label: "launch")],
             expectations: [ScenarioExpectation(kind: .preserved(Expectation.acknowledged), location: location)],
             location: location, sourceText: "")
-        var options = runner.options
+        var options = question.options
         options.keepScratch = false
-        options.seed = runner.seed
+        options.seed = question.seed
         options.target.cleanLaunch = nil
         let learner = CaseRunner(scenario: scenario, options: options)
         _ = learner.run()

@@ -31,15 +31,20 @@ package enum ScratchFolder {
         var removed: [String] = []
         for name in names {
             guard let pid = owner(of: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
-            let url = root.appendingPathComponent(name)
-            // A read-only fault may have cleared the write bits.
-            if let enumerator = FileManager.default.enumerator(atPath: url.path) {
-                for case let path as String in enumerator { _ = chmod(url.appendingPathComponent(path).path, 0o755) }
-            }
-            _ = chmod(url.path, 0o755)
-            if (try? FileManager.default.removeItem(at: url)) != nil { removed.append(name) }
+            if remove(root.appendingPathComponent(name)) { removed.append(name) }
         }
         return removed
+    }
+
+    /// Removes a scratch folder whole, write bits restored first (a read-only fault may
+    /// have cleared them). False when it could not.
+    @discardableResult
+    package static func remove(_ url: URL) -> Bool {
+        if let enumerator = FileManager.default.enumerator(atPath: url.path) {
+            for case let path as String in enumerator { _ = chmod(url.appendingPathComponent(path).path, 0o755) }
+        }
+        _ = chmod(url.path, 0o755)
+        return (try? FileManager.default.removeItem(at: url)) != nil
     }
 
     /// Removes abandoned scratch folders wherever a run may have made them: the temporary

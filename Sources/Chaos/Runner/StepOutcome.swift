@@ -59,4 +59,14 @@ enum CaseEnd: Error, Equatable {
         case .notApplicable: .skipped
         }
     }
+
+    /// The detail of the step during which the case ended; `abnormalEnd`: how the app
+    /// ended, as its evidence says.
+    func stepDetail(abnormalEnd: String?) -> String? {
+        switch self {
+        case let .harness(reason), let .notApplicable(reason): reason
+        case .interrupted: "interrupted"
+        case .trapped, .appFailed, .timedOut: abnormalEnd
+        }
+    }
 }

@@ -25,4 +25,18 @@ extension Scenario {
     var needsIntegrity: Bool {
         expectations.contains { $0.kind == .integrity || $0.kind == .integrityIfUsed }
     }
+
+    /// `recovered-within`'s bound: how long a read that fails while the app gets over a
+    /// cleared fault may be asked again. Nil when the scenario has none.
+    var recoveryBound: Duration? {
+        expectations.lazy.compactMap { expectation -> Duration? in
+            if case let .recoveredWithin(bound) = expectation.kind { return bound }
+            return nil
+        }.first
+    }
+
+    /// The target options of every launch: the scenario's, then the run's `overrides`.
+    func targetOptions(overriddenBy overrides: [String: String]) -> [String: String] {
+        options.merging(overrides) { _, new in new }
+    }
 }

@@ -22,17 +22,17 @@ protocol FaultSeam: AnyObject {
     func workerStarting() throws
     func workerStarted(pid: pid_t)
     /// Carries out a fault step: applies it now, or arms it.
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult
     /// A new worker is up: what stands is armed in it, unless it is `clean` (the
     /// controller's own launch, to read the evidence). Returns whether anything was armed.
-    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool
+    func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool
     /// Clears what `scope` names of its faults; says what it cleared.
-    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String]
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String]
     /// Hears what the app's process told (``AppNews``); returns what its faults did that
     /// the report shows as injections.
     func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord]
     /// Records what fired on its side since the last step.
-    func gather(in session: any CaseSession)
+    func gather(in context: SeamContext)
     /// What its fault `activity` (armed by `step`) did, measured at the end of the case.
     func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect
     /// Takes down what it set up, on every path (pass, trap, hang, interrupt).
@@ -44,9 +44,9 @@ extension FaultSeam {
     func wrap(_ command: WorkerCommand) -> WorkerCommand { command }
     func workerStarting() throws {}
     func workerStarted(pid: pid_t) {}
-    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool { false }
+    func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool { false }
     func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] { [] }
-    func gather(in session: any CaseSession) {}
+    func gather(in context: SeamContext) {}
     func tearDown() {}
 }
 
@@ -86,28 +86,33 @@ package enum SeamUnavailable: Error {
     case skipped(String)
     /// Setting up failed: errored.
     case harness(String)
+
+    /// The case's verdict, and why.
+    var verdict: (Verdict, String) {
+        switch self {
+        case let .skipped(reason): (.skipped, reason)
+        case let .harness(reason): (.errored, reason)
+        }
+    }
 }
 
-/// What a seam may use of the case it serves.
-protocol CaseSession: AnyObject {
-    /// Whether the app runs now.
-    var appIsRunning: Bool { get }
-    var clock: CaseClock { get }
+/// What a seam works with in one case, handed to it with each call: the app (to arm and
+/// disarm what it carries in the app's process), the ledger of faults, the case's clock
+/// and files, what the target declares, and the log its injections go to. The runner
+/// makes it from the case's parts; no seam reaches the runner.
+struct SeamContext {
+    let app: CaseApp
     /// Every fault the case armed, and what each did.
-    var ledger: FaultLedger { get }
-    /// What the target declares.
-    var declaration: TargetDeclaration { get }
-    var scratch: URL { get }
-    /// The app's data folder as the controller reaches it.
-    var hostDataDirectory: URL { get }
-    /// Sends a request to the running app; nil when the power went out, as a power
-    /// loss of the case said it would (the case goes on).
-    func ask(_ request: WorkerRequest) throws(CaseEnd) -> WorkerReply?
-    /// The path of one of the target's logical files (as the controller reaches it, or
-    /// as the app sees it).
-    func logicalFile(_ name: String, asTheAppSeesIt: Bool) throws(CaseEnd) -> URL
+    let ledger: FaultLedger
+    let clock: CaseClock
+    let files: CaseFiles
+    let declaration: TargetDeclaration
+    let log: CaseLog
+
     /// Adds an injection to the case's report.
-    func record(_ injection: InjectionRecord)
+    func record(_ injection: InjectionRecord) {
+        log.injections.append(injection)
+    }
 }
 
 extension StepResult {

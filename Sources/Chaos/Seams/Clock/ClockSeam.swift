@@ -28,24 +28,24 @@ final class ClockSeam: FaultSeam {
     func workerStarting() throws { try faketime?.workerStarting() }
     func workerStarted(pid: pid_t) { faketime?.workerStarted(pid: pid) }
 
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
         guard let fault = step.fault.base as? any ClockFault else { throw .harness("'\(step.fault.kind)' is not a clock fault") }
         let done = try change { try $0.apply(fault) }
-        if session.appIsRunning { reached.insert(id) } else { waiting.insert(id) }
-        session.ledger.update(id) { $0.fired = 1 }
-        session.record(InjectionRecord(kind: step.fault.kind, target: "clock", detail: done, atMs: session.clock.elapsedMs,
+        if context.app.isRunning { reached.insert(id) } else { waiting.insert(id) }
+        context.ledger.update(id) { $0.fired = 1 }
+        context.record(InjectionRecord(kind: step.fault.kind, target: "clock", detail: done, atMs: context.clock.elapsedMs,
                                        mechanism: InjectionRecord.Mechanism.libfaketime))
         return .ok(done)
     }
 
     /// The changes made while the app was down reach the app that starts now.
-    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool {
+    func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool {
         reached.formUnion(waiting)
         waiting = []
         return false
     }
 
-    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] {
         guard faketime != nil else { return [] }
         let kind: String?
         switch scope {

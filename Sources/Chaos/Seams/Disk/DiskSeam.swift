@@ -37,13 +37,13 @@ final class DiskSeam: FaultSeam {
         tmpfs?.hostView ?? dataDirectory
     }
 
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
         guard let tmpfs else { throw .harness("\(step.fault.label) needs a tmpfs, and none is mounted") }
         do {
             let done = try tmpfs.fill()
             filledBy.insert(id)
-            session.ledger.update(id) { $0.fired = 1 }
-            session.record(InjectionRecord(kind: step.fault.kind, target: "disk", detail: done, atMs: session.clock.elapsedMs,
+            context.ledger.update(id) { $0.fired = 1 }
+            context.record(InjectionRecord(kind: step.fault.kind, target: "disk", detail: done, atMs: context.clock.elapsedMs,
                                            mechanism: InjectionRecord.Mechanism.tmpfs))
             return .ok(done)
         } catch {
@@ -51,8 +51,8 @@ final class DiskSeam: FaultSeam {
         }
     }
 
-    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
-        guard let tmpfs, filledBy.contains(where: { session.ledger.scope(scope, covers: $0) }) else { return [] }
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] {
+        guard let tmpfs, filledBy.contains(where: { context.ledger.scope(scope, covers: $0) }) else { return [] }
         _ = tmpfs.drain()
         filledBy = []
         return ["the tmpfs ballast"]

@@ -31,25 +31,25 @@ final class FileSeam: FaultSeam {
         return inside
     }
 
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
         guard let fault = step.fault.base as? any FileFault else { throw .harness("'\(step.fault.kind)' is not a file fault") }
         let name = id.replacingOccurrences(of: "-", with: " ")
-        guard !session.appIsRunning else {
+        guard !context.app.isRunning else {
             throw .harness("\(name) '\(fault.label)' damages files while the app is running: add a stop or kill step before it")
         }
-        let url = try session.logicalFile(fault.file, asTheAppSeesIt: false)
+        let url = try context.files.logicalFile(fault.file, asTheAppSeesIt: false)
         guard FileManager.default.fileExists(atPath: url.path) || !type(of: fault).needsTheFile else {
             if step.ifAbsent == .skip { throw .notApplicable("the app keeps no \(url.lastPathComponent) at this point") }
             // A companion the app did not leave (its WAL was checkpointed away): nothing to damage.
             return note(fault, id: id, done: "left alone: \(url.lastPathComponent) does not exist",
-                        effect: FaultEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"), in: session)
+                        effect: FaultEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"), in: context)
         }
         // A target that declares no SQLite keeps plain files: damage is measured in bytes.
-        let plain = session.declaration.sqliteLibraries == 0
+        let plain = context.declaration.sqliteLibraries == 0
         var prepared: String?
         if fault.preparation == .checkpointWAL, !plain { prepared = FileDamage.checkpoint(url) }
-        let store = plain || !["store", "wal", "shm", "journal"].contains(fault.file) ? nil : try session.logicalFile("store", asTheAppSeesIt: false)
-        let effects = session.scratch.appendingPathComponent("effect-\(id)")
+        let store = plain || !["store", "wal", "shm", "journal"].contains(fault.file) ? nil : try context.files.logicalFile("store", asTheAppSeesIt: false)
+        let effects = context.files.scratch.appendingPathComponent("effect-\(id)")
         defer { try? FileManager.default.removeItem(at: effects) }
         let before = store.map { FileDamageEffect.before(store: $0, scratch: effects) }
         let bytesBefore = store == nil ? FileDamageEffect.digest(of: url) : nil
@@ -58,7 +58,7 @@ final class FileSeam: FaultSeam {
         let plan = fault.plan(fileSize: size, format: plain ? .plain : .sqlite, rng: &rng)
         do {
             // Paths in the report are relative to the app's data folder, so two runs compare.
-            let done = try FileDamage.apply(plan, to: url).replacingOccurrences(of: session.hostDataDirectory.path + "/", with: "")
+            let done = try FileDamage.apply(plan, to: url).replacingOccurrences(of: context.files.hostDataDirectory.path + "/", with: "")
             var measured = store.flatMap { store in before.map { FileDamageEffect.after($0, store: store, scratch: effects) } }
                 ?? FileDamageEffect.bytes(before: bytesBefore, url: url)
             if plan == .makeReadOnly {
@@ -68,14 +68,14 @@ final class FileSeam: FaultSeam {
                     + "what the app meets shows when it next writes")
             }
             return note(fault, id: id, done: (prepared.map { $0 + "; then " } ?? "") + done,
-                        effect: FaultEffect(hadEffect: measured.hadEffect, summary: measured.summary), in: session)
+                        effect: FaultEffect(hadEffect: measured.hadEffect, summary: measured.summary), in: context)
         } catch {
             throw .harness("\(name) '\(fault.label)': \(error)")
         }
     }
 
     /// Files are damaged once and stay so: nothing to clear.
-    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] { [] }
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] { [] }
 
     /// Measured when it was applied, or (a file made read-only, where no byte changes) by
     /// what the app did to the file afterwards.
@@ -96,14 +96,14 @@ final class FileSeam: FaultSeam {
         }
     }
 
-    private func note(_ fault: any FileFault, id: String, done: String, effect: FaultEffect, in session: any CaseSession) -> StepResult {
-        session.ledger.update(id) { activity in
+    private func note(_ fault: any FileFault, id: String, done: String, effect: FaultEffect, in context: SeamContext) -> StepResult {
+        context.ledger.update(id) { activity in
             activity.fired = 1
             activity.hadEffect = effect.hadEffect
             activity.effect = effect.summary
         }
-        session.record(InjectionRecord(kind: type(of: fault).kind, target: fault.file, detail: done,
-                                       atMs: session.clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
+        context.record(InjectionRecord(kind: type(of: fault).kind, target: fault.file, detail: done,
+                                       atMs: context.clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
         return .ok(done + " — " + effect.summary)
     }
 

@@ -45,7 +45,7 @@ final class NetworkSeam: FaultSeam {
     /// Where the app reaches each remote of the case: its proxy.
     var addresses: [String: RemoteAddress] { lab?.addresses ?? [:] }
 
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
         guard let fault = step.fault.base as? any NetworkFault else { throw .harness("'\(step.fault.kind)' is not a network fault") }
         guard let proxy = lab?.proxy(step.remote) else {
             throw .harness("fault '\(step.fault.kind)' needs \(step.remote.map { "the remote '\($0)'" } ?? "a remote"), "
@@ -53,7 +53,7 @@ final class NetworkSeam: FaultSeam {
         }
         // Armed while the app is down: what is still open through the proxy is what the
         // ended app left, not yet read as closed. It must not take the fault's first picks.
-        if !session.appIsRunning { lab?.closeOpenConnections() }
+        if !context.app.isRunning { lab?.closeOpenConnections() }
         do {
             try proxy.arm(fault, id: id, trigger: step.trigger, seed: seed)
         } catch {
@@ -62,7 +62,7 @@ final class NetworkSeam: FaultSeam {
         return .armed(in: "the fault proxy" + (step.remote.map { " of \($0)" } ?? ""), step)
     }
 
-    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] {
         guard let lab else { return [] }
         let kind: String?
         switch scope {
@@ -74,14 +74,14 @@ final class NetworkSeam: FaultSeam {
     }
 
     /// The connections the proxies' faults picked and ended since the last step.
-    func gather(in session: any CaseSession) {
+    func gather(in context: SeamContext) {
         for firing in lab?.takeFirings() ?? [] {
             if let id = firing.faultID {
-                session.ledger.update(id) { $0.fired += 1 }
+                context.ledger.update(id) { $0.fired += 1 }
                 if firing.connection != nil { acts[id, default: (0, [])].connections += 1 } else { acts[id, default: (0, [])].listener.append(firing.detail) }
             }
-            session.record(InjectionRecord(kind: firing.kind, target: "proxy", detail: firing.detail,
-                                           atMs: session.clock.ms(at: firing.at), count: firing.connection,
+            context.record(InjectionRecord(kind: firing.kind, target: "proxy", detail: firing.detail,
+                                           atMs: context.clock.ms(at: firing.at), count: firing.connection,
                                            mechanism: InjectionRecord.Mechanism.proxy))
         }
     }

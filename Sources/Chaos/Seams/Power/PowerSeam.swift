@@ -45,52 +45,52 @@ final class PowerSeam: FaultSeam {
     var cutWaits: Bool { plan != nil || pending != nil }
 
     /// Cuts the power now, or arms a cut (in the running app, or for its next launch).
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
         guard let cut = step.fault.as(PowerLossFault.self) else { throw .harness("'\(step.fault.kind)' is not a power loss") }
         let order = cut.order(caseSeed: seed)
-        guard session.appIsRunning else {
+        guard context.app.isRunning else {
             plan = (order, id)
             return .ok("armed for the next launch: \(cut.label)")
         }
         if order.isNow {
             armedID = id
-            guard try session.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) == nil else {
+            guard try context.app.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) == nil else {
                 throw .harness("the worker answered instead of losing power")
             }
             return .ok("the power went out (\(cut.mode.rawValue))")
         }
-        try arm(order, id: id, in: session)
+        try arm(order, id: id, in: context)
         return .ok("armed: \(cut.label)")
     }
 
     /// A new worker: it tracks its writes for the scenario's cuts, and a cut written while
     /// the app was down is armed in it (not in the controller's own `clean` launch).
-    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool {
+    func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool {
         isOut = false
-        if let tracksTorn { _ = try session.ask(WorkerRequest(op: .trackWrites, torn: tracksTorn)) }
+        if let tracksTorn { _ = try context.app.ask(WorkerRequest(op: .trackWrites, torn: tracksTorn)) }
         guard !clean, let (order, id) = plan else { return false }
         plan = nil
-        try arm(order, id: id, in: session)
+        try arm(order, id: id, in: context)
         return true
     }
 
-    private func arm(_ order: PowerLossOrder, id: String, in session: any CaseSession) throws(CaseEnd) {
+    private func arm(_ order: PowerLossOrder, id: String, in context: SeamContext) throws(CaseEnd) {
         armedID = id
-        guard try session.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) != nil else { return }
+        guard try context.app.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) != nil else { return }
         pending = order
     }
 
     /// `clear: power-loss` (or `clear: all`) disarms a cut waiting for its moment.
-    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] {
         var cleared = false
-        if let (_, id) = plan, session.ledger.scope(scope, covers: id) {
+        if let (_, id) = plan, context.ledger.scope(scope, covers: id) {
             plan = nil
             cleared = true
         }
-        if pending != nil, let id = armedID, session.ledger.scope(scope, covers: id) {
+        if pending != nil, let id = armedID, context.ledger.scope(scope, covers: id) {
             pending = nil
             cleared = true
-            _ = try session.ask(WorkerRequest(op: .disarm, name: PowerLossOrder.pointID))
+            _ = try context.app.ask(WorkerRequest(op: .disarm, name: PowerLossOrder.pointID))
         }
         return cleared ? ["the power loss"] : []
     }

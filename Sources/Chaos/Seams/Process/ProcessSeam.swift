@@ -18,7 +18,7 @@ final class ProcessSeam: FaultSeam {
         fault.base is any InProcessFault
     }
 
-    func inject(_ step: FaultStep, id: String, seed: UInt64, in session: any CaseSession) throws(CaseEnd) -> StepResult {
+    func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
         guard let fault = step.fault.base as? any InProcessFault else { throw .harness("'\(step.fault.kind)' is not carried in the app's process") }
         if step.ifAbsent == .skip, let storageFault = fault as? any StorageFault,
            let missing = storage.missingOperations(storageFault, step: step) {
@@ -26,7 +26,7 @@ final class ProcessSeam: FaultSeam {
         }
         let fresh = ArmedFault(id: id, fault: fault, trigger: step.trigger, seed: seed)
         armed.append(fresh)
-        if session.appIsRunning, try session.ask(WorkerRequest(op: .arm, fault: fresh)) == nil {
+        if context.app.isRunning, try context.app.ask(WorkerRequest(op: .arm, fault: fresh)) == nil {
             return StepResult(.powerLost, "the power went out")
         }
         let seam = fault is any StorageFault ? (storage.seam(of: step) == .libc ? "the libc seam" : "the fault VFS") : "the fault point registry"
@@ -38,19 +38,19 @@ final class ProcessSeam: FaultSeam {
         armed.filter { !$0.counter.isExhausted($0.trigger) }
     }
 
-    func launched(clean: Bool, in session: any CaseSession) throws(CaseEnd) -> Bool {
+    func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool {
         guard !clean else { return false }
         let standing = forLaunch
-        for fault in standing { _ = try session.ask(WorkerRequest(op: .arm, fault: fault)) }
+        for fault in standing { _ = try context.app.ask(WorkerRequest(op: .arm, fault: fault)) }
         return !standing.isEmpty
     }
 
-    func clear(_ scope: ClearScope, in session: any CaseSession) throws(CaseEnd) -> [String] {
-        let cleared = armed.filter { session.ledger.scope(scope, covers: $0.id) }
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] {
+        let cleared = armed.filter { context.ledger.scope(scope, covers: $0.id) }
         armed.removeAll { fault in cleared.contains { $0.id == fault.id } }
         // A power cut during a disarm ends the run: the step loop sees the power out.
-        for fault in cleared where session.appIsRunning {
-            if try session.ask(WorkerRequest(op: .disarm, name: fault.id)) == nil { break }
+        for fault in cleared where context.app.isRunning {
+            if try context.app.ask(WorkerRequest(op: .disarm, name: fault.id)) == nil { break }
         }
         return cleared.map(\.fault.kind)
     }
