@@ -33,6 +33,8 @@ package struct Hunter {
     package var aim: (lean: HuntAim, wanted: @Sendable (TrapRecord) -> Bool)?
 
     package init(options: RunOptions, seed: UInt64, foundDirectory: URL, foundPath: String) {
+        var options = options
+        options.scratchRoot = ScratchFolder.trialRoot(options.scratchRoot)
         self.options = options
         self.seed = seed
         self.foundDirectory = foundDirectory

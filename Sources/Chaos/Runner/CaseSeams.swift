@@ -52,11 +52,15 @@ final class CaseSeams {
         ProcessWorkerLauncher(command: wrap(command),
                               willStart: { [self] in try workerStarting() },
                               didStart: { [self] pid in workerStarted(pid: pid) },
-                              // Under libfaketime a worker is its own process: a fork server
-                              // started for one case's clock would serve only that case, and
-                              // leave libfaketime's /dev/shm objects under its own pid.
-                              forkServers: clock.faketime == nil ? forkServers : nil, leftovers: leftovers)
+                              forkServers: servesOneCaseOnly ? nil : forkServers, leftovers: leftovers)
     }
+
+    /// Whether the worker command is this case's alone: under libfaketime (a fork server
+    /// started for one case's clock would serve only that case, and leave libfaketime's
+    /// /dev/shm objects under its own pid) or in the case's tmpfs namespace (its command
+    /// names the namespace's process). A fork server for it would be started, used once
+    /// or twice and left idle: its workers are spawned.
+    var servesOneCaseOnly: Bool { clock.faketime != nil || disk.tmpfs != nil }
 
     /// Who hears what the app's process tells, as it comes: the case's log, and every
     /// seam, whose faults' firings go to the log as injections.

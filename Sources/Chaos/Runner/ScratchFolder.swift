@@ -59,10 +59,12 @@ package enum ScratchFolder {
         }
     }
 
-    /// Where a sweep's trials keep their scratch: `/dev/shm` when it is a tmpfs with room
-    /// and the user did not choose (`TMPDIR`), else `current`. A trial's power cut is
-    /// simulated; a third of its time on a real disk went to fsync for nothing.
-    package static func sweepRoot(_ current: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+    /// Where a sweep's trials and a hunt's schedules keep their scratch: `/dev/shm` when it
+    /// is a tmpfs with room and the user did not choose (`TMPDIR`), else `current`. Their
+    /// power cuts are simulated (and a full disk is a tmpfs of its own): on a real disk,
+    /// a third of a trial's time went to fsync for nothing, and a hunt's CPU to the file
+    /// system's journal.
+    package static func trialRoot(_ current: URL, environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         guard environment["TMPDIR"] == nil, current.standardizedFileURL == FileManager.default.temporaryDirectory.standardizedFileURL
         else { return current }
         let mounts = (try? String(contentsOfFile: "/proc/mounts", encoding: .utf8)) ?? ""

@@ -49,6 +49,22 @@ package enum WorkerForkServer {
         reply.value = .map(["mode": .string("persistent")])
         _ = try? JSONEncoder().encode(reply)
         _ = try? JSONEncoder().encode(WorkerEvent(event: .ack, key: "x:1"))
+        // An armed fault's request (the catalog's in-process kinds, looked up once), and a
+        // reply with everything a reply may say.
+        let armed = ArmedFault(id: "warm", fault: IOErrorFault(operation: IOErrorFault.anyOperation), trigger: Trigger(after: 1, times: 1), seed: 1)
+        if let data = try? JSONEncoder().encode(WorkerRequest(op: .arm, fault: armed)) {
+            _ = try? JSONDecoder().decode(WorkerRequest.self, from: data)
+        }
+        var full = WorkerReply(id: 2, ok: false)
+        (full.error, full.userMessage, full.isRead) = ("e", "m", true)
+        full.faults = [FaultStanding(id: "warm", counter: armed.counter)]
+        full.reach = StorageReach(vfsOpens: 1, libcOpens: 0, libcCalls: 0)
+        full.storeSettings = StoreSettings(synchronous: "full", wal: true)
+        (full.trackedWrites, full.trackedSyncs, full.pointsHit) = (1, 1, ["store/warm"])
+        full.snapshot = ["warm": ["k": "v"]]
+        _ = try? JSONEncoder().encode(full)
+        _ = try? FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory, withIntermediateDirectories: true)
+        _ = try? FileManager.default.attributesOfItem(atPath: FileManager.default.temporaryDirectory.path)
     }
 }
 

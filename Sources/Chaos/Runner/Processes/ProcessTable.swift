@@ -30,10 +30,8 @@ package enum ProcessTable {
         defer { closedir(directory) }
         var entries: [ProcessEntry] = []
         while let item = readdir(directory) {
-            let name = withUnsafeBytes(of: item.pointee.d_name) { raw in
-                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            guard let pid = pid_t(name), let entry = entry(pid) else { continue }
+            let pid = withUnsafeBytes(of: item.pointee.d_name) { raw in number(raw.prefix { $0 != 0 }[...]) }
+            guard let pid, let entry = entry(pid_t(truncatingIfNeeded: pid)) else { continue }
             entries.append(entry)
         }
         return entries
@@ -57,21 +55,48 @@ package enum ProcessTable {
 
     /// One process, or nil when it is gone.
     package static func entry(_ pid: pid_t) -> ProcessEntry? {
-        guard let text = read("/proc/\(pid)/stat", limit: 4_096) else { return nil }
-        return parse(stat: text)
+        guard let bytes = readBytes("/proc/\(pid)/stat", limit: 4_096) else { return nil }
+        return parse(stat: bytes)
     }
 
     /// Parses a `/proc/PID/stat` line. The name sits in parentheses and may itself hold
     /// spaces and parentheses: the fields start after the last `)`.
     package static func parse(stat text: String) -> ProcessEntry? {
-        guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"), open < close,
-              let pid = pid_t(text[..<open].trimmingCharacters(in: .whitespaces)) else { return nil }
-        let name = String(text[text.index(after: open)..<close])
-        let fields = text[text.index(after: close)...].split(separator: " ")
+        parse(stat: Array(text.utf8))
+    }
+
+    /// The same, on the bytes as read: every case reads the table several times (each
+    /// kill freezes a tree), so no string is split.
+    static func parse(stat bytes: [UInt8]) -> ProcessEntry? {
+        guard let open = bytes.firstIndex(of: UInt8(ascii: "(")), let close = bytes.lastIndex(of: UInt8(ascii: ")")), open < close,
+              let pid = number(bytes[..<open]).map(pid_t.init(truncatingIfNeeded:)) else { return nil }
         // After the name: state(0) ppid(1) pgrp(2) session(3) … starttime(19).
-        guard fields.count > 19, let state = fields[0].first, let parent = pid_t(fields[1]), let group = pid_t(fields[2]),
-              let session = pid_t(fields[3]), let start = UInt64(fields[19]) else { return nil }
-        return ProcessEntry(pid: pid, parent: parent, group: group, session: session, state: state, startTicks: start, name: name)
+        var fields: [ArraySlice<UInt8>] = []
+        var start = close + 1
+        for index in (close + 1)...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\n") {
+            if index > start { fields.append(bytes[start..<index]) }
+            start = index + 1
+            if fields.count > 19 { break }
+        }
+        guard fields.count > 19, let state = fields[0].first, let parent = number(fields[1]), let group = number(fields[2]),
+              let session = number(fields[3]), let startTicks = number(fields[19]) else { return nil }
+        return ProcessEntry(pid: pid, parent: pid_t(truncatingIfNeeded: parent), group: pid_t(truncatingIfNeeded: group),
+                            session: pid_t(truncatingIfNeeded: session), state: Character(UnicodeScalar(state)), startTicks: startTicks,
+                            name: String(decoding: bytes[(open + 1)..<close], as: UTF8.self))
+    }
+
+    /// The decimal number `digits` holds (spaces around it allowed); nil for anything else.
+    private static func number(_ digits: ArraySlice<UInt8>) -> UInt64? {
+        var value: UInt64 = 0
+        var seen = false
+        for byte in digits where byte != UInt8(ascii: " ") {
+            guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
+            let (times, overflow) = value.multipliedReportingOverflow(by: 10)
+            guard !overflow else { return nil }
+            value = times + UInt64(byte - UInt8(ascii: "0"))
+            seen = true
+        }
+        return seen ? value : nil
     }
 
     /// The value of variable `name` in the environment `pid` started with; nil when it
@@ -112,11 +137,16 @@ package enum ProcessTable {
         guard fd >= 0 else { return nil }
         defer { close(fd) }
         var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 4_096)
+        var chunk = [UInt8](repeating: 0, count: min(limit, 4_096))
         while bytes.count < limit {
             let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { break }
+            if bytes.isEmpty, count < chunk.count {
+                // The whole file in one read (a stat line): no second read to see its end.
+                chunk.removeLast(chunk.count - count)
+                return chunk
+            }
             bytes += chunk[..<count]
         }
         return bytes

@@ -43,7 +43,7 @@ package struct Sweeper {
     package init(scenario: Scenario, options: RunOptions, kind: Kind, limit: Int, seeds: Int) {
         self.scenario = scenario
         var options = options
-        options.scratchRoot = ScratchFolder.sweepRoot(options.scratchRoot)
+        options.scratchRoot = ScratchFolder.trialRoot(options.scratchRoot)
         self.options = options
         self.kind = kind
         self.limit = limit

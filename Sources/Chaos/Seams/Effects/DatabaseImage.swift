@@ -13,7 +13,7 @@ import Foundation
 ///
 /// Related SQLite documentation: <https://www.sqlite.org/fileformat2.html#walformat>
 struct DatabaseImage: Equatable {
-    /// Page number (1-based) → FNV-1a hash of the bytes SQLite reads for it.
+    /// Page number (1-based) → hash of the bytes SQLite reads for it (``PageHash``).
     var pages: [Int: UInt64] = [:]
     /// Pages whose newest version is in the WAL.
     var fromWAL: Set<Int> = []
@@ -34,10 +34,12 @@ struct DatabaseImage: Equatable {
             let size = Int(bytes[16]) << 8 | Int(bytes[17])
             image.pageSize = size == 1 ? 65_536 : max(512, size)
         }
-        for (index, start) in stride(from: 0, to: bytes.count, by: image.pageSize).enumerated() {
-            let hash = FNV1a.hash64(bytes[start..<min(bytes.count, start + image.pageSize)])
-            image.mainPages[index + 1] = hash
-            image.pages[index + 1] = hash
+        bytes.withUnsafeBytes { raw in
+            for (index, start) in stride(from: 0, to: raw.count, by: image.pageSize).enumerated() {
+                let hash = PageHash.of(UnsafeRawBufferPointer(rebasing: raw[start..<min(raw.count, start + image.pageSize)]))
+                image.mainPages[index + 1] = hash
+                image.pages[index + 1] = hash
+            }
         }
         // A database file of zero bytes is an empty database: SQLite deletes its WAL unread.
         let wal = bytes.isEmpty ? [] : (try? Data(contentsOf: URL(fileURLWithPath: store.path + "-wal"))).map { [UInt8]($0) } ?? []
@@ -61,10 +63,33 @@ struct DatabaseImage: Equatable {
     }
 }
 
+/// A page's fingerprint, to tell two versions of it apart: FNV-1a over 64-bit words (then
+/// the odd bytes), so that the images of a store and its WAL before and after each file
+/// fault cost little. Compared between two images of one case only, never kept.
+enum PageHash {
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        var offset = 0
+        while offset + 8 <= bytes.count {
+            hash = (hash ^ bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)) &* 0x0000_0100_0000_01b3
+            offset += 8
+        }
+        while offset < bytes.count {
+            hash = (hash ^ UInt64(bytes[offset])) &* 0x0000_0100_0000_01b3
+            offset += 1
+        }
+        return hash ^ UInt64(bytes.count)
+    }
+}
+
 /// The committed frames of a WAL file, as SQLite's recovery accepts them.
 enum WALFrames {
     /// Page → hash of its newest committed frame.
     static func committed(in wal: [UInt8]) -> [Int: UInt64] {
+        wal.withUnsafeBytes { committed(in: $0) }
+    }
+
+    private static func committed(in wal: UnsafeRawBufferPointer) -> [Int: UInt64] {
         guard wal.count >= 32 else { return [:] }
         let magic = word(wal, 0, bigEndian: true)
         guard magic == 0x377F_0682 || magic == 0x377F_0683 else { return [:] }
@@ -83,7 +108,7 @@ enum WALFrames {
             sum = checksum(wal, frame..<(frame + 8), seed: sum, bigEndian: bigEndian)
             sum = checksum(wal, (frame + 24)..<(frame + 24 + pageSize), seed: sum, bigEndian: bigEndian)
             guard sum.0 == word(wal, frame + 16, bigEndian: true), sum.1 == word(wal, frame + 20, bigEndian: true) else { break }
-            pending[Int(word(wal, frame, bigEndian: true))] = FNV1a.hash64(wal[(frame + 24)..<(frame + 24 + pageSize)])
+            pending[Int(word(wal, frame, bigEndian: true))] = PageHash.of(UnsafeRawBufferPointer(rebasing: wal[(frame + 24)..<(frame + 24 + pageSize)]))
             if word(wal, frame + 4, bigEndian: true) != 0 {  // a commit frame: everything so far counts
                 committed.merge(pending) { _, new in new }
                 pending = [:]
@@ -93,14 +118,16 @@ enum WALFrames {
         return committed
     }
 
-    static func word(_ bytes: [UInt8], _ offset: Int, bigEndian: Bool) -> UInt32 {
-        let value = UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3])
-        return bigEndian ? value : value.byteSwapped
+    /// The 32-bit word at `offset`, in the byte order named (the WAL's header words are
+    /// big-endian; its checksums, in the order its magic names).
+    static func word(_ bytes: UnsafeRawBufferPointer, _ offset: Int, bigEndian: Bool) -> UInt32 {
+        let stored = bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self)
+        return bigEndian ? UInt32(bigEndian: stored) : UInt32(littleEndian: stored)
     }
 
     /// SQLite's WAL checksum (wal.c, walChecksumBytes): over 32-bit word pairs in the
     /// byte order the magic names, carried from the seed.
-    static func checksum(_ bytes: [UInt8], _ range: Range<Int>, seed: (UInt32, UInt32), bigEndian: Bool) -> (UInt32, UInt32) {
+    static func checksum(_ bytes: UnsafeRawBufferPointer, _ range: Range<Int>, seed: (UInt32, UInt32), bigEndian: Bool) -> (UInt32, UInt32) {
         var (s1, s2) = seed
         var offset = range.lowerBound
         while offset + 8 <= range.upperBound {
