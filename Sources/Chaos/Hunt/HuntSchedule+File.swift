@@ -39,14 +39,15 @@ extension HuntSchedule {
             let rest = entries.dropFirst()
             func keys(_ entries: ArraySlice<ScenarioNode.Entry>) -> [HuntKey] { entries.map { HuntKey($0.key, $0.value.value) } }
             switch head.key {
-            case "do":
+            case StepKeyword.do.rawValue:
                 guard rest.allSatisfy({ $0.key == "with" }) else { return nil }
                 guard let with = rest.first?.value else { return .action(value, []) }
                 guard case let .map(arguments) = with.content else { return nil }
                 return .action(value, keys(arguments[...]))
-            case "fault": return .fault(value, keys(rest))
-            case "clear": return rest.isEmpty ? .clear(value) : nil
-            case "power-loss":
+            case StepKeyword.fault.rawValue: return .fault(value, keys(rest))
+            case StepKeyword.clear.rawValue: return rest.isEmpty ? .clear(value) : nil
+            // A power cut, as a hunt writes it: the short form of the power-loss kind.
+            case StepKeyword.powerLoss.rawValue:
                 guard rest.count <= 1 else { return nil }
                 return .powerLoss(value, rest.first.map { HuntKey($0.key, $0.value.value) })
             default: return nil

@@ -12,7 +12,10 @@ package enum HuntStep: Sendable, Equatable {
     case fault(String, [HuntKey])
     /// `clear: KIND` or `clear: all`.
     case clear(String)
-    /// `power-loss: MODE`, now or at a moment (`after-writes: N`, `at-sync: N`).
+    /// `power-loss: MODE`, now or at a moment (`after-writes: N`, `at-sync: N`): the
+    /// short form of the power-loss kind (``PowerLossFault``). A step of its own here,
+    /// not a `.fault`, because a cut now ends a run of the app, as a stop or a kill does:
+    /// the generator draws it as a run's end, and the shrinker keeps it in its pair.
     case powerLoss(String, HuntKey?)
 
     /// Starts, ends or cuts a run of the app: what the shrinker keeps in pairs.
@@ -45,7 +48,7 @@ package enum HuntStep: Sendable, Equatable {
             return ["  - fault: \(kind)"] + keys.map { "    \($0.key): \($0.value.yamlText)" }
         case let .clear(scope): return ["  - clear: \(scope)"]
         case let .powerLoss(mode, moment):
-            return ["  - power-loss: \(mode)"] + (moment.map { ["    \($0.key): \($0.value.yamlText)"] } ?? [])
+            return ["  - \(StepKeyword.powerLoss.rawValue): \(mode)"] + (moment.map { ["    \($0.key): \($0.value.yamlText)"] } ?? [])
         }
     }
 }
