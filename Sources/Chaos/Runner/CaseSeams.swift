@@ -50,17 +50,17 @@ final class CaseSeams {
     /// Workers of `command` started inside every seam, through the seams' hooks.
     func launcher(for command: WorkerCommand, forkServers: ForkServerPool?, leftovers: ProcessLeftovers?) -> any WorkerLauncher {
         ProcessWorkerLauncher(command: wrap(command),
-                              willStart: { [self] in try workerStarting() },
+                              willStart: { [self] in try workerStarting(processStart: $0) },
                               didStart: { [self] pid in workerStarted(pid: pid) },
                               forkServers: servesOneCaseOnly ? nil : forkServers, leftovers: leftovers)
     }
 
-    /// Whether the worker command is this case's alone: under libfaketime (a fork server
-    /// started for one case's clock would serve only that case, and leave libfaketime's
-    /// /dev/shm objects under its own pid) or in the case's tmpfs namespace (its command
-    /// names the namespace's process). A fork server for it would be started, used once
-    /// or twice and left idle: its workers are spawned.
-    var servesOneCaseOnly: Bool { clock.faketime != nil || disk.tmpfs != nil }
+    /// Whether the worker command is this case's alone: in the case's tmpfs namespace (its
+    /// command names the namespace's process). A fork server for it would be started,
+    /// used once or twice and left idle: its workers are spawned. (A clock case's command
+    /// is every clock case's: the case's own clock reaches a forked worker per launch,
+    /// ``FaketimeClock``.)
+    var servesOneCaseOnly: Bool { disk.tmpfs != nil }
 
     /// Who hears what the app's process tells, as it comes: the case's log, and every
     /// seam, whose faults' firings go to the log as injections.
@@ -93,7 +93,7 @@ final class CaseSeams {
         all.flatMap { $0.heard(news, atMs: atMs, ledger: ledger) }
     }
 
-    func workerStarting() throws { for seam in all { try seam.workerStarting() } }
+    func workerStarting(processStart: Date) throws { for seam in all { try seam.workerStarting(processStart: processStart) } }
     func workerStarted(pid: pid_t) { for seam in all { seam.workerStarted(pid: pid) } }
 
     /// What each fault of `ledger` did, measured by the seam that carried it.

@@ -62,8 +62,9 @@ enum WorkerStart {
 /// start.
 struct ProcessWorkerLauncher: WorkerLauncher {
     var command: WorkerCommand
-    /// Called just before a worker is spawned, and with its pid once it is ready.
-    var willStart: () throws -> Void = {}
+    /// Called just before a worker is spawned (with when its process started: now, or its
+    /// fork server's start), and with its pid once it is ready.
+    var willStart: (_ processStart: Date) throws -> Void = { _ in }
     var didStart: (pid_t) -> Void = { _ in }
     /// Where a worker of this command may come from a fork server (sweeps).
     var forkServers: ForkServerPool?
@@ -71,10 +72,9 @@ struct ProcessWorkerLauncher: WorkerLauncher {
     var leftovers: ProcessLeftovers?
 
     func start(_ context: TargetContext, stderrFile: URL, deadline: ContinuousClock.Instant) throws -> WorkerStart {
-        try willStart()
         let start = try WorkerSession.start(command: command, context: context, stderrFile: stderrFile, deadline: deadline,
                                             forkServer: forkServers?.server(for: command), mark: leftovers?.environmentEntry,
-                                            started: { pid in leftovers?.workerStarted(pid) })
+                                            willSpawn: willStart, started: { pid in leftovers?.workerStarted(pid) })
         if case let .ready(session) = start, let process = session as? WorkerSession { didStart(process.process.pid) }
         return start
     }

@@ -27,18 +27,26 @@ final class WorkerSession: WorkerLink {
     /// into its environment, so what it starts can be found.
     static func start(command: WorkerCommand, context: TargetContext, stderrFile: URL,
                       deadline: ContinuousClock.Instant, forkServer: ForkServer? = nil,
-                      mark: (name: String, value: String)? = nil, started: (pid_t) -> Void = { _ in }) throws -> WorkerStart {
+                      mark: (name: String, value: String)? = nil, willSpawn: (_ processStart: Date) throws -> Void = { _ in },
+                      started: (pid_t) -> Void = { _ in }) throws -> WorkerStart {
         let arguments = context.workerArguments
+        var launch = command.perLaunch
+        if let mark { launch.environment[mark.name] = mark.value }
+        var forked: ChildProcess?
+        if let forkServer {
+            // A forked worker's process (its libfaketime, its clock) started with the server.
+            try willSpawn(forkServer.startedAt)
+            forked = try? ChildProcess(forkedBy: forkServer, arguments: launch.forkArguments + arguments,
+                                       stderrFile: stderrFile, deadline: deadline)
+        }
         let process: ChildProcess
-        let markArguments = mark.map { [WorkerForkServer.environmentFlag, "\($0.name)=\($0.value)"] } ?? []
-        if let forkServer, let forked = try? ChildProcess(forkedBy: forkServer, arguments: markArguments + arguments,
-                                                          stderrFile: stderrFile, deadline: deadline) {
+        if let forked {
             process = forked
         } else {
-            var environment = command.spawnEnvironment
-            if let mark { environment[mark.name] = mark.value }
+            try willSpawn(Date())
             process = try ChildProcess(executable: command.executable, arguments: command.arguments + arguments,
-                                       environment: environment, stderrFile: stderrFile)
+                                       environment: command.spawnEnvironment.merging(launch.environment) { $1 },
+                                       folders: launch.folders, stderrFile: stderrFile)
         }
         started(process.pid)
         process.maxLineBytes = maxDeclarationBytes
@@ -212,6 +220,25 @@ package struct WorkerCommand: Sendable {
     /// Arguments before the ones the runner adds (`--data`, `--variant`, `--seed`, `--option`).
     package var arguments: [String]
     package var environment: [String: String]
+    /// What differs from one launch to the next (one case's and another's): not part of
+    /// what a fork server starts with, so one server forks for every case.
+    package var perLaunch = PerLaunch()
+
+    /// Variables a launch sets over ``environment``, and folders its worker finds open at
+    /// given descriptors (a clock case's folder: libfaketime in a forked worker reads the
+    /// timestamp file through `/proc/self/fd/N/…`, the path its fork server started with).
+    package struct PerLaunch: Sendable, Equatable {
+        package var environment: [String: String] = [:]
+        package var folders: [Int32: String] = [:]
+
+        package init() {}
+
+        /// The same, as arguments a fork server's child reads (``WorkerForkServer``).
+        var forkArguments: [String] {
+            environment.sorted { $0.key < $1.key }.flatMap { [WorkerForkServer.environmentFlag, "\($0.key)=\($0.value)"] }
+                + folders.sorted { $0.key < $1.key }.flatMap { [WorkerForkServer.folderFlag, "\($0.key)=\($0.value)"] }
+        }
+    }
 
     package init(executable: String, arguments: [String], environment: [String: String]) {
         self.executable = executable

@@ -18,8 +18,9 @@ protocol FaultSeam: AnyObject {
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable)
     /// A worker command run inside this seam (a namespace, a preload).
     func wrap(_ command: WorkerCommand) -> WorkerCommand
-    /// Just before a worker is spawned, and once it runs (the clock's timestamp).
-    func workerStarting() throws
+    /// Just before a worker is spawned (its process started at `processStart`: now, or
+    /// when its fork server did), and once it runs (the clock's timestamp).
+    func workerStarting(processStart: Date) throws
     func workerStarted(pid: pid_t)
     /// Carries out a fault step: applies it now, or arms it.
     func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult
@@ -42,7 +43,7 @@ protocol FaultSeam: AnyObject {
 extension FaultSeam {
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {}
     func wrap(_ command: WorkerCommand) -> WorkerCommand { command }
-    func workerStarting() throws {}
+    func workerStarting(processStart: Date) throws {}
     func workerStarted(pid: pid_t) {}
     func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool { false }
     func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] { [] }

@@ -24,11 +24,13 @@ package enum WorkerForkServer {
         for index in 0..<Int(argc) {
             if let word = argv[index] { arguments.append(String(cString: word)) }
         }
-        // `--env NAME=VALUE` pairs first: what a spawned worker would have in its
-        // environment for this launch (the case's mark: ProcessLeftovers).
-        while arguments.count >= 2, arguments[0] == environmentFlag {
+        // `--env NAME=VALUE` and `--folder N=PATH` pairs first: what a spawned worker
+        // would have in its environment for this launch (the case's mark, its clock's
+        // file), and the folders it finds open (the case's clock folder).
+        while arguments.count >= 2, arguments[0] == environmentFlag || arguments[0] == folderFlag {
             let pair = arguments[1].split(separator: "=", maxSplits: 1).map(String.init)
-            if pair.count == 2 { setenv(pair[0], pair[1], 1) }
+            if pair.count == 2, arguments[0] == environmentFlag { setenv(pair[0], pair[1], 1) }
+            if pair.count == 2, arguments[0] == folderFlag, let descriptor = Int32(pair[0]) { openFolder(pair[1], at: descriptor) }
             arguments.removeFirst(2)
         }
         return arguments
@@ -36,6 +38,18 @@ package enum WorkerForkServer {
 
     /// Sets one variable of a forked worker's environment: `--env NAME=VALUE`.
     package static let environmentFlag = "--env"
+    /// Opens a folder at a descriptor of a forked worker: `--folder N=PATH`.
+    package static let folderFlag = "--folder"
+
+    /// Opens `path` at `descriptor`, inherited by what the worker runs (not close-on-exec).
+    private static func openFolder(_ path: String, at descriptor: Int32) {
+        let opened = open(path, O_RDONLY | O_DIRECTORY)
+        guard opened >= 0 else { return }
+        if opened != descriptor {
+            dup2(opened, descriptor)
+            close(opened)
+        }
+    }
 
     /// What every worker does first, done once before the forks: the ready line's
     /// encoding, a request's decoding, a reply's and an event's encoding.

@@ -10,8 +10,10 @@ final class ClockWorker {
     private(set) var session: WorkerSession?
 
     /// `environment` edits the worker's environment after the seam made it (to take
-    /// the shim out, say); `before` moves the clock before the worker starts.
+    /// the shim out, say); `before` moves the clock before the worker starts; a worker
+    /// `forkedBy` a fork server of every clock case's command (``forkServer(in:)``).
     init(environment edit: (inout [String: String]) -> Void = { _ in },
+         forkedBy server: ForkServer? = nil,
          before: (FaketimeClock) throws -> Void = { _ in }) throws {
         folder = try TemporaryFolder()
         let libraries = try FaketimeLibraries.locate().get()
@@ -21,10 +23,10 @@ final class ClockWorker {
         edit(&command.environment)
         let context = TargetContext(dataDirectory: folder.url.appendingPathComponent("data"), variant: "hardened",
                                     options: [:], seed: 1)
-        try seam.workerStarting()
         let start = try WorkerSession.start(command: command, context: context,
                                             stderrFile: folder.url.appendingPathComponent("stderr"),
-                                            deadline: .now + .seconds(20))
+                                            deadline: .now + .seconds(20), forkServer: server,
+                                            willSpawn: { [seam] in try seam.workerStarting(at: $0) })
         guard case let .ready(session) = start else {
             seam.cleanUp()
             throw ClockWorkerError("the worker did not start: \(start)")
@@ -38,6 +40,16 @@ final class ClockWorker {
     deinit {
         if let session { _ = session.kill() }
         seam.cleanUp()
+    }
+
+    /// Whether the worker came from a fork server (not spawned anew after a failed fork).
+    var wasForked: Bool { session?.process.forkServer != nil }
+
+    /// A fork server of every clock case's worker command, its log in `folder`.
+    static func forkServer(in folder: TemporaryFolder) throws -> ForkServer {
+        let libraries = try FaketimeLibraries.locate().get()
+        let any = try FaketimeClock(libraries: libraries, timestampFile: folder.url.appendingPathComponent("faketime.rc"))
+        return try ForkServer(command: any.wrap(WorkerCommand.reference), log: folder.url.appendingPathComponent("server.stderr"))
     }
 
     /// One request; `within` bounds the wait (the worker is killed after it).

@@ -47,6 +47,45 @@ import Testing
         #expect(abs(try worker.now().timeIntervalSince(Date())) < slack, "and runs on from real time")
     }
 
+    @Test func everyClockCaseHasOneCommandAndItsOwnClockInAForkedWorker() throws {
+        let serverFolder = try TemporaryFolder()
+        let server = try ClockWorker.forkServer(in: serverFolder)
+        defer { server.shutDown() }
+        let behind = try ClockWorker(forkedBy: server, before: { _ = try $0.apply(ClockJumpFault(by: .seconds(-3600))) })
+        let real = try ClockWorker(forkedBy: server)
+        #expect(behind.wasForked && real.wasForked, "both workers came from the one server")
+        #expect(behind.seam.wrap(.reference) == real.seam.wrap(.reference), "one command for every clock case")
+        #expect(abs(try behind.now().timeIntervalSince(Date()) + 3600) < slack, "the first case's clock is an hour back")
+        #expect(abs(try real.now().timeIntervalSince(Date())) < slack, "the second's is real")
+        #expect(abs(try behind.sqliteNow().timeIntervalSince(Date()) + 3600) < slack)
+        _ = try real.seam.apply(ClockJumpFault(by: .seconds(7200)))
+        #expect(abs(try real.now().timeIntervalSince(Date()) - 7200) < slack, "a jump mid-run reaches a forked worker")
+        #expect(abs(try behind.now().timeIntervalSince(Date()) + 3600) < slack, "and only its own case's")
+        #expect((150...1000).contains(try real.sleep(ms: 200)), "its sleeps stay real")
+    }
+
+    @Test func aFastClockInAForkedWorkerRunsAtItsRateFromWhenItWasSet() throws {
+        let serverFolder = try TemporaryFolder()
+        let server = try ClockWorker.forkServer(in: serverFolder)
+        defer { server.shutDown() }
+        // libfaketime counts a rate from its process's start, which for a forked worker is
+        // its server's: at 10x, a seam that counted from the fork would make the clock
+        // jump by nine times the server's age. The server is made a second older than
+        // the fork by a first worker's own one-second timer: that age is what is measured.
+        _ = try ClockWorker(forkedBy: server).sleep(ms: 1000)
+        let worker = try ClockWorker(forkedBy: server)
+        #expect(worker.wasForked)
+        _ = try worker.seam.apply(ClockSkewFault(rate: 10))
+        let first = try worker.now()
+        #expect(abs(first.timeIntervalSince(Date())) < 0.3, "no jump when the rate is set: \(first) at \(Date())")
+        let clock = ContinuousClock()
+        let start = clock.now
+        _ = try worker.sleep(ms: 500)
+        let fake = try worker.now().timeIntervalSince(first)
+        let real = (clock.now - start).inSeconds
+        #expect(abs(fake - 10 * real) < real, "\(fake) s of the app's clock in \(real) s")
+    }
+
     @Test func aFastClockRunsAtItsRate() throws {
         let worker = try ClockWorker()
         _ = try worker.seam.apply(ClockSkewFault(rate: 2))

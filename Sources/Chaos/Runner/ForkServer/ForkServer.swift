@@ -16,6 +16,9 @@ import Foundation
 package final class ForkServer: @unchecked Sendable {
     /// The worker command it forks, so a launch with another command is not sent here.
     package let command: WorkerCommand
+    /// When its process started: the start of every forked worker's process too (what
+    /// libfaketime in a worker counts its clock from).
+    package let startedAt: Date
     private let socket: Int32
     private let serverPID: pid_t
     private let state = State()
@@ -62,6 +65,7 @@ package final class ForkServer: @unchecked Sendable {
         ChildProcess.ownSessionDefaultSignals(&attributes)
         var pid: pid_t = 0
         let environment = command.spawnEnvironment
+        startedAt = Date()
         let result = ChildProcess.withSpawnsHeld {
             let result = ChildProcess.spawn(command.executable, command.arguments + [WorkerForkServer.flag], environment,
                                             &actions, &attributes, pid: &pid)
@@ -161,6 +165,8 @@ package final class ForkServer: @unchecked Sendable {
         var status: Int32 = 0
         while waitpid(serverPID, &status, 0) < 0 && errno == EINTR {}
         ChildProcess.unregister(serverPID)
+        // A server under libfaketime made its /dev/shm objects; one killed leaves them.
+        FaketimeClock.removeSharedObjects(of: serverPID)
     }
 
     /// The reader thread: replies to spawns in order, and exits as they come.

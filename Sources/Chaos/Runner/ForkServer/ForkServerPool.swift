@@ -51,6 +51,8 @@ package final class ForkServerPool: Sendable {
     }
 }
 
+/// Two commands are the same worker, forked by the same server, whatever each launch
+/// sets on its own (``WorkerCommand/PerLaunch``).
 extension WorkerCommand: Equatable {
     package static func == (lhs: WorkerCommand, rhs: WorkerCommand) -> Bool {
         lhs.executable == rhs.executable && lhs.arguments == rhs.arguments && lhs.environment == rhs.environment

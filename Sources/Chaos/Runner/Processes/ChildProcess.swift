@@ -45,10 +45,11 @@ package final class ChildProcess: @unchecked Sendable {
     /// What ``killTree()`` ended besides the child, named, until ``endGroup()`` hands it on.
     var endedWithIt: [String] = []
 
-    /// Starts `executable` with `arguments` and exactly `environment`. With an
-    /// `outputFile`, its stdout goes there (a server's log) and nothing is read from it.
-    package init(executable: String, arguments: [String], environment: [String: String], stderrFile: URL,
-                 outputFile: URL? = nil) throws {
+    /// Starts `executable` with `arguments` and exactly `environment`, each of `folders`
+    /// open at its descriptor. With an `outputFile`, its stdout goes there (a server's
+    /// log) and nothing is read from it.
+    package init(executable: String, arguments: [String], environment: [String: String], folders: [Int32: String] = [:],
+                 stderrFile: URL, outputFile: URL? = nil) throws {
         self.stderrFile = stderrFile
         forkServer = nil
         // With cases running in parallel, another thread's child must never inherit
@@ -77,6 +78,9 @@ package final class ChildProcess: @unchecked Sendable {
         // being refused), and one that inherited a connection kept its close from ever
         // reaching the peer.
         Self.closeEverythingAbove2(&actions)
+        for (descriptor, folder) in folders {
+            posix_spawn_file_actions_addopen(&actions, descriptor, folder, O_RDONLY | O_DIRECTORY, 0)
+        }
 
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)

@@ -25,7 +25,7 @@ final class ClockSeam: FaultSeam {
     }
 
     func wrap(_ command: WorkerCommand) -> WorkerCommand { faketime?.wrap(command) ?? command }
-    func workerStarting() throws { try faketime?.workerStarting() }
+    func workerStarting(processStart: Date) throws { try faketime?.workerStarting(at: processStart) }
     func workerStarted(pid: pid_t) { faketime?.workerStarted(pid: pid) }
 
     func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {

@@ -10,6 +10,13 @@ import ChaosTarget
 /// clock of a running app; `FAKETIME` is unset because it would win over the file.
 /// The controller itself is never faked: its deadlines and `Date()` are real.
 ///
+/// Every clock case's command is the same, so one fork server (started under
+/// libfaketime, its own clock real) forks the workers of them all: libfaketime reads the
+/// path of its file once, when its process starts, and the server's says
+/// `/proc/self/fd/237/faketime.rc` — the case's folder, which each forked worker finds
+/// open at descriptor 237 (``WorkerCommand/PerLaunch``). A worker spawned anew reads the
+/// case's own path, which every forked worker also passes on to what it starts.
+///
 /// libfaketime keeps a semaphore and a shared-memory object per process in /dev/shm
 /// and removes them when the process exits; a killed or trapped worker leaves them,
 /// so the seam removes those of the workers it saw start.
@@ -51,7 +58,7 @@ final class FaketimeClock {
         let inherited = base["LD_PRELOAD"].map { ":" + $0 } ?? ""
         environment["LD_PRELOAD"] = libraries.preload + inherited
         environment["FAKETIME_DONT_FAKE_MONOTONIC"] = "1"
-        environment["FAKETIME_TIMESTAMP_FILE"] = timestampFile.path
+        environment["FAKETIME_TIMESTAMP_FILE"] = "/proc/self/fd/\(Self.folderDescriptor)/\(timestampFile.lastPathComponent)"
         environment["FAKETIME_NO_CACHE"] = "1"
         // libfaketime's constructor setenv()s FAKETIME_SHARED (its /dev/shm names) in
         // the first faked process. A new variable makes glibc move `environ`, and Swift
@@ -65,16 +72,23 @@ final class FaketimeClock {
     /// Two names, as libfaketime parses the variable, of no existing semaphore.
     static let sharedPlaceholder = "/chaos-faketime-unset /chaos-faketime-unset"
 
+    /// The descriptor at which a forked worker finds the case's folder: one no program
+    /// opens by itself (descriptors are given lowest first).
+    static let folderDescriptor: Int32 = 237
+
     func wrap(_ command: WorkerCommand) -> WorkerCommand {
         var wrapped = command
         wrapped.environment = environment(command.environment)
+        wrapped.perLaunch.environment["FAKETIME_TIMESTAMP_FILE"] = timestampFile.path
+        wrapped.perLaunch.folders[Self.folderDescriptor] = timestampFile.deletingLastPathComponent().path
         return wrapped
     }
 
-    /// Call right before a worker is spawned: its libfaketime starts about now.
-    func workerStarting(at now: Date = Date()) throws {
-        workerStart = now
-        try write(at: now)
+    /// Call right before a worker is spawned: its libfaketime started at `processStart`
+    /// (now, for a worker spawned anew; its fork server's start, for a forked one).
+    func workerStarting(at processStart: Date = Date()) throws {
+        workerStart = processStart
+        try write(at: Date())
     }
 
     /// The worker spawned by the last ``workerStarting(at:)`` is `pid`.
@@ -107,10 +121,13 @@ final class FaketimeClock {
 
     /// Removes the /dev/shm objects that workers which did not exit cleanly left.
     func cleanUp() {
-        for pid in workerPIDs {
-            unlink("/dev/shm/faketime_shm_\(pid)")
-            unlink("/dev/shm/sem.faketime_sem_\(pid)")
-        }
+        for pid in workerPIDs { Self.removeSharedObjects(of: pid) }
         workerPIDs.removeAll()
+    }
+
+    /// Removes the semaphore and shared memory libfaketime made in process `pid`.
+    static func removeSharedObjects(of pid: pid_t) {
+        unlink("/dev/shm/faketime_shm_\(pid)")
+        unlink("/dev/shm/sem.faketime_sem_\(pid)")
     }
 }
