@@ -78,7 +78,9 @@ let package = Package(
                 sources: ["ReferenceScenarios.swift"], resources: [.copy("catalog"), .copy("fixtures"), .copy("seeds.yaml")]),
         // The worker side: the target protocol, its host, the in-process faults and their
         // seams (the fault VFS, fault points). Everything a target needs, nothing more.
-        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CForkServer", "CLibcSeamAPI",
+        // A trap at an instruction the controller has named ended without a backtracer.
+        .target(name: "CTrapSites"),
+        .target(name: "ChaosTarget", dependencies: ["FaultPoints", "CChaosVFS", "CForkServer", "CLibcSeamAPI", "CTrapSites",
                                                     .product(name: "Logging", package: "swift-log")]),
         // The controller: scenarios, the runner, the network lab, the reports.
         .target(

@@ -12,8 +12,9 @@ import Foundation
 /// Symbolication (reading the debug information for file and line) is most of a trap's
 /// cost: about 0.35 s (up to 1 s on a busy machine) for a debug build with GRDB, in the
 /// worker. Workers leave it to the controller (``TrapSymbolizer``), which names each
-/// distinct frame once; a sweep's trials run without any backtrace and pay for one only
-/// for the traps it shows (``Sweeper``).
+/// distinct frame once; a trap whose backtrace the controller already holds is not
+/// unwound again (``KnownTrapSites``); a sweep's trials run without any backtrace and pay
+/// for one only for the traps it shows (``Sweeper``).
 ///
 /// Related: the Swift runtime's `docs/Backtracing.rst`.
 package enum Backtracer {

@@ -14,8 +14,9 @@ package enum TrapParser {
 
     /// Builds the trap record for a worker that died by `signal`.
     package static func trap(signal: Int32, stderr raw: String) -> TrapRecord {
-        // A worker's raw frames, named here once per distinct frame (``TrapSymbolizer``).
-        let stderr = TrapSymbolizer.shared.symbolicate(raw)
+        // A worker's raw frames, named here once per distinct frame (``TrapSymbolizer``);
+        // a trap at a named instruction has the frames named then (``KnownTrapSites``).
+        let stderr = TrapSymbolizer.shared.symbolicate(TrapSymbolizer.shared.expandKnownTrap(raw))
         return TrapRecord(
             signal: signal,
             signalName: ChildProcess.signalName(signal),
@@ -26,15 +27,27 @@ package enum TrapParser {
 
     /// How the runtime begins the message of each way Swift code stops the program.
     static let messageMarkers = ["Fatal error: ", "Precondition failed: ", "Assertion failed: "]
+    /// How the debug information names the check an optimised build trapped in.
+    static let runtimeFailureMarker = "Swift runtime failure: "
 
     /// The runtime's message line (from its marker on: "Assertion failed: …" says which
-    /// check stopped the app), or a runtime crash line.
+    /// check stopped the app); else the check an optimised build trapped in, which prints
+    /// no message but names it in the trap's inlined frame
+    /// (`0 [inlined] 0x… Swift runtime failure: Unexpectedly found nil while unwrapping an
+    /// Optional value in App at /<compiler-generated>:0:0`); else the crash line.
     package static func message(in stderr: String) -> String? {
         for line in stderr.split(separator: "\n", omittingEmptySubsequences: true) {
             if let range = messageMarkers.lazy.compactMap({ line.range(of: $0) }).first {
                 let text = String(line[range.lowerBound...]).trimmingCharacters(in: .whitespaces)
                 return text.hasPrefix("Fatal error: ") ? String(text.dropFirst("Fatal error: ".count)) : text
             }
+        }
+        for line in stderr.split(separator: "\n") {
+            guard let range = line.range(of: runtimeFailureMarker) else { continue }
+            var text = line[range.upperBound...]
+            if let at = text.range(of: " at ", options: .backwards) { text = text[..<at.lowerBound] }
+            if let image = text.range(of: " in ", options: .backwards) { text = text[..<image.lowerBound] }
+            if !text.isEmpty { return String(text) }
         }
         for line in stderr.split(separator: "\n") where line.hasPrefix("💣 Program crashed:") || line.hasPrefix("*** Program crashed:") {
             var text = line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)

@@ -21,6 +21,12 @@ package final class TrapSymbolizer: @unchecked Sendable {
     /// (inlined frames, then the function the address is in).
     private var named: [String: [UInt64: [NamedFrame]]] = [:]
     private var demangled: [String: String] = [:]
+    /// The named backtrace (from the crash banner on) of the first trap with each key
+    /// (the trapping instruction and its callers), by executable path: what a later trap
+    /// with that key shows without being unwound again (``KnownTrapSites``).
+    private var firstTraps: [String: [UInt64: String]] = [:]
+    /// Executable paths as the kernel gives them (symbolic links resolved).
+    private var resolved: [String: String] = [:]
     /// How many times a tool ran: none for frames named before.
     private(set) var toolRuns = 0
     let tools: (symbolizer: String, demangler: String)?
@@ -127,7 +133,49 @@ package final class TrapSymbolizer: @unchecked Sendable {
         lock.unlock()
         var result: [String] = []
         for line in lines { result += replacement[line] ?? [String(line)] }
-        return result.joined(separator: "\n")
+        let named = result.joined(separator: "\n")
+        // A worker that wrote its trap's key: the named backtrace is held for the next
+        // trap with that key (``KnownTrapSites``).
+        if let line = lines.lazy.compactMap({ KnownTrapSites.parse($0) }).first, !line.known, !replacement.isEmpty,
+           let banner = TrapParser.backtrace(in: named) {
+            lock.lock()
+            if firstTraps[line.executable]?[line.key] == nil { firstTraps[line.executable, default: [:]][line.key] = banner }
+            lock.unlock()
+        }
+        return named
+    }
+
+    /// `CHAOS_KNOWN_TRAP_SITES` for a worker of `command`: the keys of the traps of its
+    /// executable whose backtrace is held (maybe none: its traps then say their keys); nil
+    /// when the command's traps are not backtraced or not named here.
+    package func knownSites(for command: WorkerCommand) -> String? {
+        guard isAvailable, command.environment["SWIFT_BACKTRACE"]?.hasPrefix("enable=yes") == true else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        let path = resolved[command.executable] ?? URL(fileURLWithPath: command.executable).resolvingSymlinksInPath().path
+        resolved[command.executable] = path
+        return (firstTraps[path] ?? [:]).keys.sorted().prefix(512).map { String($0, radix: 16) }.joined(separator: ",")
+    }
+
+    /// A worker's stderr without its trap-key line; for a trap with a known key, the
+    /// backtrace held for that key in its place, said to be the first one's.
+    package func expandKnownTrap(_ stderr: String) -> String {
+        var lines = stderr.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let index = lines.firstIndex(where: { KnownTrapSites.parse($0[...]) != nil }),
+              let line = KnownTrapSites.parse(lines[index][...]) else { return stderr }
+        guard line.known else { return stderr }
+        lines.remove(at: index)
+        lock.lock()
+        let held = firstTraps[line.executable]?[line.key]
+        lock.unlock()
+        guard let held else {
+            return (lines + ["(no backtrace: the worker trapped where this run named a trap before, whose frames are not held)"])
+                .joined(separator: "\n")
+        }
+        var backtrace = held.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        backtrace.insert("(the frames of the first trap at this place in this run: a trap here again is not unwound again)",
+                         at: min(1, backtrace.count))
+        return (lines + backtrace).joined(separator: "\n")
     }
 
     static func key(_ image: Image) -> String {

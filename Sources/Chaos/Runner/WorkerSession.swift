@@ -32,6 +32,7 @@ final class WorkerSession: WorkerLink {
         let arguments = context.workerArguments
         var launch = command.perLaunch
         if let mark { launch.environment[mark.name] = mark.value }
+        if let sites = TrapSymbolizer.shared.knownSites(for: command) { launch.environment[KnownTrapSites.variable] = sites }
         var forked: ChildProcess?
         if let forkServer {
             // A forked worker's process (its libfaketime, its clock) started with the server.

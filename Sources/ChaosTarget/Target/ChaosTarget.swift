@@ -130,6 +130,7 @@ extension ChaosTarget {
             guard let forked = WorkerForkServer.serve(Self.self) else { return 0 }
             arguments = forked
         }
+        KnownTrapSites.installIfAsked()
         do {
             var context = try TargetContext(workerArguments: arguments)
             for remote in remotes where context.remotes[remote.name] != nil {

@@ -228,6 +228,19 @@ struct TrapParserTests {
         #expect(TrapParser.backtrace(in: stderr)?.hasPrefix("💣 Program crashed") == true)
     }
 
+    @Test func anOptimisedBuildsTrapIsNamedByTheCheckItsInlinedFrameNames() {
+        let stderr = """
+        *** Program crashed: Illegal instruction at 0x000056214ce43efe ***
+
+        Thread 2 "oot.default-qos" crashed:
+
+        0 [inlined] 0x56214ce43efe Swift runtime failure: Unexpectedly found nil while unwrapping an Optional value in chaos at /<compiler-generated>:0:0
+        0  0x56214ce43efe LegacyFamilyCreation.generateCode() in chaos at /work/main/Sources/SystemUnderTest/Legacy/LegacyFamilyCreation.swift:18:46
+        """
+        #expect(TrapParser.message(in: stderr) == "Unexpectedly found nil while unwrapping an Optional value")
+        #expect(TrapParser.message(in: "Fatal error: Index out of range\n" + stderr) == "Index out of range", "the runtime's own line first")
+    }
+
     @Test
     func plainTextCrashBannerIsTheMessageWithoutItsStars() {
         let stderr = "\n*** Program crashed: Illegal instruction at 0x00007f1b25af9361 ***\n"

@@ -17,20 +17,64 @@ import Testing
                                              name: "chaos-test-tags", path: "/work/x/chaos-test-tags"))
     }
 
-    /// The raw stderr of a real trap (a tag renamed to nothing), as a worker leaves it.
-    static func rawTrap() throws -> String {
-        let folder = try TemporaryFolder()
-        let stderr = folder.url.appendingPathComponent("stderr")
+    /// The worker command of the test app that traps, its traps left raw.
+    static func tagsCommand() throws -> WorkerCommand {
         var environment = ProcessInfo.processInfo.environment
         environment["SWIFT_BACKTRACE"] = "enable=yes,interactive=no,color=no,threads=crashed,registers=none,symbolicate=off,images=mentioned"
-        let child = try ChildProcess(executable: ChaosExecutable.built("chaos-test-tags"), arguments: ["--data", folder.url.appendingPathComponent("data").path],
+        return WorkerCommand(executable: try ChaosExecutable.built("chaos-test-tags"), arguments: [], environment: environment)
+    }
+
+    /// The raw stderr of a real trap (a tag renamed to nothing), as a worker leaves it.
+    static func rawTrap(knownSites: String? = nil) throws -> String {
+        try trapped(knownSites: knownSites).stderr
+    }
+
+    /// A real trap: the worker's stderr and how it ended.
+    static func trapped(knownSites: String?) throws -> (stderr: String, ended: ChildProcess.Termination) {
+        let folder = try TemporaryFolder()
+        let stderr = folder.url.appendingPathComponent("stderr")
+        let command = try tagsCommand()
+        var environment = command.environment
+        environment[KnownTrapSites.variable] = knownSites
+        let child = try ChildProcess(executable: command.executable, arguments: ["--data", folder.url.appendingPathComponent("data").path],
                                      environment: environment, stderrFile: stderr)
         _ = child.writeLine(#"{"op":"launch","id":1}"#)
         _ = child.writeLine(#"{"op":"perform","id":2,"name":"tags.rename","arguments":{"to":""}}"#)
         child.closeInput()
         while case .line = child.readLine(deadline: .now + .seconds(30)) {}
-        _ = child.waitForExit(deadline: .now + .seconds(30))
-        return try String(contentsOf: stderr, encoding: .utf8)
+        let (ended, _) = child.waitForExit(deadline: .now + .seconds(30))
+        return (try String(contentsOf: stderr, encoding: .utf8), ended)
+    }
+
+    @Test func aTrapWhoseBacktraceIsHeldIsNotUnwoundAgainAndShowsTheFramesNamedThen() throws {
+        let symbolizer = TrapSymbolizer()
+        try #require(symbolizer.isAvailable, "the toolchain's llvm-symbolizer and swift-demangle are beside swift")
+        #expect(symbolizer.knownSites(for: try Self.tagsCommand()) == "", "no trap held yet: traps say their keys")
+        let raw = try Self.trapped(knownSites: "")
+        #expect(raw.stderr.contains(KnownTrapSites.keyMarker) && raw.stderr.contains("Program crashed"), "keyed, then backtraced")
+        let first = symbolizer.symbolicate(raw.stderr)
+        let sites = try #require(symbolizer.knownSites(for: try Self.tagsCommand()))
+        #expect(!sites.isEmpty, "the first trap's key is held")
+        let again = try Self.trapped(knownSites: sites)
+        #expect(again.ended == .signaled(SIGILL), "it ends by the same signal")
+        #expect(again.stderr.contains(KnownTrapSites.knownMarker) && !again.stderr.contains("Program crashed"),
+                "no backtracer ran: \(again.stderr)")
+        let shown = symbolizer.symbolicate(symbolizer.expandKnownTrap(again.stderr))
+        #expect(TrapParser.site(in: shown) == "TagsTarget.swift:46")
+        #expect(TrapParser.message(in: shown) == TrapParser.message(in: first) && TrapParser.message(in: shown) != nil)
+        #expect(shown.contains("TagsTarget.rename(to:) in chaos-test-tags at /"), "the whole backtrace: \(shown)")
+        #expect(!shown.contains(KnownTrapSites.knownMarker))
+        // A trap with another key is the runtime's, as before: its backtracer runs.
+        let elsewhere = try Self.trapped(knownSites: "1,2")
+        #expect(elsewhere.ended == .signaled(SIGILL))
+        #expect(elsewhere.stderr.contains("Program crashed") && !elsewhere.stderr.contains(KnownTrapSites.knownMarker))
+    }
+
+    @Test func trapLinesAreRead() {
+        #expect(KnownTrapSites.parse("chaos: trap: key 9c1d0e5f2a3b4c6d in /a b/app") == .init(key: 0x9c1d_0e5f_2a3b_4c6d, executable: "/a b/app", known: false))
+        #expect(KnownTrapSites.parse("chaos: trap at a known site: signal 4 key ff in /app") == .init(key: 0xff, executable: "/app", known: true))
+        #expect(KnownTrapSites.parse("chaos: trap: key zz in /app") == nil)
+        #expect(KnownTrapSites.parse("Fatal error: chaos: trap: key 1 in /app") == nil)
     }
 
     @Test func aRawTrapIsNamedAndTheSecondTimeCostsNothing() throws {
