@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define MAX_SITES 512
@@ -79,23 +80,27 @@ static size_t append_hex(char *line, size_t length, uint64_t value) {
     return length;
 }
 
-/// One line, one write: `chaos: trap: key K in EXE`, or the known-site line.
+/// One line, one write: `chaos: trap: key K in EXE`, or the known-site line. Small on
+/// the stack: the handler may run on the runtime's alternate stack (24 KiB), before the
+/// runtime's own handler runs on it.
 static void say(const char *marker, int signal, uint64_t key) {
-    char line[4096 + 160];
-    size_t length = append(line, 0, marker);
+    char head[128];
+    size_t length = append(head, 0, marker);
     if (signal) {
-        length = append(line, length, "signal ");
-        if (signal >= 10) line[length++] = (char)('0' + signal / 10);
-        line[length++] = (char)('0' + signal % 10);
-        line[length++] = ' ';
+        length = append(head, length, "signal ");
+        if (signal >= 10) head[length++] = (char)('0' + signal / 10);
+        head[length++] = (char)('0' + signal % 10);
+        head[length++] = ' ';
     }
-    length = append(line, length, "key ");
-    length = append_hex(line, length, key);
-    length = append(line, length, " in ");
-    memcpy(line + length, executable, executable_length);
-    length += executable_length;
-    line[length++] = '\n';
-    ssize_t ignored = write(2, line, length);
+    length = append(head, length, "key ");
+    length = append_hex(head, length, key);
+    length = append(head, length, " in ");
+    struct iovec parts[3] = {
+        { .iov_base = head, .iov_len = length },
+        { .iov_base = executable, .iov_len = executable_length },
+        { .iov_base = "\n", .iov_len = 1 },
+    };
+    ssize_t ignored = writev(2, parts, 3);
     (void)ignored;
 }
 
