@@ -31,6 +31,8 @@ package enum HuntOracle {
     static let responsiveWithin = "responsive-within: 5s"
 
     static let recoveredWithin = "recovered-within: 5s"
+    /// The bound ``recoveredWithin`` and ``responsiveWithin`` say.
+    static let recoveryBound: Duration = .seconds(5)
 
     /// The logical names of SQLite's journals.
     static let journalFiles: Set<String> = ["wal", "journal"]

@@ -21,7 +21,7 @@ extension Hunter {
     /// Past `deadline` (its share of the budget) it is not shrunk further; past `end`
     /// (the hunt's) its file runs once rather than a few times.
     func finding(for first: Failing, deadline: ContinuousClock.Instant, end: ContinuousClock.Instant?, names: inout Set<String>,
-                 failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int,
+                 slowestRecoveryMs: Int? = nil, failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int,
                                                    stepBound: StepBound?) {
         var runs = 0
         var first = first
@@ -46,7 +46,12 @@ extension Hunter {
         }
         let before = ContinuousClock.now < deadline
             ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: deadline).rate : .always
-        let shrinker = HuntShrinker(evaluate: { hunter.runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
+        // Candidates ask a failed read again for no longer than the hunt's slowest recovery
+        // allows (a candidate that stays broken waits that, not the scenario's 5 s); the
+        // file is run at the scenario's own bound before it is written.
+        var shrinking = hunter
+        shrinking.options.recoveryPollCap = slowestRecoveryMs.flatMap { Self.recoveryCap(slowestRecoveryMs: $0) }
+        let shrinker = HuntShrinker(evaluate: { shrinking.runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
         let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: before)
         runs += shrunk.runs
         // Shrunk, the faults at work are the ones the failure needs.
@@ -248,5 +253,14 @@ extension Hunter {
         case .exit: "the app ends unexpectedly (\(failure.core.dropFirst(6)))" + (failure.cause.map { " after \($0)" } ?? "")
         case .expectations: "it fails \(failure.signature)"
         }
+    }
+
+    /// A shrink's cap on how long a failed read is asked again: three times the slowest
+    /// recovery the hunt's schedules showed, at least a second; nil when that is not
+    /// shorter than the oracle's bound (an app that backs off before it retries keeps the
+    /// whole bound). What a shrunk file shows is then run at the bound itself.
+    static func recoveryCap(slowestRecoveryMs: Int, bound: Duration = HuntOracle.recoveryBound) -> Duration? {
+        let cap = max(Duration.seconds(1), .milliseconds(3 * slowestRecoveryMs))
+        return cap < bound ? cap : nil
     }
 }

@@ -12,6 +12,8 @@ struct HuntFound {
     var origins: [Hunter.Failing] = []
     var names = Set<String>()
     var nextOffset = 0
+    /// The slowest recovery a schedule showed (a failed read answered at last), in ms.
+    var slowestRecoveryMs = 0
 
     /// Whether the first schedule kept for `signature`, not yet shrunk, is a hang that
     /// struck a launch, and `failure` one that struck an action.
@@ -59,6 +61,7 @@ extension Hunter {
             consume: { _, schedule, ran in
                 outcome.count(schedule, ran)
                 if let report = ran.report { plan.noteCase(ms: report.durationMs) }
+                if let recovered = ran.report?.recoveryMs { found.slowestRecoveryMs = max(found.slowestRecoveryMs, recovered) }
                 // A hang at an action stands for its cause before one at a launch, which
                 // may be a library's connect timeout that answers at the case's full timeout.
                 if let failure = ran.failure, let report = ran.report,
@@ -93,6 +96,7 @@ extension Hunter {
             // Each finding gets its share of what is left, by what its shrink is likely to cost.
             let deadline = plan.shrinkDeadline(at: clock.now, cost: first.cost, costsLeft: ordered[offset...].map(\.cost))
             let made = try finding(for: first, deadline: deadline, end: plan.end, names: &found.names,
+                                   slowestRecoveryMs: found.slowestRecoveryMs,
                                    failing: outcome.failuresBySignature[first.failure.signature] ?? 1)
             outcome.shrinkRuns += made.runs
             options.stepBound = made.stepBound

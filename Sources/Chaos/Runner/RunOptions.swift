@@ -26,6 +26,10 @@ package struct RunOptions: Sendable {
     /// hung (a hunt's or a sweep's bound, learnt from its plain run): a hang known in seconds, not at
     /// the case's timeout. Nil: only the case's timeout bounds a step.
     package var stepBound: StepBound?
+    /// How long a failed read is asked again at most, when shorter than the scenario's
+    /// `recovered-within` (a hunt's shrink: ``Hunter/recoveryCap(slowestRecoveryMs:bound:)``).
+    /// Nil: the scenario's bound.
+    package var recoveryPollCap: Duration?
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
     package var forkServers: ForkServerPool?
 
