@@ -82,12 +82,25 @@ final class TemporaryFolder: Sendable {
         }
         guard first else { return }
         atexit {
-            for folder in TemporaryFolder.runFolders.withLock({ $0 }) { try? FileManager.default.removeItem(at: folder) }
+            for folder in TemporaryFolder.runFolders.withLock({ $0 }) { TemporaryFolder.remove(folder) }
         }
     }
 
     deinit {
-        try? FileManager.default.removeItem(at: url)
+        Self.remove(url)
+    }
+
+    /// Removes `folder`, and the lock files SwiftPM left beside it for a package built in
+    /// it (`/tmp/_tmp_chaos-test-1A2B3C4D_.build.lock`: the path, slashes made
+    /// underscores), which it never removes.
+    private static func remove(_ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
+        let parent = folder.deletingLastPathComponent()
+        let prefix = folder.path.replacingOccurrences(of: "/", with: "_") + "_"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: parent.path)) ?? []
+        where name.hasPrefix(prefix) && name.hasSuffix(".lock") {
+            try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))
+        }
     }
 
     func write(_ name: String, _ text: String, executable: Bool = false) throws -> URL {
