@@ -22,7 +22,8 @@ package struct HuntSchedule: Sendable, Equatable {
     }
 
     /// Bound on one schedule: a hang costs this much of the budget, and is a finding.
-    static let timeout = "20s"
+    static let timeoutSeconds = 20
+    static let timeout = "\(timeoutSeconds)s"
 
     /// The scenario file: the steps, and the generic oracle's expectations.
     package func yaml(name: String, summary: String) -> String {

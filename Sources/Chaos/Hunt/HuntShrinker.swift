@@ -8,9 +8,9 @@ import Foundation
 /// later write made a cut now, a clear of one kind made a clear of all). Every candidate
 /// is run; the first, in that fixed order, that fails with the same core
 /// (``HuntOracle/Failure/sameCore(_:)``) is kept and the search starts again from it.
-/// Candidates are tried `jobs` at a time, but the one kept is always the first in order,
-/// so the result does not depend on `jobs`: QuickCheck's and Hypothesis's greedy
-/// shrinking, with delta debugging's chunks first.
+/// Candidates are tried `jobs` at a time (a hang's more: ``width(jobs:shrinking:)``), but
+/// the one kept is always the first in order, so the result does not depend on `jobs`:
+/// QuickCheck's and Hypothesis's greedy shrinking, with delta debugging's chunks first.
 ///
 /// A failure that shows only sometimes (``Rate``) is shrunk by candidates that fail at
 /// least as often: each runs up to as many times as the original was tried.
@@ -69,7 +69,7 @@ struct HuntShrinker {
                     return best
                 }
                 if rate.isFull {
-                    let batch = Array(candidates[offset..<min(candidates.count, offset + max(1, jobs))])
+                    let batch = Array(candidates[offset..<min(candidates.count, offset + Self.width(jobs: jobs, shrinking: failure))])
                     offset += batch.count
                     let reports = evaluate(batch)
                     best.runs += reports.filter { $0 != nil }.count
@@ -99,6 +99,15 @@ struct HuntShrinker {
             }
             if !accepted { return best }
         }
+    }
+
+    /// How many candidates are run at once: `jobs`; for a hang, as many as the pool holds
+    /// at work and waiting (``TrialPool/waitingPerJob``), since a candidate that still
+    /// hangs waits its bound out with no CPU — a hang's shrink is one bound a round, not
+    /// one a candidate. Which candidate is kept does not change: the first that fails.
+    static func width(jobs: Int, shrinking failure: HuntOracle.Failure) -> Int {
+        let jobs = max(1, jobs)
+        return failure.kind == .hang ? jobs * (1 + TrialPool<HuntSchedule, CaseReport?>.waitingPerJob) : jobs
     }
 
     /// Runs a candidate of a failure that shows only sometimes as often as the original

@@ -26,15 +26,22 @@ extension Hunter {
         var runs = 0
         var first = first
         var hunter = self
+        // A hang's file is confirmed at the case's full timeout: its shrink leaves room for
+        // that run before the hunt's end, so a hunt ends within its budget.
+        let deadline = first.failure.kind == .hang ? min(deadline, end.map { $0 - Self.confirmingAHang } ?? deadline) : deadline
+        var before: HuntShrinker.Rate?
         // A hang under the hunt's bound on one step is run once at the case's full timeout
         // before it is shrunk: a failure that is no hang there (a launch that answers after
-        // a library's 10 s connect timeout) is shrunk as what it is.
-        if first.failure.kind == .hang, ContinuousClock.now < deadline,
+        // a library's 10 s connect timeout) is shrunk as what it is. A hang there too is the
+        // second try of its rate.
+        if first.failure.kind == .hang, ContinuousClock.now + Self.confirmingAHang < deadline,
            let scenario = try? first.schedule.scenario(name: first.schedule.caseName, summary: "Schedule \(first.schedule.index) of hunt seed \(seed).",
                                                        file: "hunt/\(first.schedule.caseName).yaml"),
            let full = runScenario(scenario, times: 1).first.flatMap({ $0 }) {
             runs += 1
-            if let failure = judge(first.schedule, full), !first.failure.sameCore(failure), failure.isAtAStep || failure.kind == .expectations {
+            let failure = judge(first.schedule, full)
+            if first.failure.sameCore(failure), HuntConfirmation.triesBefore == 1 { before = HuntShrinker.Rate(failed: 2, tries: 2) }
+            if let failure, !first.failure.sameCore(failure), failure.isAtAStep || failure.kind == .expectations {
                 Self.debug("schedule \(first.schedule.index): \(first.failure.signature) under the bound is \(failure.signature) at the full timeout")
                 first.failure = failure
                 first.report = full
@@ -44,25 +51,28 @@ extension Hunter {
                 hunter.options.stepBound = hunter.options.stepBound.map { Self.stepBound($0, pastTheStepsOf: full, steps: first.schedule.steps) }
             }
         }
-        let before = ContinuousClock.now < deadline
-            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: deadline).rate : .always
+        let rate = before ?? (ContinuousClock.now < deadline
+            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: deadline).rate : .always)
         // Candidates ask a failed read again for no longer than the hunt's slowest recovery
         // allows (a candidate that stays broken waits that, not the scenario's 5 s); the
         // file is run at the scenario's own bound before it is written.
         var shrinking = hunter
         shrinking.options.recoveryPollCap = slowestRecoveryMs.flatMap { Self.recoveryCap(slowestRecoveryMs: $0) }
         let shrinker = HuntShrinker(evaluate: { shrinking.runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
-        let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: before)
+        let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: rate)
         runs += shrunk.runs
         // Shrunk, the faults at work are the ones the failure needs.
         let failure = judge(shrunk.schedule, shrunk.report) ?? first.failure
         let tries = end.map { ContinuousClock.now < $0 } ?? true ? HuntConfirmation.triesAfter : 1
-        var written = try hunter.write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: before,
+        var written = try hunter.write(failure, from: first.schedule, shrunk: shrunk, names: &names, failing: failing, rate: rate,
                                        tries: tries, until: deadline)
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
         return (written.finding, written.report, written.failure, runs, hunter.options.stepBound)
     }
+
+    /// What a hang's run at the case's full timeout takes at most, and a second.
+    static var confirmingAHang: Duration { .seconds(HuntSchedule.timeoutSeconds + 1) }
 
     /// `bound` raised past the slowest launch and the slowest other step of `report`
     /// (half as long again, and a second): what a slow step that answers needs.

@@ -27,8 +27,12 @@ extension CaseApp {
             // answers or the bound has passed.
             if !reply.ok, action.expectError == nil, let bound = recoveryBound(name) {
                 var poll = RecoveryPoll(bound: bound)
+                // An app getting over a fault for a while lets the pool start another trial.
+                let polling = clock.now
+                defer { TrialSlot.current?.working() }
                 while !reply.ok, let pause = poll.nextPause(since: log.recoverySince?.instant, now: clock.now) {
                     poll.failed(reply.userMessage ?? reply.error)
+                    if clock.now - polling >= TrialSlot.waitingAfter { TrialSlot.current?.waiting() }
                     Thread.sleep(forTimeInterval: Double(pause.wholeMilliseconds) / 1000)
                     guard let again = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
                         log.evidence.unresolvedActions.append("\(label): cut by the power loss")

@@ -25,6 +25,9 @@ struct CaseClock {
     /// `wait:` — lets `duration` pass, no further than the deadline; Ctrl-C ends it.
     func wait(_ duration: Duration) {
         let until = min(now + duration, deadline)
+        // A long wait lets the pool of a sweep or a hunt start another trial meanwhile.
+        if until - now >= TrialSlot.waitingAfter { TrialSlot.current?.waiting() }
+        defer { TrialSlot.current?.working() }
         while now < until, !RunInterruption.requested {
             Thread.sleep(forTimeInterval: min(0.05, Double((until - now).wholeMilliseconds) / 1000))
         }

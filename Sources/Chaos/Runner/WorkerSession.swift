@@ -99,8 +99,15 @@ final class WorkerSession: WorkerLink {
         }
         _ = process.writeLine(line)
         let decoder = JSONDecoder()
+        // A request the worker keeps unanswered while it waits itself (on a socket, a lock,
+        // a timer: little CPU over a slice of time) lets the pool start another trial
+        // meanwhile; a worker at work keeps its place.
+        let slot = TrialSlot.current
+        var readUntil = slot == nil ? deadline : min(deadline, ContinuousClock.now + TrialSlot.waitingAfter)
+        var sliceStart = slot == nil ? nil : ProcessTable.entry(process.pid).map { (ContinuousClock.now, cpuTicks: $0.cpuTicks) }
+        defer { slot?.working() }
         while true {
-            switch process.readLine(deadline: deadline) {
+            switch process.readLine(deadline: readUntil) {
             case let .line(text):
                 let data = Data(text.utf8)
                 // Lines are written with sorted keys: an event starts with its "event" key
@@ -127,6 +134,18 @@ final class WorkerSession: WorkerLink {
                 return .hung("the worker closed its output and did not exit")
             case .timedOut:
                 if RunInterruption.requested { return .interrupted }
+                if readUntil < deadline {
+                    let now = ContinuousClock.now
+                    guard let cpuTicks = ProcessTable.entry(process.pid)?.cpuTicks else { readUntil = deadline; continue }
+                    if let (start, startTicks) = sliceStart, TrialSlot.isWaiting(cpuTicks: cpuTicks - min(cpuTicks, startTicks), over: now - start) {
+                        slot?.waiting()
+                        readUntil = deadline
+                    } else {
+                        sliceStart = (now, cpuTicks)
+                        readUntil = min(deadline, now + TrialSlot.waitingAfter)
+                    }
+                    continue
+                }
                 process.killTree()
                 _ = process.waitForExit()
                 return .hung(nil)

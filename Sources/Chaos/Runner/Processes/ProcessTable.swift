@@ -16,6 +16,9 @@ package struct ProcessEntry: Sendable, Equatable {
     package var startTicks: UInt64
     /// The executable's short name (`comm`).
     package var name: String
+    /// The CPU time all its threads have used, user and system, in clock ticks: whether a
+    /// worker that keeps a case waiting is at work or waiting itself.
+    package var cpuTicks: UInt64 = 0
 
     package var isZombie: Bool { state == "Z" || state == "X" }
 }
@@ -70,7 +73,7 @@ package enum ProcessTable {
     static func parse(stat bytes: [UInt8]) -> ProcessEntry? {
         guard let open = bytes.firstIndex(of: UInt8(ascii: "(")), let close = bytes.lastIndex(of: UInt8(ascii: ")")), open < close,
               let pid = number(bytes[..<open]).map(pid_t.init(truncatingIfNeeded:)) else { return nil }
-        // After the name: state(0) ppid(1) pgrp(2) session(3) … starttime(19).
+        // After the name: state(0) ppid(1) pgrp(2) session(3) … utime(11) stime(12) … starttime(19).
         var fields: [ArraySlice<UInt8>] = []
         var start = close + 1
         for index in (close + 1)...bytes.count where index == bytes.count || bytes[index] == UInt8(ascii: " ") || bytes[index] == UInt8(ascii: "\n") {
@@ -79,10 +82,11 @@ package enum ProcessTable {
             if fields.count > 19 { break }
         }
         guard fields.count > 19, let state = fields[0].first, let parent = number(fields[1]), let group = number(fields[2]),
-              let session = number(fields[3]), let startTicks = number(fields[19]) else { return nil }
+              let session = number(fields[3]), let startTicks = number(fields[19]),
+              let userTicks = number(fields[11]), let systemTicks = number(fields[12]) else { return nil }
         return ProcessEntry(pid: pid, parent: pid_t(truncatingIfNeeded: parent), group: pid_t(truncatingIfNeeded: group),
                             session: pid_t(truncatingIfNeeded: session), state: Character(UnicodeScalar(state)), startTicks: startTicks,
-                            name: String(decoding: bytes[(open + 1)..<close], as: UTF8.self))
+                            name: String(decoding: bytes[(open + 1)..<close], as: UTF8.self), cpuTicks: userTicks &+ systemTicks)
     }
 
     /// The decimal number `digits` holds (spaces around it allowed); nil for anything else.
