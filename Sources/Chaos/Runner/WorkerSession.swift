@@ -109,12 +109,11 @@ final class WorkerSession: WorkerLink {
         while true {
             switch process.readLine(deadline: readUntil) {
             case let .line(text):
-                let data = Data(text.utf8)
                 // Lines are written with sorted keys: an event starts with its "event" key
                 // (deciding by a failed decode costs more than the decode itself).
                 if text.hasPrefix(#"{"event""#) {
-                    if let event = try? decoder.decode(WorkerEvent.self, from: data) { onEvent(event) }
-                } else if let reply = try? decoder.decode(WorkerReply.self, from: data), reply.id == request.id {
+                    if let event = WorkerEvent.plain(line: text) ?? (try? decoder.decode(WorkerEvent.self, from: Data(text.utf8))) { onEvent(event) }
+                } else if let reply = try? decoder.decode(WorkerReply.self, from: Data(text.utf8)), reply.id == request.id {
                     return .reply(reply)
                 }
                 // Anything else is not a protocol line: ignored; stderr holds diagnostics.

@@ -9,9 +9,15 @@ package enum WorkerOutput {
     private static let lock = Mutex(())
 
     package static func write<Value: Encodable>(_ value: Value) {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        guard var data = try? encoder.encode(value) else { return }
+        var data: Data
+        if let line = (value as? WorkerEvent)?.plainLine {
+            data = Data(line.utf8)
+        } else {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            guard let encoded = try? encoder.encode(value) else { return }
+            data = encoded
+        }
         data.append(UInt8(ascii: "\n"))
         lock.withLock { _ in
             data.withUnsafeBytes { buffer in

@@ -140,6 +140,33 @@ package struct WorkerEvent: Codable, Sendable, Equatable {
         event = .log
         log = record
     }
+
+    /// The line of an event that names a record and nothing else, byte for byte what
+    /// `JSONEncoder` with sorted keys writes (`{"event":"ack","key":"favorite:1"}`), made
+    /// without it; nil for any other event, or a key JSON would escape. Most lines of a
+    /// sweep's trial are these: each cost a coder in the worker and one in the controller.
+    package var plainLine: String? {
+        guard let key, firing == nil, log == nil, key.utf8.allSatisfy(Self.isPlain) else { return nil }
+        return #"{"event":""# + event.rawValue + #"","key":""# + key + #""}"#
+    }
+
+    /// Reads a line ``plainLine`` made; nil for any other line (a decoder reads those).
+    package static func plain(line: String) -> WorkerEvent? {
+        let head = #"{"event":""#, middle = #"","key":""#, tail = #""}"#
+        guard line.hasPrefix(head), line.hasSuffix(tail) else { return nil }
+        let body = line.dropFirst(head.count).dropLast(tail.count)
+        guard let split = body.range(of: middle) else { return nil }
+        let key = body[split.upperBound...]
+        guard let kind = Kind(rawValue: String(body[..<split.lowerBound])), kind != .fired, kind != .log,
+              key.utf8.allSatisfy(isPlain) else { return nil }
+        return WorkerEvent(event: kind, key: String(key))
+    }
+
+    /// A byte JSON writes as it is in a string: printable ASCII but `"`, `\` and `/`
+    /// (which `JSONEncoder` writes `\/`). Anything else goes through the coders.
+    private static func isPlain(_ byte: UInt8) -> Bool {
+        byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "/")
+    }
 }
 
 package struct WorkerReply: Codable, Sendable, Equatable {
