@@ -52,7 +52,10 @@ enum HuntBenchmark {
         print("Hunt, \(subject.name) (\(buildKind) build, seed 1, \(size), -j \(jobs), \(rounds) round\(rounds == 1 ? "" : "s"))")
         var perSecond: [Double] = [], cpu: [Double] = [], toShrunk: [Double] = [], slowestShrink: [Double] = [], steps: [Double] = []
         var findings = 0
+        var firstHang: (at: Double, steps: Double)?
+        var hangAt: [Double] = [], hangSteps: [Double] = []
         for _ in 0..<rounds {
+            firstHang = nil
             let found = FileManager.default.temporaryDirectory.appendingPathComponent("chaos-bench-hunt-\(getpid())")
             defer { try? FileManager.default.removeItem(at: found) }
             var hunter = Hunter(options: options, seed: 1, foundDirectory: found, foundPath: found.path)
@@ -61,11 +64,17 @@ enum HuntBenchmark {
             hunter.jobs = jobs
             var firstFailureToShrunk: Double?
             var firstSeen: ContinuousClock.Instant?
+            let started = ContinuousClock.now
             let cpuBefore = CPUTime.now()
             let outcome = try hunter.run { progress in
                 switch progress {
                 case .shrinking: firstSeen = firstSeen ?? .now
-                case .found: if firstFailureToShrunk == nil, let firstSeen { firstFailureToShrunk = (ContinuousClock.now - firstSeen).inSeconds }
+                case let .found(finding):
+                    if firstFailureToShrunk == nil, let firstSeen { firstFailureToShrunk = (ContinuousClock.now - firstSeen).inSeconds }
+                    // The hang-heavy app's goal: its hang found and shrunk within the budget.
+                    if finding.failure.hasPrefix("hang"), firstHang == nil {
+                        firstHang = ((ContinuousClock.now - started).inSeconds, Double(finding.stepsAfter))
+                    }
                 default: break
                 }
             }
@@ -76,13 +85,19 @@ enum HuntBenchmark {
             if let slowest = outcome.findings.map(\.shrinkMs).max() { slowestShrink.append(Double(slowest) / 1000) }
             if let longest = outcome.findings.map(\.stepsAfter).max() { steps.append(Double(longest)) }
             findings = outcome.findings.count
+            if let firstHang { (hangAt, hangSteps) = (hangAt + [firstHang.at], hangSteps + [firstHang.steps]) }
         }
         let name = "hunt \(subject.name)"
         report("\(name): schedules per second, -j \(jobs)", "/s", perSecond, goal: subject.goalPerSecond, atLeast: true)
         report("\(name): CPU-seconds per schedule run", "s", cpu, digits: 3)
         report("\(name): first failure to its shrunk scenario", "s", toShrunk, goal: subject.schedules == nil ? nil : 5, atLeast: false)
         report("\(name): slowest shrink of one finding", "s", slowestShrink, goal: 30, atLeast: false)
-        report("\(name): steps of its longest finding", "steps", steps, goal: subject.schedules == nil ? 5 : nil, atLeast: false, digits: 0)
+        report("\(name): steps of its longest finding", "steps", steps, digits: 0)
+        if subject.schedules == nil {
+            if hangAt.isEmpty { line("  its hang", "not found and shrunk within the budget (goal: found and shrunk to ≤ 5 steps in it)") }
+            report("\(name): its hang found and shrunk, seconds into the hunt", "s", hangAt, goal: subject.budget.inSeconds, atLeast: false)
+            report("\(name): steps of its hang's finding", "steps", hangSteps, goal: 5, atLeast: false, digits: 0)
+        }
         line("  distinct failures found", "\(findings)")
     }
 
