@@ -17,10 +17,7 @@ extension CaseApp {
         }
         var recovering: RecoveryPoll?
         for _ in 0..<action.repeatCount {
-            guard var reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
-                log.evidence.unresolvedActions.append("\(label): cut by the power loss")
-                return StepResult(.powerLost, "the power went out during this step")
-            }
+            guard var reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else { return cutByThePowerLoss(label) }
             if reply.isRead == true { readActions.insert(name) }
             // Recovery as users mean it: a read that fails while the app is still getting
             // over a cleared fault (backing off, reconnecting) is asked again until it
@@ -34,10 +31,7 @@ extension CaseApp {
                     poll.failed(reply.userMessage ?? reply.error)
                     if clock.now - polling >= TrialSlot.waitingAfter { TrialSlot.current?.waiting() }
                     Thread.sleep(forTimeInterval: Double(pause.wholeMilliseconds) / 1000)
-                    guard let again = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else {
-                        log.evidence.unresolvedActions.append("\(label): cut by the power loss")
-                        return StepResult(.powerLost, "the power went out during this step")
-                    }
+                    guard let again = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else { return cutByThePowerLoss(label) }
                     reply = again
                 }
                 if !reply.ok { log.evidence.recoveryMissing = poll.missing(after: log.recoverySince?.what, last: reply.userMessage ?? reply.error) }
@@ -68,5 +62,11 @@ extension CaseApp {
         default:
             return StepResult(failures == 0 ? .ok : .error, summary)
         }
+    }
+
+    /// A step the power cut ended before the app answered.
+    private func cutByThePowerLoss(_ label: String) -> StepResult {
+        log.evidence.unresolvedActions.append("\(label): cut by the power loss")
+        return StepResult(.powerLost, "the power went out during this step")
     }
 }

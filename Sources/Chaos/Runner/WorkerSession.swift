@@ -134,15 +134,7 @@ final class WorkerSession: WorkerLink {
             case .timedOut:
                 if RunInterruption.requested { return .interrupted }
                 if readUntil < deadline {
-                    let now = ContinuousClock.now
-                    guard let cpuTicks = ProcessTable.entry(process.pid)?.cpuTicks else { readUntil = deadline; continue }
-                    if let (start, startTicks) = sliceStart, TrialSlot.isWaiting(cpuTicks: cpuTicks - min(cpuTicks, startTicks), over: now - start) {
-                        slot?.waiting()
-                        readUntil = deadline
-                    } else {
-                        sliceStart = (now, cpuTicks)
-                        readUntil = min(deadline, now + TrialSlot.waitingAfter)
-                    }
+                    readUntil = nextRead(slot: slot, deadline: deadline, slice: &sliceStart)
                     continue
                 }
                 process.killTree()
@@ -150,6 +142,21 @@ final class WorkerSession: WorkerLink {
                 return .hung(nil)
             }
         }
+    }
+
+    /// Until when a pool's trial reads a request's answer next: the deadline, once the
+    /// worker kept it waiting over the last slice while all but idle (the trial gives its
+    /// place up: ``TrialSlot/isWaiting(cpuTicks:over:)``); else the end of a new slice.
+    private func nextRead(slot: TrialSlot?, deadline: ContinuousClock.Instant,
+                          slice: inout (ContinuousClock.Instant, cpuTicks: UInt64)?) -> ContinuousClock.Instant {
+        let now = ContinuousClock.now
+        guard let cpuTicks = ProcessTable.entry(process.pid)?.cpuTicks else { return deadline }
+        if let (start, startTicks) = slice, TrialSlot.isWaiting(cpuTicks: cpuTicks - min(cpuTicks, startTicks), over: now - start) {
+            slot?.waiting()
+            return deadline
+        }
+        slice = (now, cpuTicks)
+        return min(deadline, now + TrialSlot.waitingAfter)
     }
 
     /// What asking the target what it declares came to.
