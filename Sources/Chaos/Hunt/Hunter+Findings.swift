@@ -29,7 +29,8 @@ extension Hunter {
         // A hang's file is confirmed at the case's full timeout: its shrink leaves room for
         // that run before the hunt's end, so a hunt ends within its budget.
         let deadline = first.failure.kind == .hang ? min(deadline, end.map { $0 - Self.confirmingAHang } ?? deadline) : deadline
-        var before: HuntShrinker.Rate?
+        // The schedule's runs that failed so: the one that found it, and its run at the full timeout.
+        var failedSo = 1
         // A hang under the hunt's bound on one step is run once at the case's full timeout
         // before it is shrunk: a failure that is no hang there (a launch that answers after
         // a library's 10 s connect timeout) is shrunk as what it is. A hang there too is the
@@ -40,7 +41,7 @@ extension Hunter {
            let full = runScenario(scenario, times: 1).first.flatMap({ $0 }) {
             runs += 1
             let failure = judge(first.schedule, full)
-            if first.failure.sameCore(failure), HuntConfirmation.triesBefore == 1 { before = HuntShrinker.Rate(failed: 2, tries: 2) }
+            if first.failure.sameCore(failure) { failedSo = 2 }
             if let failure, !first.failure.sameCore(failure), failure.isAtAStep || failure.kind == .expectations {
                 Self.debug("schedule \(first.schedule.index): \(first.failure.signature) under the bound is \(failure.signature) at the full timeout")
                 first.failure = failure
@@ -51,8 +52,8 @@ extension Hunter {
                 hunter.options.stepBound = hunter.options.stepBound.map { Self.stepBound($0, pastTheStepsOf: full, steps: first.schedule.steps) }
             }
         }
-        let rate = before ?? (ContinuousClock.now < deadline
-            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: true, runs: &runs, until: deadline).rate : .always)
+        let rate = ContinuousClock.now < deadline || failedSo > 1
+            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: failedSo, runs: &runs, until: deadline).rate : .always
         // Candidates ask a failed read again for no longer than the hunt's slowest recovery
         // allows (a candidate that stays broken waits that, not the scenario's 5 s); the
         // file is run at the scenario's own bound before it is written.
@@ -108,13 +109,13 @@ extension Hunter {
     }
 
     /// How often `schedule` fails as `failure` did: a few runs (`jobs` at a time), more
-    /// when one of them did not fail; the report of a failing run. `alreadyFailed`: one
-    /// run that failed is counted already.
-    func rate(of schedule: HuntSchedule, failing failure: HuntOracle.Failure, alreadyFailed: Bool, runs: inout Int,
+    /// when one of them did not fail; the report of a failing run. `alreadyFailed`: runs
+    /// that failed so, counted already.
+    func rate(of schedule: HuntSchedule, failing failure: HuntOracle.Failure, alreadyFailed: Int, runs: inout Int,
               tries: Int = 1 + HuntConfirmation.triesBefore, scenario: Scenario? = nil,
               until: ContinuousClock.Instant? = nil) -> (rate: HuntShrinker.Rate, report: CaseReport?) {
-        var failed = alreadyFailed ? 1 : 0
-        var done = alreadyFailed ? 1 : 0
+        var failed = alreadyFailed
+        var done = alreadyFailed
         var failingReport: CaseReport?
         var firstReport: CaseReport?
         func run(_ count: Int) {
@@ -179,7 +180,7 @@ extension Hunter {
         var after = HuntShrinker.Rate(failed: 0, tries: 0)
         func measure() {
             guard let loaded = try? ScenarioLoader.load(yaml: file.plain, file: file.path, baseDirectory: nil) else { return }
-            let measured = rate(of: shrunk.schedule, failing: failure, alreadyFailed: false, runs: &runs, tries: tries, scenario: loaded,
+            let measured = rate(of: shrunk.schedule, failing: failure, alreadyFailed: 0, runs: &runs, tries: tries, scenario: loaded,
                                 until: until)
             after = measured.rate
             if let measuredReport = measured.report { report = measuredReport }

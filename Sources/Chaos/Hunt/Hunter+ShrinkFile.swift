@@ -25,7 +25,7 @@ extension Hunter {
         let failed = reports.compactMap { $0 }.filter { failure.sameCore(hunt.judge(schedule, $0)) }.count
         var rate = HuntShrinker.Rate(failed: failed, tries: reports.count)
         if !rate.isFull {
-            rate = hunt.rate(of: schedule, failing: failure, alreadyFailed: false, runs: &runs, tries: HuntConfirmation.flakyTries).rate
+            rate = hunt.rate(of: schedule, failing: failure, alreadyFailed: 0, runs: &runs, tries: HuntConfirmation.flakyTries).rate
         }
         progress(.shrinking(failure, steps: schedule.steps.count))
         let deadline = start + (budget ?? .seconds(600))
