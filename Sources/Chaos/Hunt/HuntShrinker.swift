@@ -24,6 +24,9 @@ struct HuntShrinker {
     /// Stop shrinking (keeping the smallest so far) past this many runs or this instant.
     var maxRuns = 200
     var deadline: ContinuousClock.Instant
+    /// Stop at the next round, as at the deadline: what was being shrunk turned out to be
+    /// something else (a hang that answers at the case's full timeout).
+    var stop: () -> Bool = { false }
 
     init(evaluate: @escaping ([HuntSchedule]) -> [CaseReport?],
          judge: @escaping (HuntSchedule, CaseReport) -> HuntOracle.Failure? = { HuntOracle.failure(of: $1, steps: $0.steps) },
@@ -59,11 +62,12 @@ struct HuntShrinker {
     func shrink(_ start: HuntSchedule, report: CaseReport, failure: HuntOracle.Failure, rate: Rate = .always) -> Outcome {
         var best = Outcome(schedule: start, report: report, runs: 0, cutShort: false)
         while true {
-            let candidates = Self.candidates(of: best.schedule).filter { $0.isWellFormed(for: failure) }
+            let hungAt = failure.kind == .hang ? Self.hungStep(of: best.report) : nil
+            let candidates = Self.candidates(of: best.schedule, hungAt: hungAt).filter { $0.isWellFormed(for: failure) }
             var accepted = false
             var offset = 0
             while offset < candidates.count {
-                guard best.runs < maxRuns, ContinuousClock.now < deadline, !RunInterruption.requested else {
+                guard best.runs < maxRuns, ContinuousClock.now < deadline, !RunInterruption.requested, !stop() else {
                     best.cutShort = true
                     best.untriedSteps = Self.untriedRemovals(candidates[offset...], of: best.schedule)
                     return best
@@ -134,8 +138,15 @@ struct HuntShrinker {
         remaining.filter { $0.steps.count == schedule.steps.count - 1 }.count
     }
 
-    /// Every smaller or simpler schedule one edit away, smallest first.
-    static func candidates(of schedule: HuntSchedule) -> [HuntSchedule] {
+    /// Where a hang struck: the index in the schedule's steps of the step that never
+    /// answered (the last its report holds), nil when none did.
+    static func hungStep(of report: CaseReport) -> Int? {
+        report.steps.last { !$0.answered }.map { $0.index - 1 }
+    }
+
+    /// Every smaller or simpler schedule one edit away, smallest first; for a hang at the
+    /// step `hungAt`, its skeletons before them (``skeletons(of:hungAt:)``).
+    static func candidates(of schedule: HuntSchedule, hungAt: Int? = nil) -> [HuntSchedule] {
         var result: [HuntSchedule] = []
         func with(_ steps: [HuntStep]) {
             guard !steps.isEmpty, steps != schedule.steps else { return }
@@ -144,6 +155,7 @@ struct HuntShrinker {
             if !result.contains(candidate) { result.append(candidate) }
         }
         let steps = schedule.steps
+        if let hungAt { skeletons(of: steps, hungAt: hungAt).forEach(with) }
         var chunk = max(1, steps.count / 2)
         while true {
             var start = 0
@@ -162,6 +174,17 @@ struct HuntShrinker {
             }
         }
         return result
+    }
+
+    /// A hang's smallest likely causes, tried first: its first launch and the step that
+    /// hung, alone and with each one step between them (`launch; blackhole; do
+    /// orders.add`). A round of a hang's shrink costs a bound whatever it holds, so
+    /// a skeleton that still hangs saves the rounds that halves and single steps would
+    /// take to get there; the rest of the search is unchanged, and its result 1-minimal.
+    static func skeletons(of steps: [HuntStep], hungAt: Int) -> [[HuntStep]] {
+        guard steps.indices.contains(hungAt), let launch = steps.firstIndex(of: .launch), launch < hungAt,
+              steps.count > 3 else { return [] }
+        return [[steps[launch], steps[hungAt]]] + (launch + 1 ..< hungAt).map { [steps[launch], steps[$0], steps[hungAt]] }
     }
 
     /// The simpler forms of one step, simplest first.

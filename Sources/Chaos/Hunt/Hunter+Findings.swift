@@ -23,45 +23,15 @@ extension Hunter {
     func finding(for first: Failing, deadline: ContinuousClock.Instant, end: ContinuousClock.Instant?, names: inout Set<String>,
                  slowestRecoveryMs: Int? = nil, failing: Int) throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int,
                                                    stepBound: StepBound?) {
-        var runs = 0
         var first = first
         var hunter = self
         // A hang's file is confirmed at the case's full timeout: its shrink leaves room for
         // that run before the hunt's end, so a hunt ends within its budget.
         let deadline = first.failure.kind == .hang ? min(deadline, end.map { $0 - Self.confirmingAHang } ?? deadline) : deadline
-        // The schedule's runs that failed so: the one that found it, and its run at the full timeout.
-        var failedSo = 1
-        // A hang under the hunt's bound on one step is run once at the case's full timeout
-        // before it is shrunk: a failure that is no hang there (a launch that answers after
-        // a library's 10 s connect timeout) is shrunk as what it is. A hang there too is the
-        // second try of its rate.
-        if first.failure.kind == .hang, ContinuousClock.now + Self.confirmingAHang < deadline,
-           let scenario = try? first.schedule.scenario(name: first.schedule.caseName, summary: "Schedule \(first.schedule.index) of hunt seed \(seed).",
-                                                       file: "hunt/\(first.schedule.caseName).yaml"),
-           let full = runScenario(scenario, times: 1).first.flatMap({ $0 }) {
-            runs += 1
-            let failure = judge(first.schedule, full)
-            if first.failure.sameCore(failure) { failedSo = 2 }
-            if let failure, !first.failure.sameCore(failure), failure.isAtAStep || failure.kind == .expectations {
-                Self.debug("schedule \(first.schedule.index): \(first.failure.signature) under the bound is \(failure.signature) at the full timeout")
-                first.failure = failure
-                first.report = full
-                // A slow step, not a hang: the bound is raised past it, for this shrink (its
-                // candidates would otherwise all hang under the bound, each a rejected run)
-                // and for the rounds after it.
-                hunter.options.stepBound = hunter.options.stepBound.map { Self.stepBound($0, pastTheStepsOf: full, steps: first.schedule.steps) }
-            }
-        }
-        let rate = ContinuousClock.now < deadline || failedSo > 1
-            ? hunter.rate(of: first.schedule, failing: first.failure, alreadyFailed: failedSo, runs: &runs, until: deadline).rate : .always
-        // Candidates ask a failed read again for no longer than the hunt's slowest recovery
-        // allows (a candidate that stays broken waits that, not the scenario's 5 s); the
-        // file is run at the scenario's own bound before it is written.
-        var shrinking = hunter
-        shrinking.options.recoveryPollCap = slowestRecoveryMs.flatMap { Self.recoveryCap(slowestRecoveryMs: $0) }
-        let shrinker = HuntShrinker(evaluate: { shrinking.runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
-        let shrunk = shrinker.shrink(first.schedule, report: first.report, failure: first.failure, rate: rate)
-        runs += shrunk.runs
+        let shrinking = hunter.rateAndShrink(&first, deadline: deadline, slowestRecoveryMs: slowestRecoveryMs)
+        var runs = shrinking.runs
+        let rate = shrinking.rate
+        let shrunk = shrinking.shrunk
         // Shrunk, the faults at work are the ones the failure needs.
         let failure = judge(shrunk.schedule, shrunk.report) ?? first.failure
         let tries = end.map { ContinuousClock.now < $0 } ?? true ? HuntConfirmation.triesAfter : 1
@@ -69,21 +39,12 @@ extension Hunter {
                                        tries: tries, until: deadline)
         runs += written.runs
         written.finding.shrinkRuns = shrunk.runs
-        return (written.finding, written.report, written.failure, runs, hunter.options.stepBound)
-    }
-
-    /// What a hang's run at the case's full timeout takes at most, and a second.
-    static var confirmingAHang: Duration { .seconds(HuntSchedule.timeoutSeconds + 1) }
-
-    /// `bound` raised past the slowest launch and the slowest other step of `report`
-    /// (half as long again, and a second): what a slow step that answers needs.
-    static func stepBound(_ bound: StepBound, pastTheStepsOf report: CaseReport, steps: [HuntStep]) -> StepBound {
-        func isLaunch(_ record: StepRecord) -> Bool { steps.indices.contains(record.index - 1) && steps[record.index - 1] == .launch }
-        func past(_ records: [StepRecord]) -> Duration {
-            .milliseconds((records.map(\.durationMs).max() ?? 0) * 3 / 2 + 1_000)
+        // A hang whose file answered at the full timeout was a slow step: the rounds after
+        // hold that step to a bound past it.
+        if first.failure.kind == .hang, !first.failure.sameCore(written.failure) {
+            hunter.options.stepBound = hunter.options.stepBound.map { Self.stepBound($0, pastTheStepsOf: written.report, steps: shrunk.schedule.steps) }
         }
-        return StepBound(launch: max(bound.launch, past(report.steps.filter(isLaunch))),
-                         action: max(bound.action, past(report.steps.filter { !isLaunch($0) })))
+        return (written.finding, written.report, written.failure, runs, hunter.options.stepBound)
     }
 
     /// A finding cut short, shrunk on from its file (where shrinking stopped) until the
@@ -113,11 +74,12 @@ extension Hunter {
     /// that failed so, counted already.
     func rate(of schedule: HuntSchedule, failing failure: HuntOracle.Failure, alreadyFailed: Int, runs: inout Int,
               tries: Int = 1 + HuntConfirmation.triesBefore, scenario: Scenario? = nil,
-              until: ContinuousClock.Instant? = nil) -> (rate: HuntShrinker.Rate, report: CaseReport?) {
+              until: ContinuousClock.Instant? = nil) -> (rate: HuntShrinker.Rate, report: CaseReport?, reports: [CaseReport]) {
         var failed = alreadyFailed
         var done = alreadyFailed
         var failingReport: CaseReport?
         var firstReport: CaseReport?
+        var all: [CaseReport] = []
         func run(_ count: Int) {
             guard count > 0 else { return }
             let reports: [CaseReport?] = if let scenario { runScenario(scenario, times: count) } else {
@@ -127,6 +89,7 @@ extension Hunter {
                 done += 1
                 runs += 1
                 guard let report else { continue }
+                all.append(report)
                 firstReport = firstReport ?? report
                 if failure.sameCore(judge(schedule, report)) {
                     failed += 1
@@ -137,7 +100,7 @@ extension Hunter {
         run(tries - done)
         // Past the hunt's end, what was seen is said; no more runs to measure it better.
         if failed < done, until.map({ ContinuousClock.now < $0 }) ?? true { run(HuntConfirmation.flakyTries - done) }
-        return (HuntShrinker.Rate(failed: failed, tries: done), failingReport ?? firstReport)
+        return (HuntShrinker.Rate(failed: failed, tries: done), failingReport ?? firstReport, all)
     }
 
     /// Confirming runs go side by side, two at least, whatever `-j`: a failure that shows
@@ -172,17 +135,20 @@ extension Hunter {
                failing: Int, rate before: HuntShrinker.Rate, tries: Int = HuntConfirmation.triesAfter,
                until: ContinuousClock.Instant? = nil, fixedName: (name: String, origin: String)? = nil)
         throws(Problem) -> (finding: HuntFinding, report: CaseReport, failure: HuntOracle.Failure, runs: Int) {
+        let started = ContinuousClock.now
         var failure = found
         var shrunk = shrunk
         var file = findingFile(for: failure, from: first, shrunk: shrunk, names: &names, fixedName: fixedName)
         var runs = 0
         var report = shrunk.report
         var after = HuntShrinker.Rate(failed: 0, tries: 0)
+        var measuredReports: [CaseReport] = []
         func measure() {
             guard let loaded = try? ScenarioLoader.load(yaml: file.plain, file: file.path, baseDirectory: nil) else { return }
             let measured = rate(of: shrunk.schedule, failing: failure, alreadyFailed: 0, runs: &runs, tries: tries, scenario: loaded,
                                 until: until)
             after = measured.rate
+            measuredReports = measured.reports
             if let measuredReport = measured.report { report = measuredReport }
         }
         measure()
@@ -192,7 +158,8 @@ extension Hunter {
             // Slow, not hung: judged as such, its faults cleared at the end so that the app
             // relaunched to read what it kept is not judged through them.
             names.remove(file.name)
-            if !shrunk.schedule.isWellFormed(for: slow) {
+            let asItWas = shrunk.schedule.isWellFormed(for: slow)
+            if !asItWas {
                 shrunk.schedule.steps.append(.clear("all"))
                 if let scenario = try? shrunk.schedule.scenario(name: file.name, summary: file.summary, file: file.path),
                    let again = runScenario(scenario, times: 1).first.flatMap({ $0 }) {
@@ -202,7 +169,14 @@ extension Hunter {
             }
             failure = judge(shrunk.schedule, report) ?? slow
             file = findingFile(for: failure, from: first, shrunk: shrunk, names: &names, fixedName: fixedName)
-            measure()
+            if asItWas {
+                // The same steps: the runs just made say how often it fails so (another
+                // round of runs at the full timeout would cost a hang's 20 s again).
+                after = HuntShrinker.Rate(failed: measuredReports.filter { failure.sameCore(judge(shrunk.schedule, $0)) }.count,
+                                          tries: measuredReports.count)
+            } else {
+                measure()
+            }
         }
         report.scenario = file.name
         report.summary = file.summary
@@ -211,7 +185,8 @@ extension Hunter {
             report.error = (report.error.map { $0 + "; " } ?? "") + "the written file, run again \(after.tries) times, never failed as the hunt "
                 + "saw (\(failure.signature)): the failure depends on timing"
         }
-        let finding = try save(failure, file: file, first: first, shrunk: shrunk, report: report, failing: failing, rates: (before, after))
+        var finding = try save(failure, file: file, first: first, shrunk: shrunk, report: report, failing: failing, rates: (before, after))
+        finding.confirmMs = (ContinuousClock.now - started).wholeMilliseconds
         return (finding, report, failure, runs)
     }
 

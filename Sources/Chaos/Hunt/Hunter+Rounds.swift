@@ -101,10 +101,11 @@ extension Hunter {
             outcome.shrinkRuns += made.runs
             options.stepBound = made.stepBound
             var finding = made.finding
-            finding.shrinkMs = (clock.now - shrinkStart).wholeMilliseconds
+            finding.shrinkMs = max(0, (clock.now - shrinkStart).wholeMilliseconds - (finding.confirmMs ?? 0))
             // A hang its file never showed at the case's full timeout was a slow step, not a hang.
             if made.failure.kind == .hang, !finding.reproduced {
                 outcome.unconfirmedHangs += 1
+                progress(.notAHang(first.failure))
                 found.shrunk[first.failure.signature] = -1
                 try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
                 continue
@@ -112,6 +113,7 @@ extension Hunter {
             // Shrunk, two failures may prove one cause (a clock jump that played no part
             // was all that told them apart): one finding, their schedules counted together.
             if let same = outcome.findings.firstIndex(where: { $0.failure == finding.failure }) {
+                progress(.sameAs(first.failure, finding: outcome.findings[same]))
                 found.shrunk[first.failure.signature] = same
                 try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))
                 continue
@@ -138,7 +140,7 @@ extension Hunter {
             outcome.shrinkRuns += resumed.runs
             var finding = resumed.finding
             finding.shrinkRuns += outcome.findings[index].shrinkRuns
-            finding.shrinkMs = outcome.findings[index].shrinkMs + (clock.now - resumeStart).wholeMilliseconds
+            finding.shrinkMs = outcome.findings[index].shrinkMs + max(0, (clock.now - resumeStart).wholeMilliseconds - (finding.confirmMs ?? 0))
             outcome.findings[index] = finding
             outcome.cases[index] = resumed.report
             progress(.found(finding))

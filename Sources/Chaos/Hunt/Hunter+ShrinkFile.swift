@@ -37,7 +37,7 @@ extension Hunter {
         var written = try hunt.write(refined, from: schedule, shrunk: shrunk, names: &names, failing: 1, rate: rate,
                                      fixedName: (name, "shrunk again with chaos hunt --shrink"))
         written.finding.shrinkRuns = shrunk.runs
-        written.finding.shrinkMs = (clock.now - start).wholeMilliseconds
+        written.finding.shrinkMs = max(0, (clock.now - start).wholeMilliseconds - (written.finding.confirmMs ?? 0))
         progress(.found(written.finding))
         return (written.finding, written.report)
     }

@@ -75,6 +75,10 @@ package struct Hunter {
         case ran(done: Int, failed: Int, findings: Int)
         case shrinking(HuntOracle.Failure, steps: Int)
         case found(HuntFinding)
+        /// What was being shrunk turned out to be a finding's cause already written.
+        case sameAs(HuntOracle.Failure, finding: HuntFinding)
+        /// A hang its file never showed at the case's full timeout: a slow step, dropped.
+        case notAHang(HuntOracle.Failure)
     }
 
     package func run(progress: (Progress) -> Void = { _ in }) throws(Problem) -> HuntOutcome {

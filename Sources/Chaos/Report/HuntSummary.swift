@@ -80,7 +80,9 @@ package struct HuntFinding: Codable, Sendable, Equatable {
     package var failingSchedules: Int
     package var stepsBefore: Int
     package var stepsAfter: Int
-    /// Cases run to shrink it, and how long that took.
+    /// Cases run to shrink it, and how long that took: from its first schedule to the
+    /// shrunk one (its rate and its shrink; a hang's run at the case's full timeout goes
+    /// on beside them).
     package var shrinkRuns: Int
     package var shrinkMs: Int
     /// A bound (runs, the budget) stopped the shrinking before no smaller schedule failed.
@@ -103,6 +105,9 @@ package struct HuntFinding: Codable, Sendable, Equatable {
     @ExplicitNull package var explanation: String?
     /// The launches and actions the failure struck, over every schedule that showed it.
     @ExplicitNull package var struck: [String]?
+    /// How long its written file took to run again as a user runs it, after `shrinkMs`:
+    /// a hang's at the case's full timeout (20 s). Nil in a report of an older Chaos.
+    @ExplicitNull package var confirmMs: Int?
 
     /// `5 of 5 runs`, `2 of 5 runs (flaky)`; nil for a report of an older Chaos.
     package var rateText: String? {

@@ -144,7 +144,7 @@ extension HuntCommand {
             print("\(path) does not fail any more (run \(1 + HuntConfirmation.triesBefore) times): nothing to shrink; the file is left as it is.")
             return
         }
-        var report = RunReport(run: RunInfo.now(options: options), cases: [case_], durationMs: finding.shrinkMs)
+        var report = RunReport(run: RunInfo.now(options: options), cases: [case_], durationMs: finding.shrinkMs + (finding.confirmMs ?? 0))
         report.run.seed = seed
         let written = try ReportSet.write(report, to: URL(fileURLWithPath: reportDir))
         print("report: \(written.html.path)")

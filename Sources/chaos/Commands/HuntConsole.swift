@@ -28,6 +28,10 @@ final class HuntConsole {
             say("shrinking \(failure.signature) (\(steps) steps)…")
         case let .found(finding):
             for line in Self.lines(of: finding) { say(line) }
+        case let .sameAs(_, finding):
+            say("  shrunk, the same cause as \(finding.file): its schedules are counted there")
+        case .notAHang:
+            say("  its file answered at the case's full timeout: a slow step, not a hang (no finding)")
         }
     }
 
@@ -36,8 +40,11 @@ final class HuntConsole {
     static func lines(of finding: HuntFinding) -> [String] {
         let schedules = "\(finding.failingSchedules) schedule\(finding.failingSchedules == 1 ? "" : "s"), first \(finding.schedule)"
         let struck = finding.struck.map { $0.isEmpty ? "" : ", struck " + $0.joined(separator: ", ") } ?? ""
+        // A file's run again that took long (a hang's, at the case's full timeout) is said apart.
+        let confirming = (finding.confirmMs ?? 0) >= 1_000
+            ? ", then \(String(format: "%.1f", Double(finding.confirmMs ?? 0) / 1000)) s run from its file" : ""
         var shrunk = "shrunk \(finding.stepsBefore) → \(finding.stepsAfter) steps in \(finding.shrinkRuns) runs "
-            + "(\(String(format: "%.1f", Double(finding.shrinkMs) / 1000)) s)"
+            + "(\(String(format: "%.1f", Double(finding.shrinkMs) / 1000)) s\(confirming))"
         if finding.cutShort {
             shrunk += ", cut short by the budget with \(finding.untriedSteps ?? 0) step\(finding.untriedSteps == 1 ? "" : "s") "
                 + "not yet tried (--shrink FILE goes on)"

@@ -66,6 +66,69 @@ import Testing
         #expect(Self.run(outcome.schedule).flatMap { HuntOracle.failure(of: $0) } == failure)
     }
 
+    /// A hang's run at the full timeout that shows another failure stops its shrink at
+    /// the next round, as the deadline does.
+    @Test func aStopEndsItAtTheNextRound() throws {
+        let report = try #require(Self.run(Self.big))
+        let failure = try #require(HuntOracle.failure(of: report))
+        final class Rounds: @unchecked Sendable { var count = 0 }
+        let rounds = Rounds()
+        var shrinker = HuntShrinker(evaluate: { batch in
+            rounds.count += 1
+            return batch.map(Self.run)
+        }, jobs: 1, deadline: .now + .seconds(60))
+        shrinker.stop = { rounds.count >= 2 }
+        let outcome = shrinker.shrink(Self.big, report: report, failure: failure)
+        #expect(rounds.count == 2)
+        #expect(outcome.cutShort)
+    }
+
+    /// A hang's skeletons (its launch and the step that hung, with each one step between
+    /// them) come before the halves: a hang that needs one fault is shrunk to three steps
+    /// in one round, as the same search without them gets there in several.
+    @Test func aHangTriesItsSkeletonsFirst() throws {
+        let blackhole = HuntStep.fault("blackhole", [HuntKey("remote", .string("postgres"))])
+        let add = HuntStep.action("orders.add", [])
+        let hang = HuntOracle.Failure(kind: .hang, core: "hang after a network fault on postgres")
+        // Hangs at the first `add` after a launch and a black hole; the report says which step.
+        func run(_ schedule: HuntSchedule) -> CaseReport? {
+            guard schedule.isWellFormed else { return nil }
+            var report = ReportSample.passed
+            let steps = schedule.steps
+            guard let launch = steps.firstIndex(of: .launch), let fault = steps.firstIndex(of: blackhole), launch < fault,
+                  let hung = steps[fault...].firstIndex(of: add) else { return report }
+            report.verdict = .deviated
+            report.steps = (0...hung).map { StepRecord(index: $0 + 1, label: "\(steps[$0])", startMs: 0, durationMs: 20, outcome: "ok") }
+            report.steps[hung].outcome = "error"
+            report.steps[hung].detail = "hung: no answer to 'orders.add' in 3.0 s, until the bound on one step learnt from a plain run"
+            return report
+        }
+        let schedule = HuntSchedule(index: 16, seed: 1, system: "orders", steps: [
+            .launch, .action("orders.list", []), .action("orders.add", [HuntKey("count", .int(2))]), blackhole,
+            .action("orders.list", []), .clear("latency"), add, .action("orders.list", []), .stop,
+        ])
+        let report = try #require(run(schedule))
+        #expect(HuntShrinker.hungStep(of: report) == 6)
+        #expect(HuntShrinker.candidates(of: schedule, hungAt: 6).prefix(3).map(\.steps)
+            == [[.launch, add], [.launch, .action("orders.list", []), add], [.launch, .action("orders.add", [HuntKey("count", .int(2))]), add]])
+        // The same search for a failure that is no hang (no skeletons) takes more rounds.
+        final class Rounds: @unchecked Sendable { var count = 0 }
+        for failure in [hang, HuntOracle.Failure(kind: .trap, core: "trap at X.swift:1")] {
+            let rounds = Rounds()
+            let shrinker = HuntShrinker(evaluate: { batch in
+                rounds.count += 1
+                return batch.map(run)
+            }, judge: { _, report in report.verdict == .deviated ? failure : nil }, jobs: 2, deadline: .now + .seconds(60))
+            let outcome = shrinker.shrink(schedule, report: report, failure: failure)
+            #expect(outcome.schedule.steps == [.launch, blackhole, add])
+            if failure.kind == .hang {
+                #expect(rounds.count == 2, "the skeleton in the first round, then none smaller")
+            } else {
+                #expect(rounds.count > 2)
+            }
+        }
+    }
+
     @Test func failuresAreNamedForTheirFiles() {
         #expect(HuntOracle.Failure(kind: .trap, core: "trap at LegacyStore.swift:18").name == "trap-legacy-store-18")
         #expect(HuntOracle.Failure(kind: .trap, core: "trap at LegacyFavoritesDataSource.swift:44").name == "trap-legacy-favorites-data-source-44")

@@ -28,4 +28,41 @@ import Testing
         #expect(bound.action == .seconds(6), "a hang at an action is known in 6 s, not at the launch's bound")
         #expect(StepBound.learnt(slowestPlainMs: 2_500) == StepBound(launch: .seconds(25), action: .seconds(25)))
     }
+
+    @Test func aStepThatHungThereTooRaisesNothing() {
+        // A hang under the bound that hangs at the full timeout as well (its signature
+        // changed on the way): the rounds after keep the bound a hang is known by.
+        let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.add", [])]
+        var report = ReportSample.deviated
+        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 200, outcome: "ok"),
+                        StepRecord(index: 2, label: "fault", startMs: 200, durationMs: 1, outcome: "ok"),
+                        StepRecord(index: 3, label: "do orders.add", startMs: 201, durationMs: 19_900, outcome: "timed-out",
+                                   detail: "hung: no answer to 'orders.add' in 19.9 s, until the case's timeout")]
+        let bound = StepBound(launch: .seconds(6), action: .seconds(6))
+        #expect(Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound)
+        report.steps[2].outcome = "error"
+        #expect(Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound, "a hang under a bound is no answer either")
+    }
+
+    /// A hang's shrink waits out one candidate that still hangs a round: its bound is
+    /// ten times the slowest step its first run answered, at least 3 s, at most the hunt's.
+    @Test func aHangIsShrunkUnderAShorterBound() {
+        let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.list", []), .action("orders.add", [])]
+        var report = ReportSample.deviated
+        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 150, outcome: "ok"),
+                        StepRecord(index: 2, label: "fault", startMs: 150, durationMs: 1, outcome: "ok"),
+                        StepRecord(index: 3, label: "do orders.list", startMs: 151, durationMs: 40, outcome: "ok"),
+                        StepRecord(index: 4, label: "do orders.add", startMs: 191, durationMs: 6_000, outcome: "error",
+                                   detail: "hung: no answer to 'orders.add' in 6.0 s, until the bound on one step learnt from a plain run")]
+        let hunt = StepBound(launch: .seconds(25), action: .seconds(6))
+        let short = Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false)
+        #expect(short == StepBound(launch: .seconds(3), action: .seconds(3)), "quick answers: the floor, the hung step not counted")
+        #expect(Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: true).launch == .seconds(25),
+                "a launch that hung keeps the hunt's bound: it may be a connect timeout that answers")
+        // An app that backs off 2 s before it retries: ten times that is past the hunt's bound.
+        report.steps[2].durationMs = 2_000
+        #expect(Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false).action == .seconds(6))
+        report.steps[2].durationMs = 450
+        #expect(Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false).action == .milliseconds(4_500))
+    }
 }

@@ -61,7 +61,7 @@ final class LoopbackClient {
     static func connectUnlessReset(port: Int) throws -> LoopbackClient? {
         do {
             return try connect(port: port)
-        } catch let failure as ConnectFailure where failure.errno == ECONNRESET {
+        } catch where error.errno == ECONNRESET {
             return nil
         }
     }

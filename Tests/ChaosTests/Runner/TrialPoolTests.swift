@@ -147,6 +147,22 @@ import Testing
         #expect(!TrialSlot.isWaiting(cpuTicks: ticksPerSecond / 2, over: .seconds(1)), "half of the time")
     }
 
+    /// A hang's run at the full timeout goes on beside its shrink: each sees the other
+    /// at work (neither waits for the other to end), and both results come back.
+    @Test func twoRunBesideEachOther() {
+        let asideStarted = Signal(), mainStarted = Signal()
+        let ran = runBeside({ () -> Bool in
+            asideStarted.raise()
+            return mainStarted.wait(seconds: 10)
+        }, { () -> (Bool, Int) in
+            mainStarted.raise()
+            return (asideStarted.wait(seconds: 10), 7)
+        })
+        #expect(ran.aside)
+        #expect(ran.main.0)
+        #expect(ran.main.1 == 7)
+    }
+
     @Test func outsideAPoolThereIsNoSlot() {
         #expect(TrialSlot.current == nil)
     }

@@ -92,6 +92,31 @@ private enum PoolThreads {
     }
 }
 
+/// Runs `aside` on a thread of its own (8 MiB of stack, as a pool's) while `main` runs
+/// on the calling thread, and returns what each gave once both have ended: a hang's run
+/// at the case's full timeout goes on beside its shrink, waiting with no job of its own.
+func runBeside<Aside, Main>(_ aside: () -> Aside, _ main: () -> Main) -> (aside: Aside, main: Main) {
+    let turn = NSLock()
+    var asideTaken = false
+    nonisolated(unsafe) var asideResult: Aside?
+    nonisolated(unsafe) var mainResult: Main?
+    withoutActuallyEscaping(aside) { aside in
+        withoutActuallyEscaping(main) { main in
+            nonisolated(unsafe) let aside = aside
+            nonisolated(unsafe) let main = main
+            PoolThreads.run(count: 2) {
+                turn.lock()
+                let mine = !asideTaken
+                asideTaken = true
+                turn.unlock()
+                if mine { asideResult = aside() } else { mainResult = main() }
+            }
+        }
+    }
+    // A second thread the system refused leaves the calling one to run the other after.
+    return (asideResult ?? aside(), mainResult ?? main())
+}
+
 /// The place one trial of a ``TrialPool`` takes while it works: given up while its app
 /// keeps it waiting, taken again when it goes on (for a moment the pool may then have a
 /// trial more at work than `jobs`).
