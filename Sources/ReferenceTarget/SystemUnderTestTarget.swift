@@ -190,6 +190,28 @@ extension SystemUnderTestTarget: ForkServerWarmUp {
         // process with a second thread may not fork.
         warmQueue = queue
         warmPool = warmWALPool()
+        warmWhatEveryLaunchLooksUp(queue)
+    }
+
+    /// The runtime's first look-ups of types a launch, an action or a store's end makes
+    /// (a cast, a generic dictionary, a lazy table), found with `perf` in forked workers:
+    /// a tenth of their CPU in a hardened hunt went to these.
+    private static func warmWhatEveryLaunchLooksUp(_ queue: DatabaseQueue) {
+        // A store's end (`deinit` tells the notification center), for both kinds of store.
+        NotificationCenter.default.removeObserver(queue)
+        if let warmPool { NotificationCenter.default.removeObserver(warmPool) }
+        // A pool reopened on a store whose WAL file is there (GRDB asks its size).
+        _ = try? URL(fileURLWithPath: FileManager.default.temporaryDirectory.path).resourceValues(forKeys: [.fileSizeKey])
+        // A small file written whole (the next record's number, the settings' fallback).
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("chaos-\(getpid())-warm-file")
+        if (try? "1".write(to: file, atomically: true, encoding: .utf8)) != nil { try? FileManager.default.removeItem(at: file) }
+        _ = try? queue.read { db in try Table("warm").fetchCount(db) }
+        // The features: their actions' tables, the settings' defaults, the registry's URL.
+        _ = actions
+        var settings: [SettingKey: String] = [:]
+        for key in SettingKey.allCases { settings[key] = key.defaultValue }
+        _ = URL(string: "http://127.0.0.1:1/families")
+        _ = "warm ".trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     /// A pool in WAL mode on a file of its own, removed at once (the pool keeps it open).

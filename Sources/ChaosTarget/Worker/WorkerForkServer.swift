@@ -86,6 +86,13 @@ package enum WorkerForkServer {
         (full.trackedWrites, full.trackedSyncs, full.pointsHit) = (1, 1, ["store/warm"])
         full.snapshot = ["warm": ["k": "v"]]
         _ = try? JSONEncoder().encode(full)
+        // The counts a reply carries (read, not changed).
+        _ = StorageReach.now()
+        // What arming asks of each kind a worker carries out (`WorkerFaults.arm`).
+        for kind in FaultCatalog.inProcess {
+            _ = kind as? any PointFault.Type
+            _ = kind as? any StorageFault.Type
+        }
         _ = try? FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory, withIntermediateDirectories: true)
         _ = try? FileManager.default.attributesOfItem(atPath: FileManager.default.temporaryDirectory.path)
     }
