@@ -114,26 +114,33 @@ extension Hunter {
     /// that hung keeps it too (it may be a connect timeout that answers). A candidate
     /// wrongly held hung is caught when the file runs at the case's full timeout.
     static func hangShrinkBound(_ bound: StepBound, report: CaseReport, steps: [HuntStep], struckLaunch: Bool) -> StepBound {
-        func isLaunch(_ record: StepRecord) -> Bool { steps.indices.contains(record.index - 1) && steps[record.index - 1] == .launch }
-        let answered = report.steps.filter { $0.answered && $0.outcome != StepRecord.Outcome.skipped }
-        func short(_ records: [StepRecord], hunt: Duration) -> Duration {
-            min(hunt, max(hangShrinkFloor, .milliseconds(10 * (records.map(\.durationMs).max() ?? 0))))
-        }
-        return StepBound(launch: struckLaunch ? bound.launch : short(answered.filter(isLaunch), hunt: bound.launch),
-                         action: short(answered.filter { !isLaunch($0) }, hunt: bound.action))
+        let slowest = slowestAnswers(in: report, steps: steps)
+        func short(_ ms: Int, hunt: Duration) -> Duration { min(hunt, max(hangShrinkFloor, .milliseconds(10 * ms))) }
+        return StepBound(launch: struckLaunch ? bound.launch : short(slowest.launchMs, hunt: bound.launch),
+                         action: short(slowest.actionMs, hunt: bound.action))
     }
 
     /// `bound` raised past the slowest launch and the slowest other step of `report` that
     /// answered (half as long again, and a second): what a slow step that answers needs.
     /// A step that hung there too raises nothing: the rounds after keep a hang's cost short.
     static func stepBound(_ bound: StepBound, pastTheStepsOf report: CaseReport, steps: [HuntStep]) -> StepBound {
-        func isLaunch(_ record: StepRecord) -> Bool { steps.indices.contains(record.index - 1) && steps[record.index - 1] == .launch }
-        func past(_ records: [StepRecord]) -> Duration {
-            .milliseconds((records.map(\.durationMs).max() ?? 0) * 3 / 2 + 1_000)
+        let slowest = slowestAnswers(in: report, steps: steps)
+        func past(_ ms: Int) -> Duration { .milliseconds(ms * 3 / 2 + 1_000) }
+        return StepBound(launch: max(bound.launch, past(slowest.launchMs)), action: max(bound.action, past(slowest.actionMs)))
+    }
+
+    /// The slowest launch and the slowest other step the app answered in `report` (0 for
+    /// none); `steps` are the schedule's, which tell the launches.
+    static func slowestAnswers(in report: CaseReport, steps: [HuntStep]) -> (launchMs: Int, actionMs: Int) {
+        var slowest = (launchMs: 0, actionMs: 0)
+        for record in report.steps where record.answered {
+            if steps.indices.contains(record.index - 1), steps[record.index - 1] == .launch {
+                slowest.launchMs = max(slowest.launchMs, record.durationMs)
+            } else {
+                slowest.actionMs = max(slowest.actionMs, record.durationMs)
+            }
         }
-        let answered = report.steps.filter(\.answered)
-        return StepBound(launch: max(bound.launch, past(answered.filter(isLaunch))),
-                         action: max(bound.action, past(answered.filter { !isLaunch($0) })))
+        return slowest
     }
 }
 
