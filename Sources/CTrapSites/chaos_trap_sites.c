@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <ucontext.h>
+#include <sys/syscall.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -19,6 +20,8 @@ static int site_count;
 static char executable[4096];
 static size_t executable_length;
 static struct sigaction previous_ill, previous_trap;
+/// The thread whose trap is being handled: the first to trap. 0 until one does.
+static long trapping_thread;
 
 static uintptr_t trap_address(void *context) {
     ucontext_t *state = context;
@@ -105,6 +108,16 @@ static void say(const char *marker, int signal, uint64_t key) {
 }
 
 static void handler(int signal, siginfo_t *info, void *context) {
+    // The first trap is the one the process ends with. A second thread that traps while
+    // the first is being handled (a connection's `deinit` asserting on a pool thread as
+    // the main thread's `fatalError` is being unwound) must not end the process before
+    // the first trap's backtrace is written: it waits for the first to end it.
+    long self = syscall(SYS_gettid);
+    long expected = 0;
+    if (!__atomic_compare_exchange_n(&trapping_thread, &expected, self, 0, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)
+        && expected != self) {
+        for (;;) pause();
+    }
     uint64_t key = trap_key(trap_address(context));
     struct sigaction *previous = signal == SIGILL ? &previous_ill : &previous_trap;
     for (int i = 0; i < site_count; i++) {
@@ -126,6 +139,10 @@ static void handler(int signal, siginfo_t *info, void *context) {
     } else {
         sigaction(signal, previous, NULL);
     }
+}
+
+int chaos_trap_sites_handling(void) {
+    return __atomic_load_n(&trapping_thread, __ATOMIC_SEQ_CST) != 0;
 }
 
 int chaos_trap_sites_install(const char *keys) {

@@ -22,6 +22,10 @@ extern "C" {
 /// handler cannot be installed (another architecture).
 int chaos_trap_sites_install(const char *keys);
 
+/// Whether a thread's trap is being handled: the first trap of the process, which ends
+/// it. A thread that traps meanwhile waits for that end (its trap is not the cause).
+int chaos_trap_sites_handling(void);
+
 /// The lines' starts, for the controller's reader.
 #define CHAOS_TRAP_SITES_MARKER "chaos: trap at a known site: "
 #define CHAOS_TRAP_KEY_MARKER "chaos: trap: "

@@ -58,16 +58,20 @@ package enum TrapParser {
     }
 
     /// `File.swift:LINE` of the first backtrace frame in project code; else the file and
-    /// line of the "Fatal error" line when that is project code. A message line's `#fileID`
+    /// line of the first "Fatal error" line in project code. A message line's `#fileID`
     /// does not say whether its module is a dependency; the backtrace does: a file it shows
     /// in a dependency checkout (sqlite-nio's `assert` in a connection's `deinit`, run on
-    /// one of NIO's pool threads with no frame of the app) names no site.
+    /// one of NIO's pool threads with no frame of the app) names no site. With no
+    /// backtrace (a worker ended mid-backtrace by a second thread's trap: the app's
+    /// `fatalError` and that `assert`), the checkouts beside the executable its trap-key
+    /// line names say which modules are dependencies (``DependencyModules``).
     package static func site(in stderr: String) -> String? {
         let frames = frames(in: stderr)
         for frame in frames where isProjectCode(frame.path) {
             return "\(URL(fileURLWithPath: frame.path).lastPathComponent):\(frame.line)"
         }
         let foreignFiles = Set(frames.map { URL(fileURLWithPath: $0.path).lastPathComponent })
+        let executable = stderr.split(separator: "\n").lazy.compactMap { KnownTrapSites.parse($0) }.first?.executable
         for line in stderr.split(separator: "\n") {
             guard let range = messageMarkers.lazy.compactMap({ line.range(of: ": " + $0) }).first else { continue }
             let location = line[..<range.lowerBound]
@@ -75,7 +79,9 @@ package enum TrapParser {
             guard parts.count >= 2, let number = Int(parts[parts.count - 1]) else { continue }
             let fileID = String(parts[parts.count - 2])
             let file = URL(fileURLWithPath: fileID).lastPathComponent
-            if isProjectFileID(fileID), !foreignFiles.contains(file) {
+            let module = String(fileID.prefix { $0 != "/" })
+            if isProjectFileID(fileID), !foreignFiles.contains(file),
+               !(executable.flatMap { DependencyModules.isDependency(module, of: $0) } ?? false) {
                 return "\(file):\(number)"
             }
         }

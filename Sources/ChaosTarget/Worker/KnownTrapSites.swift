@@ -22,6 +22,11 @@ package enum KnownTrapSites {
         _ = chaos_trap_sites_install(list)
     }
 
+    /// Whether a trap of this process is being handled (its key written, its backtrace
+    /// being made): a test app traps a second thread only then, as a dependency's `deinit`
+    /// may on its pool's thread while the app's `fatalError` is unwound.
+    package static var isHandlingATrap: Bool { chaos_trap_sites_handling() != 0 }
+
     /// One of the two lines: the key, the executable, and whether the trap was known.
     package struct Line: Equatable {
         package var key: UInt64

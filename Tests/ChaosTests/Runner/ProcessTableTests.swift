@@ -23,4 +23,24 @@ import Testing
         let again = try #require(ProcessTable.entry(getpid()))
         #expect((again.startTicks, again.name, again.session) == (me.startTicks, me.name, me.session))
     }
+
+    /// A worker ended mid-backtrace (a second thread's trap) leaves the runtime's
+    /// `swift-backtrace` waiting on in its group: ended with the group, never named as
+    /// the app's leftover; anything else left there still is.
+    @Test func aBacktracerLeftInTheGroupIsEndedUnnamed() throws {
+        let folder = try TemporaryFolder()
+        let backtracer = folder.url.appendingPathComponent("swift-backtrace").path
+        try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: backtracer)
+        let script = "\"$1\" 300 & sleep 300 & echo started"
+        let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script, "sh", backtracer], environment: [:],
+                                     stderrFile: folder.url.appendingPathComponent("stderr"))
+        child.closeInput()
+        #expect(child.readLine(deadline: .now + .seconds(10)) == .line("started"))
+        _ = child.waitForExit(deadline: .now + .seconds(10))
+        let group = ProcessTable.entries().filter { $0.group == child.pid && !$0.isZombie }
+        #expect(group.filter(\.isSwiftBacktracer).count == 1 && group.count == 2, "\(group.map(\.name))")
+        let named = child.endGroup()
+        #expect(named.count == 1 && named.allSatisfy { $0.contains("sleep 300") && !$0.contains("swift-backtrace") }, "\(named)")
+        #expect(ProcessTable.entries().filter { $0.group == child.pid && !$0.isZombie }.isEmpty)
+    }
 }

@@ -183,6 +183,29 @@ struct TrapParserTests {
         #expect(TrapParser.site(in: String(stderr.prefix { $0 != "\n" })) == "SQLiteConnection.swift:356")
     }
 
+    /// Two threads trapped and the worker ended mid-backtrace (the real stderr of the
+    /// ledger example's fragile start-up on a busy machine): the app's `fatalError` and
+    /// sqlite-nio's `assert` on a pool thread, no frame at all. The checkouts beside the
+    /// executable the trap-key line names say `SQLiteNIO` is a dependency: the site is the
+    /// app's line, whichever message came first.
+    @Test func withoutFramesADependencysMessageLineIsNotTheSite() throws {
+        let ledger = CheckTests.example("ledger")
+        try #require(DependencyModules.checkouts(above: ledger) != nil, "a SwiftPM build: \(ledger)")
+        #expect(DependencyModules.isDependency("SQLiteNIO", of: ledger) == true)
+        #expect(DependencyModules.isDependency("GRDB", of: ledger) == true, "a checkout's top folder is its module")
+        #expect(DependencyModules.isDependency("LedgerCore", of: ledger) == false)
+        let stderr = """
+            SQLiteNIO/SQLiteConnection.swift:356: Assertion failed: SQLiteConnection was not closed before deinitializing
+            LedgerCore/FragileLedger.swift:22: Fatal error: Unresolved error notADatabase: file is not a database
+            chaos: trap: key 2a97e4613cae30bc in \(ledger)
+            swift-runtime: failed to suspend thread 7066 while processing a crash; backtraces will be missing information
+            chaos: trap at a known site: signal 4 key 99c7ce6e6f9fe1ba in \(ledger)
+            """
+        #expect(TrapParser.site(in: stderr) == "FragileLedger.swift:22")
+        let alone = stderr.split(separator: "\n").filter { !$0.contains("FragileLedger") }.joined(separator: "\n")
+        #expect(TrapParser.site(in: alone) == nil, "a dependency's line is no site")
+    }
+
     // MARK: Force unwrap
 
     /// Swift 6.3 reports a force unwrap at the caller's file (checked against a real program).

@@ -14,7 +14,7 @@ final class TagsTarget: ChaosTarget {
     static let actions: [TargetAction<TagsTarget>] = [
         TargetAction("tags.add") { target, call in target.add(call) },
         TargetAction("tags.list") { target, _ in .read(.int(target.tags.count)) },
-        TargetAction("tags.rename", parameters: [.text("to")]) { target, call in target.rename(to: try call.string("to", default: "x")) },
+        TargetAction("tags.rename", parameters: [.text("to")]) { target, call in TagsTarget.trapOnAThreadIfAsked(); return target.rename(to: try call.string("to", default: "x")) },
     ]
 
     private let file: URL
@@ -52,4 +52,33 @@ final class TagsTarget: ChaosTarget {
     }
 
     func stop() async {}
+}
+
+/// Two threads that trap, as an app's `fatalError` and a dependency's `deinit` asserting
+/// on its pool's thread do (`CHAOS_TEST_TAGS_THREAD_TRAP`): `alone`, the thread traps and
+/// the rename waits; `after`, the thread traps once the rename's trap is being handled.
+/// The thread's trap is `raise(SIGILL)`: in the handler within microseconds of the first
+/// trap's, as a thread already in a failed check's path is (a Swift trap prints first).
+extension TagsTarget {
+    nonisolated static func trapOnAThreadIfAsked() {
+        guard let when = ProcessInfo.processInfo.environment["CHAOS_TEST_TAGS_THREAD_TRAP"] else { return }
+        let started = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            started.signal()
+            let deadline = Date().addingTimeInterval(10)
+            while when == "after", !KnownTrapSites.isHandlingATrap, Date() < deadline {}
+            trapOnThisThread()
+        }
+        thread.start()
+        started.wait()
+        if when == "alone" { _ = DispatchSemaphore(value: 0).wait(timeout: .now() + 10) }
+    }
+
+    /// A handler that returns (a known site's puts the default action back) meets the
+    /// second `raise`, which ends the process.
+    @inline(never)
+    nonisolated static func trapOnThisThread() {
+        raise(SIGILL)  // a second thread's trap
+        raise(SIGILL)
+    }
 }

@@ -21,6 +21,12 @@ package struct ProcessEntry: Sendable, Equatable {
     package var cpuTicks: UInt64 = 0
 
     package var isZombie: Bool { state == "Z" || state == "X" }
+
+    /// The Swift runtime's backtracer (`swift-backtrace`, `swift-backtrace-static`: one
+    /// `comm`), which a trapping worker starts in its group. A second thread that traps
+    /// after the runtime put the default handlers back ends the worker mid-backtrace, and
+    /// the backtracer waits on forever: the runtime's, ended without naming it as the app's.
+    package var isSwiftBacktracer: Bool { name.hasPrefix("swift-backtrac") }
 }
 
 /// The machine's processes, read from `/proc`: how the controller finds what a worker
