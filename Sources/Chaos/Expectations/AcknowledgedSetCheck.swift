@@ -30,18 +30,35 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
 
     package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>,
                  removing: Set<String> = [], unresolvedActions: Int = 0, own isOwn: (String) -> Bool = { _ in false }) {
-        let notRemoved = acknowledged.subtracting(removed)
-        let maybeRemoved = notRemoved.intersection(removing)
-        let expected = notRemoved.subtracting(maybeRemoved)
-        lost = expected.subtracting(present).sorted()
-        var unexplained = present.subtracting(attempted).subtracting(acknowledged).sorted()
+        self.init(acknowledged: acknowledged, attempted: attempted, removed: removed, presentKeys: present,
+                  isPresent: present.contains, removing: removing, unresolvedActions: unresolvedActions, own: isOwn)
+    }
+
+    /// The check read in place: the present keys walked once, the sets of writes only
+    /// looked up. No set of a million keys is built for it (the 1,000,000-record case).
+    init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, presentKeys: some Sequence<String>,
+         isPresent: (String) -> Bool, removing: Set<String>, unresolvedActions: Int, own isOwn: (String) -> Bool) {
+        var lost: [String] = []
+        var maybeRemoved: [String] = []
+        var expected = 0
+        for key in acknowledged where !removed.contains(key) {
+            if removing.contains(key) {
+                maybeRemoved.append(key)
+            } else {
+                expected += 1
+                if !isPresent(key) { lost.append(key) }
+            }
+        }
+        self.lost = lost.sorted()
+        var unexplained = presentKeys.filter { !attempted.contains($0) && !acknowledged.contains($0) }.sorted()
+        unexplained.removeAdjacentDuplicates()
         own = unexplained.filter(isOwn)
         unexplained.removeAll(where: isOwn)
         (unexpected, indeterminate) = unresolvedActions > 0 ? ([], unexplained) : (unexplained, [])
         indeterminate = (indeterminate + maybeRemoved).sorted()
-        recovered = present.intersection(attempted.subtracting(acknowledged)).sorted()
-        resurrected = removed.intersection(present).sorted()
-        acknowledgedCount = expected.count
+        recovered = attempted.filter { !acknowledged.contains($0) && isPresent($0) }.sorted()
+        resurrected = removed.filter(isPresent).sorted()
+        acknowledgedCount = expected
     }
 
     package var passed: Bool { lost.isEmpty && unexpected.isEmpty && resurrected.isEmpty }
@@ -67,8 +84,18 @@ extension AcknowledgedSetCheck {
     /// The check over a case's evidence: its writes, its unresolved actions, its final snapshot.
     init(_ evidence: CaseEvidence) {
         self.init(acknowledged: evidence.acknowledged, attempted: evidence.attempted, removed: evidence.removed,
-                  present: evidence.presentKeys, removing: evidence.removing,
+                  presentKeys: evidence.presentKeys, isPresent: evidence.isPresent, removing: evidence.removing,
                   unresolvedActions: evidence.unresolvedActions.count,
                   own: { [own = evidence.ownRecords, snapshot = evidence.finalSnapshot ?? [:]] in own.contains($0, in: snapshot) })
+    }
+}
+
+private extension Array where Element: Equatable {
+    /// A sorted array's repeats dropped: a key two tables hold is one record key.
+    mutating func removeAdjacentDuplicates() {
+        var kept: [Element] = []
+        kept.reserveCapacity(count)
+        for element in self where kept.last != element { kept.append(element) }
+        self = kept
     }
 }

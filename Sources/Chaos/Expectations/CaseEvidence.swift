@@ -66,8 +66,14 @@ package struct CaseEvidence: Sendable {
 
     package init() {}
 
-    /// Record keys present in the final snapshot.
-    package var presentKeys: Set<String> {
-        Set((finalSnapshot ?? [:]).values.flatMap(\.keys))
+    /// Record keys of the final snapshot, table by table (a key two tables hold, twice),
+    /// read in place: a million-record snapshot is not copied into a set of its keys.
+    package var presentKeys: some Sequence<String> {
+        (finalSnapshot ?? [:]).values.lazy.flatMap(\.keys)
+    }
+
+    /// Whether the final snapshot holds a record with this key, in any table.
+    package func isPresent(_ key: String) -> Bool {
+        finalSnapshot?.values.contains { $0[key] != nil } ?? false
     }
 }

@@ -78,9 +78,11 @@ struct FinalEvidence {
     func gatherOwnRecords() {
         let declared = declaration.ownRecords
         log.evidence.ownRecords = OwnRecords(declared: declared)
-        let explained = log.evidence.attempted.union(log.evidence.acknowledged)
-        let unexplained = log.evidence.presentKeys.subtracting(explained).filter { !log.evidence.ownRecords.contains($0) }
-        guard !unexplained.isEmpty, let cleanLaunch else { return }
+        let evidence = log.evidence
+        let unexplained = evidence.presentKeys.contains {
+            !evidence.attempted.contains($0) && !evidence.acknowledged.contains($0) && !evidence.ownRecords.contains($0)
+        }
+        guard unexplained, let cleanLaunch else { return }
         log.evidence.ownRecords = cleanLaunch()
         log.evidence.ownRecords.declared = declared
     }

@@ -24,25 +24,28 @@ struct DatabaseImage: Equatable {
 
     static let header = Array("SQLite format 3\u{0}".utf8)
 
-    /// The image of the store at `store` (nil when there is no such file).
+    /// The image of the store at `store` (nil when there is no such file), read a chunk
+    /// of pages at a time (``FileChunks``).
     static func read(store: URL) -> DatabaseImage? {
-        guard let main = try? Data(contentsOf: store) else { return nil }
         var image = DatabaseImage()
-        let bytes = [UInt8](main)
-        image.hasSQLiteHeader = bytes.count >= 100 && Array(bytes[0..<16]) == header
+        guard let header = FileChunks.head(store.path, 100) else { return nil }
+        image.hasSQLiteHeader = header.count >= 100 && Array(header[0..<16]) == Self.header
         if image.hasSQLiteHeader {
-            let size = Int(bytes[16]) << 8 | Int(bytes[17])
+            let size = Int(header[16]) << 8 | Int(header[17])
             image.pageSize = size == 1 ? 65_536 : max(512, size)
         }
-        bytes.withUnsafeBytes { raw in
-            for (index, start) in stride(from: 0, to: raw.count, by: image.pageSize).enumerated() {
+        var page = 0
+        let chunk = image.pageSize * max(1, (1 << 20) / image.pageSize)
+        guard let length = FileChunks.read(store.path, size: chunk, { raw in
+            for start in stride(from: 0, to: raw.count, by: image.pageSize) {
+                page += 1
                 let hash = PageHash.of(UnsafeRawBufferPointer(rebasing: raw[start..<min(raw.count, start + image.pageSize)]))
-                image.mainPages[index + 1] = hash
-                image.pages[index + 1] = hash
+                image.mainPages[page] = hash
+                image.pages[page] = hash
             }
-        }
+        }) else { return nil }
         // A database file of zero bytes is an empty database: SQLite deletes its WAL unread.
-        let wal = bytes.isEmpty ? [] : (try? Data(contentsOf: URL(fileURLWithPath: store.path + "-wal"))).map { [UInt8]($0) } ?? []
+        let wal = length == 0 ? [] : (try? Data(contentsOf: URL(fileURLWithPath: store.path + "-wal"))).map { [UInt8]($0) } ?? []
         for (page, hash) in WALFrames.committed(in: wal) {
             image.pages[page] = hash
             image.fromWAL.insert(page)
