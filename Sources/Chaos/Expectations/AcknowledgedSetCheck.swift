@@ -30,13 +30,13 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
 
     package init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, present: Set<String>,
                  removing: Set<String> = [], unresolvedActions: Int = 0, own isOwn: (String) -> Bool = { _ in false }) {
-        self.init(acknowledged: acknowledged, attempted: attempted, removed: removed, presentKeys: present,
+        self.init(acknowledged: RecordKeys(acknowledged), attempted: RecordKeys(attempted), removed: removed, presentKeys: present,
                   isPresent: present.contains, removing: removing, unresolvedActions: unresolvedActions, own: isOwn)
     }
 
     /// The check read in place: the present keys walked once, the sets of writes only
     /// looked up. No set of a million keys is built for it (the 1,000,000-record case).
-    init(acknowledged: Set<String>, attempted: Set<String>, removed: Set<String>, presentKeys: some Sequence<String>,
+    init(acknowledged: RecordKeys, attempted: RecordKeys, removed: Set<String>, presentKeys: some Sequence<String>,
          isPresent: (String) -> Bool, removing: Set<String>, unresolvedActions: Int, own isOwn: (String) -> Bool) {
         var lost: [String] = []
         var maybeRemoved: [String] = []

@@ -14,13 +14,13 @@ package struct CaseEvidence: Sendable {
     package var checkpoints: [String: [String: [String: String]]] = [:]
     /// The snapshot taken at the end of the case.
     package var finalSnapshot: [String: [String: String]]?
-    package var acknowledged: Set<String> = []
+    package var acknowledged: RecordKeys = []
     /// Records acknowledged before a launch whose health told the user of a problem with
     /// their data (a warning or an error), and that launch's message: a loss of those
     /// was not silent, though a later launch shows nothing.
-    package var toldAtLaunch: Set<String> = []
+    package var toldAtLaunch: RecordKeys = []
     package var launchMessage: String?
-    package var attempted: Set<String> = []
+    package var attempted: RecordKeys = []
     package var removed: Set<String> = []
     /// Deletes announced (`call.removing`) and never confirmed: the action was cut or
     /// failed, so each record may be there or not.

@@ -74,7 +74,7 @@ package struct UserContent: Sendable, Equatable {
     /// Long enough, and with a letter, to say something of the user (not an id or a flag).
     var isTelling: Bool { text.count >= 4 && text.contains(where: \.isLetter) }
 
-    static func of(acknowledged: Set<String>, in evidence: CaseEvidence) -> [UserContent] {
+    static func of(acknowledged: RecordKeys, in evidence: CaseEvidence) -> [UserContent] {
         var rows: [String: String] = [:]
         let snapshots = [evidence.finalSnapshot ?? [:]] + evidence.checkpoints.keys.sorted().compactMap { evidence.checkpoints[$0] }
         for snapshot in snapshots {
