@@ -40,7 +40,13 @@ package struct RecordKeys: Sendable, Equatable, Sequence, ExpressibleByArrayLite
         return numbered[prefix]?.remove(number) != nil
     }
 
+    /// Into an empty set, `other`'s storage is shared, not copied (a million keys told
+    /// at a warning launch are the acknowledged ones until a write follows).
     package mutating func formUnion(_ other: RecordKeys) {
+        guard !isEmpty else {
+            self = other
+            return
+        }
         named.formUnion(other.named)
         for (prefix, numbers) in other.numbered { numbered[prefix, default: []].formUnion(numbers) }
     }

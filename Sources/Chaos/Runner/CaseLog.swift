@@ -36,11 +36,7 @@ final class CaseLog {
         evidence.health = health
         if let message = health["message"]?.stringValue, !message.isEmpty,
            ["warning", "error"].contains(health["severity"]?.stringValue ?? "none") {
-            // The first such launch shares the set's storage (a million keys are not
-            // copied unless a write follows).
-            if evidence.toldAtLaunch.isEmpty { evidence.toldAtLaunch = evidence.acknowledged } else {
-                evidence.toldAtLaunch.formUnion(evidence.acknowledged)
-            }
+            evidence.toldAtLaunch.formUnion(evidence.acknowledged)
             evidence.launchMessage = message
         }
     }

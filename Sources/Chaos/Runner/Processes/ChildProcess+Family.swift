@@ -39,7 +39,7 @@ extension ChildProcess {
         }
         guard kill(-pid, 0) == 0 else { return earlier }
         let members = ProcessTable.entries().filter { $0.group == pid && $0.pid != pid && !$0.isZombie }
-        return earlier + ProcessTree.end(members, unnamed: Set(members.filter(\.isSwiftBacktracer).map(\.pid)))
+        return earlier + ProcessTree.end(members)
     }
 
     /// Waits until process `pid` has ended (a zombie or gone) or `deadline` passes,

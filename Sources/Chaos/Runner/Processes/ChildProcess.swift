@@ -202,7 +202,7 @@ package final class ChildProcess: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         guard termination == nil else { return }
         let group = ProcessTable.entries().filter { $0.group == pid || $0.pid == pid }
-        endedWithIt += ProcessTree.end(group, unnamed: Set(group.filter(\.isSwiftBacktracer).map(\.pid)).union([pid]))
+        endedWithIt += ProcessTree.end(group, unnamed: [pid])
         // Whatever joined the group after it was read (nothing can, once it is frozen).
         _ = kill(-pid, SIGKILL)
         _ = kill(pid, SIGKILL)

@@ -20,7 +20,8 @@ enum ProcessTree {
 
     /// Ends `roots` and all their descendants. Returns how the report names each process
     /// that ended, in the order found, leaving out the pids in `unnamed` (a worker the
-    /// caller kills with its tree is not something the app left behind). Processes
+    /// caller kills with its tree is not something the app left behind) and the Swift
+    /// runtime's backtracer (``ProcessEntry/isSwiftBacktracer``: the runtime's). Processes
     /// re-parented to this one are reaped, unless this process spawned them (their
     /// owner reaps them).
     static func end(_ roots: [ProcessEntry], unnamed: Set<pid_t> = []) -> [String] {
@@ -33,7 +34,7 @@ enum ProcessTree {
         var named: [String] = []
         for entry in frozen {
             guard ChildProcess.awaitEnd(of: entry.pid, deadline: deadline) else { continue }
-            if !unnamed.contains(entry.pid) { named.append(entry.description) }
+            if !unnamed.contains(entry.pid), !entry.isSwiftBacktracer { named.append(entry.description) }
             // Re-read: one whose parent was killed meanwhile was re-parented here.
             if ProcessTable.entry(entry.pid)?.parent == me, !spawned.contains(entry.pid) {
                 var status: Int32 = 0
@@ -48,6 +49,7 @@ enum ProcessTree {
     struct Frozen {
         var pid: pid_t
         var description: String
+        var isSwiftBacktracer = false
     }
 
     /// Stops `roots`, then every descendant of a stopped process, until none is new.
@@ -57,7 +59,7 @@ enum ProcessTree {
         var next = roots
         for _ in 0..<maxDepth where !next.isEmpty {
             for entry in next where seen.insert(entry.pid).inserted {
-                frozen.append(Frozen(pid: entry.pid, description: ProcessTable.describe(entry)))
+                frozen.append(Frozen(pid: entry.pid, description: ProcessTable.describe(entry), isSwiftBacktracer: entry.isSwiftBacktracer))
                 _ = kill(entry.pid, SIGSTOP)
             }
             awaitStopped(next.map(\.pid))
