@@ -54,4 +54,10 @@ void chaos_pl_deleted(const char *path);
 int chaos_pl_sector_size(const chaos_file *p, int real_answer);
 int chaos_pl_device_characteristics(const chaos_file *p, int real_answer);
 
+/* Copies the folder `from` into `to` (made if missing): files, folders, links
+** (chaos_tree_copy.c). 0, or -1 with errno set. */
+int chaos_tree_copy(const char *from, const char *to);
+/* The bytes of the regular files under `root`, its folders walked (not links). */
+long long chaos_tree_size(const char *root);
+
 #endif /* CHAOS_INTERNAL_H */

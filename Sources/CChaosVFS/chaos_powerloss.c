@@ -85,7 +85,9 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,6 +205,8 @@ static int log_change(chaos_file *p, sqlite3_int64 off, sqlite3_int64 len, sqlit
 }
 
 static void crash_locked(int mode, unsigned long long seed) __attribute__((noreturn));
+static int g_image_count;                /* images waiting to be taken, or taken */
+static void take_images_locked(int at_sync);
 
 int chaos_pl_write(chaos_file *p, const void *buf, int amt, sqlite3_int64 off) {
     pthread_mutex_lock(&g_lock);
@@ -213,7 +217,11 @@ int chaos_pl_write(chaos_file *p, const void *buf, int amt, sqlite3_int64 off) {
         pl_path *r;
         rc = log_change(p, off, amt, -1, 0, &r);
         if (rc == SQLITE_OK) rc = p->real->pMethods->xWrite(p->real, buf, amt, off);
-        if (rc == SQLITE_OK && chaos_cut_moment_write(&g_moment)) crash_locked(g_moment.mode, g_moment.seed);
+        if (rc == SQLITE_OK) {
+            int due = chaos_cut_moment_write(&g_moment);
+            if (g_image_count) take_images_locked(0);
+            if (due) crash_locked(g_moment.mode, g_moment.seed);
+        }
     }
     pthread_mutex_unlock(&g_lock);
     return rc;
@@ -240,7 +248,9 @@ int chaos_pl_sync(chaos_file *p, int flags) {
     if (!atomic_load(&chaos_pl_active) || !in_scope(p->path)) {
         rc = p->real->pMethods->xSync(p->real, flags);
     } else {
-        if (chaos_cut_moment_sync(&g_moment)) crash_locked(g_moment.mode, g_moment.seed);
+        int due = chaos_cut_moment_sync(&g_moment);
+        if (g_image_count) take_images_locked(1);
+        if (due) crash_locked(g_moment.mode, g_moment.seed);
         /* The sync is modelled, not paid: what it makes durable is what the undo log no
            longer holds, and the power cut that follows is simulated on this machine,
            whose page cache the next launch reads. A real fsync here cost a third of a
@@ -285,11 +295,22 @@ int chaos_pl_device_characteristics(const chaos_file *p, int real_answer) {
 
 /* ---- the crash --------------------------------------------------------- */
 
-static void crash_locked(int mode, unsigned long long seed) {
+/*
+** Undoes every pending entry per `mode` and `seed` (lock held), path by path in the
+** order each was first written, newest entry first; then deletes each tracked
+** database's -shm. Into the real files (root NULL: a crash), or into their copies
+** under `root`, a copy of the scope folder (an image): the same choices either way.
+*/
+static void undo_pending(const char *root, int mode, unsigned long long seed) {
     uint64_t rng64 = seed;
     for (pl_path *r = g_paths; r; r = r->next) {
+        if (root && (!g_scope || strncmp(r->path, g_scope, g_scope_len) != 0)) continue;
+        char path[PATH_MAX];
+        int n = root ? snprintf(path, sizeof(path), "%s/%s", root, r->path + g_scope_len)
+                     : snprintf(path, sizeof(path), "%s", r->path);
+        if (n < 0 || n >= (int)sizeof(path) - 4) continue;
         if (r->count > 0) {
-            int fd = open(r->path, O_RDWR | O_CLOEXEC);
+            int fd = open(path, O_RDWR | O_CLOEXEC);
             if (fd >= 0) {
                 struct stat st;
                 int64_t size = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
@@ -298,17 +319,75 @@ static void crash_locked(int mode, unsigned long long seed) {
             }
         }
         if (r->kind == CHAOS_FILE_MAIN_DB) {
-            size_t n = strlen(r->path);
-            char *shm = malloc(n + 5);
-            if (shm) {
-                memcpy(shm, r->path, n);
-                memcpy(shm + n, "-shm", 5);
-                unlink(shm);
-                free(shm);
-            }
+            memcpy(path + n, "-shm", 5);
+            unlink(path);
         }
     }
+}
+
+static void crash_locked(int mode, unsigned long long seed) {
+    undo_pending(NULL, mode, seed);
     _exit(CHAOS_POWER_LOSS_EXIT);
+}
+
+/* ---- images: what a cut would leave, the app going on ------------------ */
+
+/*
+** A crash sweep asks what each of hundreds of cuts leaves on the disk. Cutting the
+** power in a run of the app per cut costs a run of the app's workload per cut; an
+** image costs a copy of the data folder: at the moment a cut would come, under the
+** lock (so no tracked file moves), the scope folder is copied and its pending
+** entries undone in the copy exactly as crash_locked would undo them in place — the
+** same entries, order and seeded choices — and the app goes on to the next moment.
+** The folder the app would find after that cut is then the image.
+*/
+typedef struct pl_image {
+    int64_t at_write, at_sync; /* absolute counts; 0 = not on that count */
+    int mode;
+    unsigned long long seed;
+    char *dir;
+    int taken;
+} pl_image;
+
+static pl_image *g_images;
+static int g_image_capacity;
+static long long g_images_taken, g_images_failed;
+static long long g_image_budget = -1; /* bytes the images may still take; -1: no limit */
+
+/* Made in `dir`.part and renamed `dir` once whole: a folder named `dir` is an image. */
+static int take_image(const pl_image *m) {
+    if (!g_scope || g_scope_len < 2) return -1;
+    char from[PATH_MAX], part[PATH_MAX];
+    if (g_scope_len >= sizeof(from) || snprintf(part, sizeof(part), "%s.part", m->dir) >= (int)sizeof(part)) return -1;
+    memcpy(from, g_scope, g_scope_len - 1); /* the scope without its closing slash */
+    from[g_scope_len - 1] = 0;
+    if (g_image_budget >= 0) { /* past the budget, no image: its trial runs whole */
+        long long size = chaos_tree_size(from);
+        if (size > g_image_budget) return -1;
+        g_image_budget -= size;
+    }
+    if (chaos_tree_copy(from, part) != 0) return -1;
+    undo_pending(part, m->mode, m->seed);
+    return rename(part, m->dir) == 0 ? 0 : -1;
+}
+
+/* Takes the images due at this write (at_sync 0) or sync count (lock held). */
+static void take_images_locked(int at_sync) {
+    for (int i = 0; i < g_image_count; i++) {
+        pl_image *m = &g_images[i];
+        int due = at_sync ? m->at_sync && m->at_sync == g_moment.syncs : m->at_write && m->at_write == g_moment.writes;
+        if (m->taken || !due) continue;
+        m->taken = 1;
+        if (take_image(m) == 0) g_images_taken++;
+        else g_images_failed++;
+    }
+}
+
+static void drop_images_locked(void) {
+    for (int i = 0; i < g_image_count; i++) free(g_images[i].dir);
+    free(g_images);
+    g_images = NULL;
+    g_image_count = g_image_capacity = 0;
 }
 
 /* ---- public API -------------------------------------------------------- */
@@ -325,6 +404,7 @@ void chaos_vfs_powerloss_enable(int enabled, int sector_size, int torn) {
         g_torn = 0;
         chaos_cut_moment_disarm(&g_moment);
         for (pl_path *r = g_paths; r; r = r->next) clear_log(r);
+        drop_images_locked();
     }
     pthread_mutex_unlock(&g_lock);
 }
@@ -341,6 +421,45 @@ void chaos_vfs_powerloss_set_scope(const char *path_prefix) {
 void chaos_vfs_powerloss_arm(int at_sync, int after_writes, int mode, unsigned long long seed) {
     pthread_mutex_lock(&g_lock);
     chaos_cut_moment_arm(&g_moment, at_sync, after_writes, mode, seed);
+    pthread_mutex_unlock(&g_lock);
+}
+
+void chaos_vfs_powerloss_image_budget(long long bytes) {
+    pthread_mutex_lock(&g_lock);
+    g_image_budget = bytes;
+    pthread_mutex_unlock(&g_lock);
+}
+
+int chaos_vfs_powerloss_image_at(int at_sync, int after_writes, int mode, unsigned long long seed, const char *dir) {
+    if (!dir || !*dir || (at_sync <= 0) == (after_writes <= 0)) return EINVAL;
+    pthread_mutex_lock(&g_lock);
+    int rc = 0;
+    if (g_image_count == g_image_capacity) {
+        int capacity = g_image_capacity ? g_image_capacity * 2 : 64;
+        pl_image *grown = realloc(g_images, (size_t)capacity * sizeof(pl_image));
+        if (grown) {
+            g_images = grown;
+            g_image_capacity = capacity;
+        } else {
+            rc = ENOMEM;
+        }
+    }
+    char *copy = rc == 0 ? strdup(dir) : NULL;
+    if (rc == 0 && copy) {
+        /* Counted from now, as an armed cut is. */
+        g_images[g_image_count++] = (pl_image){after_writes > 0 ? g_moment.writes + after_writes : 0,
+                                               at_sync > 0 ? g_moment.syncs + at_sync : 0, mode, seed, copy, 0};
+    } else if (rc == 0) {
+        rc = ENOMEM;
+    }
+    pthread_mutex_unlock(&g_lock);
+    return rc;
+}
+
+void chaos_vfs_powerloss_image_stats(long long *taken, long long *failed) {
+    pthread_mutex_lock(&g_lock);
+    if (taken) *taken = g_images_taken;
+    if (failed) *failed = g_images_failed;
     pthread_mutex_unlock(&g_lock);
 }
 

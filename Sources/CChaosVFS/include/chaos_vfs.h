@@ -186,6 +186,22 @@ void chaos_vfs_powerloss_arm(int at_sync, int after_writes, int mode, unsigned l
 void chaos_vfs_powerloss_crash(int mode, unsigned long long seed) __attribute__((noreturn));
 
 /*
+** Adds an image to take at the `at_sync`-th xSync (before it) or right after the
+** `after_writes`-th xWrite (exactly one of them > 0), counted from now as
+** chaos_vfs_powerloss_arm counts: the tracked folder (the scope, which must be set)
+** is copied into `dir` (outside it) and undone there as a crash in `mode` with `seed`
+** would undo it in place. The app goes on. 0, or an errno. Disabling drops them.
+*/
+int chaos_vfs_powerloss_image_at(int at_sync, int after_writes, int mode, unsigned long long seed, const char *dir);
+
+/* The bytes the images may take in all, from now (-1: no limit, the default): an
+** image that would pass it is not taken (a trial run whole instead of a full disk). */
+void chaos_vfs_powerloss_image_budget(long long bytes);
+
+/* Images taken, and images that could not be made (a copy failed), so far. */
+void chaos_vfs_powerloss_image_stats(long long *taken, long long *failed);
+
+/*
 ** Since enabling: tracked xWrite and xSync calls that reached the disk (or were
 ** about to), and undo-log entries pending now (across all paths). Any may be NULL.
 */

@@ -146,6 +146,7 @@ package enum WorkerHost {
             fflush(nil)
             PowerLoss.crashNow(mode: mode, seed: seed)
         }
+        _ = PowerLoss.take(order.images ?? [])
         if let point = order.atPoint {
             FaultRegistry.shared.arm(point, id: PowerLossOrder.pointID) { (_: FaultPoint, _: Int) in
                 .call { _ in PowerLoss.crashNow(mode: mode, seed: seed) }

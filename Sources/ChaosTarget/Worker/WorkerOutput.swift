@@ -9,6 +9,11 @@ package enum WorkerOutput {
     private static let lock = Mutex(())
 
     package static func write<Value: Encodable>(_ value: Value) {
+        if var event = value as? WorkerEvent, event.io == nil, PowerLoss.stampsEvents.withLock({ $0 }) {
+            let stats = PowerLoss.stats()
+            event.io = [stats.writes, stats.syncs]
+            return write(event)
+        }
         var data: Data
         if let line = (value as? WorkerEvent)?.plainLine {
             data = Data(line.utf8)

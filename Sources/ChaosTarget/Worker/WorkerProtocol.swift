@@ -54,11 +54,35 @@ package struct PowerLossOrder: Codable, Sendable, Equatable {
         self.seed = seed
     }
 
-    package var isNow: Bool { atSync == nil && afterWrites == nil && atPoint == nil }
+    /// Images to take besides (a crash sweep's, ``PowerLossImage``); the order's own
+    /// moment is then one no workload reaches.
+    package var images: [PowerLossImage]?
+
+    package var isNow: Bool { atSync == nil && afterWrites == nil && atPoint == nil && images == nil }
 
     /// The id a cut at a fault point is armed under, and what `disarm` names to call
     /// off a cut waiting for its moment.
     package static let pointID = "power-loss"
+}
+
+/// A moment a cut could come, and the folder to take its image in: what the data folder
+/// would be after a cut at that sync (before it) or right after that write, counted from
+/// when the order is armed, in `mode` with `seed`. A crash sweep takes all of its trials'
+/// images in one run of the workload, then launches the app once on each.
+package struct PowerLossImage: Codable, Sendable, Equatable {
+    package var atSync: Int?
+    package var afterWrites: Int?
+    package var mode: PowerLoss.Mode
+    package var seed: UInt64
+    package var directory: String
+
+    package init(atSync: Int? = nil, afterWrites: Int? = nil, mode: PowerLoss.Mode, seed: UInt64, directory: String) {
+        self.atSync = atSync
+        self.afterWrites = afterWrites
+        self.mode = mode
+        self.seed = seed
+        self.directory = directory
+    }
 }
 
 package struct WorkerRequest: Codable, Sendable, Equatable {
@@ -125,6 +149,9 @@ package struct WorkerEvent: Codable, Sendable, Equatable {
     package var firing: FaultFiring?
     /// For `log`: a record the app logged through swift-log.
     package var log: AppLogRecord?
+    /// While a run takes crash images: the tracked writes and syncs counted when the
+    /// event was told, so a trial knows which events came before its cut.
+    package var io: [Int]?
 
     package init(event: Kind, key: String) {
         self.event = event
@@ -146,7 +173,7 @@ package struct WorkerEvent: Codable, Sendable, Equatable {
     /// without it; nil for any other event, or a key JSON would escape. Most lines of a
     /// sweep's trial are these: each cost a coder in the worker and one in the controller.
     package var plainLine: String? {
-        guard let key, firing == nil, log == nil, key.utf8.allSatisfy(Self.isPlain) else { return nil }
+        guard let key, firing == nil, log == nil, io == nil, key.utf8.allSatisfy(Self.isPlain) else { return nil }
         return #"{"event":""# + event.rawValue + #"","key":""# + key + #""}"#
     }
 

@@ -25,6 +25,8 @@ struct PowerLossTrialConfig: Codable, Sendable, CustomStringConvertible {
     /// "sql" (the transactions), or "sectors" / "partial-sector" (raw writes to one file,
     /// for the model itself).
     var workload = "sql"
+    /// Images to take instead of a cut (``PowerLoss/take(_:)``): the child runs to its end.
+    var images: [PowerLossImage] = []
 
     var databasePath: String { directory + "/crash.sqlite" }
 
@@ -79,6 +81,7 @@ enum PowerLossVFSChild {
             try StorageHook.arm(ArmedFault(id: "slow", fault: SlowIOFault(latency: .zero, jitter: .milliseconds(1)),
                                              trigger: Trigger(), seed: config.seed), under: config.directory)
         }
+        if !config.images.isEmpty, PowerLoss.take(config.images) != config.images.count { say("IMAGES REFUSED") }
         if config.atSync != nil || config.afterWrites != nil {
             PowerLoss.arm(atSync: config.atSync, afterWrites: config.afterWrites, mode: config.mode, seed: config.seed)
         }

@@ -65,6 +65,40 @@ import Testing
         #expect(crashedMidway > results.count / 2, "the crash points are spread over the workload")
     }
 
+    /// A crash sweep's image of a cut (``PowerLoss/take(_:)``, taken while the app goes on)
+    /// reads as what that cut leaves when it ends the process, row for row and byte for
+    /// byte of every row: at syncs and after writes, in every mode, torn seeds included,
+    /// in WAL and rollback-journal mode.
+    @Test(arguments: ["wal", "delete"])
+    func anImageIsWhatTheCutAtItsMomentLeaves(journalMode: String) async throws {
+        let dry = try await PowerLossTrial.run(PowerLossTrialConfig(directory: "", journalMode: journalMode, torn: true))
+        let stats = try #require(dry.stats, "\(dry.output)")
+        let images = try VFSTempDir("images")
+        var points: [PowerLossImage] = []
+        for (index, n) in stride(from: 1, through: stats.syncs, by: max(1, stats.syncs / 6)).enumerated() {
+            let mode = PowerLoss.Mode.allCases[index % 3]
+            points.append(PowerLossImage(atSync: n, mode: mode, seed: UInt64(n), directory: images.path + "/sync-\(n)"))
+        }
+        for (index, n) in stride(from: 1, through: stats.writes, by: max(1, stats.writes / 9)).enumerated() {
+            let mode = PowerLoss.Mode.allCases[index % 3]
+            points.append(PowerLossImage(afterWrites: n, mode: mode, seed: UInt64(100 + n), directory: images.path + "/write-\(n)"))
+        }
+        let imaged = try await PowerLossTrial.run(PowerLossTrialConfig(directory: "", journalMode: journalMode, torn: true, images: points))
+        #expect(imaged.exitStatus == 0 && imaged.commits == 12 && !imaged.output.contains("REFUSED"), "\(imaged.output)")
+        var differing: [String] = []
+        for point in points {
+            let cut = try await PowerLossTrial.run(PowerLossTrialConfig(directory: "", journalMode: journalMode, torn: true, atSync: point.atSync,
+                                                                        afterWrites: point.afterWrites, mode: point.mode, seed: point.seed), content: true)
+            #expect(cut.exitStatus == PowerLoss.exitCode)
+            let image = PowerLossTrial.content(of: point.directory)
+            if image != cut.content || image.hasPrefix("no store") {
+                differing.append("\(point.directory.split(separator: "/").last ?? "") \(point.mode): image \(image.prefix(200)) | cut \(cut.content?.prefix(200) ?? "nil")")
+            }
+        }
+        #expect(points.count >= 12)
+        #expect(differing.isEmpty, "\(differing.joined(separator: "\n"))")
+    }
+
     @Test func withoutSyncsADroppedPowerCutLosesCommittedTransactions() async throws {
         let configs = [
             PowerLossTrialConfig(directory: "", journalMode: "wal", synchronous: "off", crashAtEnd: true, mode: .drop, seed: 1),
@@ -167,6 +201,8 @@ struct PowerLossTrial: Sendable {
         var duration: Duration
         /// The "sectors" workload's file, as the crash left it.
         var sectorsFile: [UInt8]
+        /// What the store the child left reads as (``PowerLossTrial/content(of:)``), when asked for.
+        var content: String?
     }
 
     /// Runs the trials, two children at a time (2 cores here), each in its own temp
@@ -193,7 +229,7 @@ struct PowerLossTrial: Sendable {
     }
 
     /// Runs one child in a fresh temp directory and verifies what it left.
-    static func run(_ config: PowerLossTrialConfig, keepProblems: Bool = false) async throws -> Result {
+    static func run(_ config: PowerLossTrialConfig, keepProblems: Bool = false, content: Bool = false) async throws -> Result {
         let dir = try VFSTempDir("powerloss")
         var config = config
         config.directory = dir.path
@@ -213,7 +249,27 @@ struct PowerLossTrial: Sendable {
         if keepProblems, verdict.problem != nil || status != PowerLoss.exitCode { dir.keep = true }  // for a post-mortem
         return Result(
             config: config, exitStatus: status, output: output, ready: ready, commits: commits, stats: stats,
-            verdict: verdict, duration: duration, sectorsFile: sectorsFile)
+            verdict: verdict, duration: duration, sectorsFile: sectorsFile, content: content ? Self.content(of: dir.path) : nil)
+    }
+
+    /// What the store in `folder` reads as, opened (and recovered) with the plain "unix"
+    /// VFS: its integrity, every row of the workload's tables (the random blobs by length).
+    /// Bytes cannot be compared across processes: SQLite salts each WAL and journal header,
+    /// and the workload draws its blobs, from each process's own random seed.
+    static func content(of folder: String) -> String {
+        let path = folder + "/crash.sqlite"
+        guard FileManager.default.fileExists(atPath: path) else { return "no store" }
+        do {
+            let db = try RawDB(path: path, vfs: "unix", flags: SQLITE_OPEN_READWRITE)
+            var lines = try db.rows("PRAGMA integrity_check").map { $0.joined() }
+            let tables = try db.rows("SELECT name FROM sqlite_schema WHERE type = 'table' ORDER BY name").map { $0.joined() }
+            lines.append("tables: \(tables)")
+            if tables.contains("t") { lines += try db.rows("SELECT txn, k, payload FROM t ORDER BY txn, k").map { $0.joined(separator: ",") } }
+            if tables.contains("scratch") { lines += try db.rows("SELECT id, length(blob) FROM scratch ORDER BY id").map { $0.joined(separator: ",") } }
+            return lines.joined(separator: "\n")
+        } catch {
+            return "cannot read: \(error)"
+        }
     }
 
     /// Opens the database with the plain "unix" VFS, as the next launch would

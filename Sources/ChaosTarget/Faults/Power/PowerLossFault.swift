@@ -40,6 +40,8 @@ package struct PowerLossFault: Fault {
     /// The seed of a torn cut's choices; nil: derived from the case seed and the step.
     /// A crash sweep sets it, to try one cut point with several seeds.
     package var seed: UInt64?
+    /// Images a crash sweep takes in the same run (``PowerLossImage``); never written in a scenario.
+    package var images: [PowerLossImage]?
 
     package init(mode: Mode = .drop, moment: Moment = .now, seed: UInt64? = nil) {
         self.mode = mode
@@ -82,11 +84,13 @@ package struct PowerLossFault: Fault {
     /// The order the worker is sent, its torn choices drawn from ``seed`` or else `caseSeed`.
     package func order(caseSeed: UInt64) -> PowerLossOrder {
         let seed = seed ?? caseSeed
-        return switch moment {
+        var order = switch moment {
         case .now: PowerLossOrder(mode: mode, seed: seed)
         case let .atSync(count): PowerLossOrder(mode: mode, atSync: count, seed: seed)
         case let .afterWrites(count): PowerLossOrder(mode: mode, afterWrites: count, seed: seed)
         case let .atPoint(point): PowerLossOrder(mode: mode, atPoint: point, seed: seed)
         }
+        order.images = images
+        return order
     }
 }

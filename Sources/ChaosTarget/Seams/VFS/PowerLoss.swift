@@ -1,4 +1,5 @@
 internal import CChaosVFS
+import Foundation
 import Synchronization
 
 /// Simulated power loss: the process dies and every write that was not yet synced is
@@ -139,6 +140,43 @@ package enum PowerLoss {
         precondition(mode != .torn || state.withLock { $0.torn }, "a torn crash needs PowerLoss.enable(torn: true) before the databases open")
         if seam == .libc { LibcSeam.crash(mode: mode.cValue, seed: seed) }
         chaos_vfs_powerloss_crash(mode.cValue, seed)
+    }
+
+    /// Takes an image at a moment a cut could come (``PowerLossImage``): the data folder
+    /// copied into `image.directory` and undone there as that cut would undo it in
+    /// place; the app goes on. Only the fault VFS takes images (false in the libc seam,
+    /// or with no data folder to copy). From then on the worker's events carry the
+    /// writes and syncs counted when each was told (``WorkerEvent/io``).
+    package static func image(_ image: PowerLossImage) -> Bool {
+        guard seam == .vfs, isEnabled else { return false }
+        if image.mode == .torn, !state.withLock({ $0.torn }) { return false }
+        guard chaos_vfs_powerloss_image_at(Int32(clamping: image.atSync ?? 0), Int32(clamping: image.afterWrites ?? 0),
+                                           image.mode.cValue, image.seed, image.directory) == 0 else { return false }
+        stampsEvents.withLock { $0 = true }
+        return true
+    }
+
+    /// Takes `images` (``image(_:)``) within a budget: a quarter of the room left where
+    /// the first one goes, at most 1 GiB. An image past it is not taken (its trial runs
+    /// whole): a sweep's images never fill the file system its trials' cases share.
+    /// Returns how many will be taken.
+    package static func take(_ images: [PowerLossImage]) -> Int {
+        guard let first = images.first else { return 0 }
+        var info = statvfs()
+        let folder = (first.directory as NSString).deletingLastPathComponent
+        let room = statvfs(folder, &info) == 0 ? Int64(info.f_bavail) * Int64(info.f_frsize) : 0
+        chaos_vfs_powerloss_image_budget(min(room / 4, 1 << 30))
+        return images.prefix { image($0) }.count
+    }
+
+    /// Whether the worker's events carry the counts they were told at: images are taken.
+    package static let stampsEvents = Mutex(false)
+
+    /// Images taken and images that could not be made, so far.
+    package static func imageStats() -> (taken: Int, failed: Int) {
+        var taken: Int64 = 0, failed: Int64 = 0
+        chaos_vfs_powerloss_image_stats(&taken, &failed)
+        return (Int(taken), Int(failed))
     }
 
     /// Since enabling: tracked writes and syncs, and undo entries pending now.
