@@ -27,3 +27,16 @@ struct CaseFiles {
         return (asTheAppSeesIt ? dataDirectory : hostDataDirectory).appendingPathComponent(relative)
     }
 }
+
+extension CaseFiles {
+    /// Moves what `folder` holds into `destination` (which exists), copying what cannot
+    /// be moved (another file system): a case that starts from a crash image
+    /// (``CaseStart``), which is used once.
+    static func moveContents(of folder: URL, into destination: URL) throws {
+        let manager = FileManager.default
+        for name in try manager.contentsOfDirectory(atPath: folder.path) {
+            let (from, to) = (folder.appendingPathComponent(name), destination.appendingPathComponent(name))
+            if rename(from.path, to.path) != 0 { try manager.copyItem(at: from, to: to) }
+        }
+    }
+}

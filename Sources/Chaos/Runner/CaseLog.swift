@@ -23,6 +23,9 @@ final class CaseLog {
     var pointsHit: Set<String> = []
     /// The scenario step being run (its number), for the log records that come during it.
     var stepNumber = 0
+    /// The writes the app told that carry the tracked writes and syncs counted when each
+    /// was told (a run that takes crash images, ``CrashImages``), in order.
+    var stamped: [WorkerEvent] = []
 
     /// A step done: `number` is its number in the scenario (0 for a trial's own step).
     func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, clock: CaseClock, _ result: StepResult) {
@@ -92,6 +95,7 @@ final class CaseLog {
             return
         }
         guard let key = event.key else { return }
+        if event.io != nil, event.event != .fired { stamped.append(event) }
         if event.event != .fired { writesInRun += 1 }
         switch event.event {
         case .ack:

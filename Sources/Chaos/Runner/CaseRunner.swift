@@ -50,14 +50,10 @@ package final class CaseRunner {
     }
 
     /// The report of a case Ctrl-C kept from starting.
-    package func notStarted() -> CaseReport {
-        report(verdict: .interrupted, error: "not started: the run was interrupted")
-    }
+    package func notStarted() -> CaseReport { report(verdict: .interrupted, error: "not started: the run was interrupted") }
 
     /// The report of a case that does not apply to the target (`skipped`, saying why).
-    package func notApplicable(_ reason: String) -> CaseReport {
-        report(verdict: .skipped, error: "does not apply: \(reason)")
-    }
+    package func notApplicable(_ reason: String) -> CaseReport { report(verdict: .skipped, error: "does not apply: \(reason)") }
 
     /// Where this case's files are (meaningful with `--keep`).
     package var scratchDirectory: URL { scratch }
@@ -76,6 +72,9 @@ package final class CaseRunner {
                                                            mark: scratch.lastPathComponent))
         } catch {
             return report(verdict: error.verdict.0, error: error.verdict.1)
+        }
+        do { try options.start?.lay(in: files.hostDataDirectory, log: log) } catch {
+            return report(verdict: .errored, error: "cannot start from the crash image: \(error)")
         }
         app = CaseApp(process: makeAppProcess(), log: log, clock: clock)
         log.evidence.logsNotRead = declaration.whyLogsAreNotRead

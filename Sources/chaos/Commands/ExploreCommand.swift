@@ -129,6 +129,10 @@ struct ExploreCommand: ParsableCommand {
         print("\(outcome.trials) trials in \(String(format: "%.1f", Double(outcome.durationMs) / 1000)) s "
             + "(\(String(format: "%.1f", Double(outcome.trials) * 1000 / Double(max(1, outcome.durationMs)))) trials/s)")
         print("\(unit) covered: \(covered)")
+        if let images = outcome.fromImages, images.trials > 0 {
+            print("\(images.trials) trials started from an image of their cut, in \(images.launches) launches of the app "
+                + "(the first run of the workload taken once; docs/ARCHITECTURE.md, \"Crash trials from images\")")
+        }
         if !outcome.slowest.isEmpty {
             print("slowest trials: " + outcome.slowest.map { "\($0.trial) \(String(format: "%.1f", Double($0.ms) / 1000)) s" }
                 .joined(separator: ", "))

@@ -224,3 +224,28 @@ import Testing
                 "a trial held to answering within 30 s is not ended before")
     }
 }
+
+/// Crash trials from images of their cuts (``CrashImages``) judge as trials run whole:
+/// the same verdict for every trial, the same failures and coverage, where the image
+/// path passes what it can and leaves the rest to whole runs.
+@Suite struct CrashImageSweepTests {
+    @Test(arguments: [("hardened", "off"), ("hardened", "normal"), ("legacy", nil)] as [(String, String?)])
+    func trialsFromImagesGiveTheVerdictsOfWholeTrials(variant: String, synchronous: String?) throws {
+        var options = RunOptions(target: try TargetSelection.reference(variant: variant), seed: nil, keepScratch: false)
+        if let synchronous { options.optionOverrides = ["synchronous": synchronous] }
+        let scenario = try ScenarioLoader.resolve("power-loss-during-save", in: .reference)
+        var imaged = Sweeper(scenario: scenario, options: options, kind: .crash, limit: 90, seeds: 1)
+        imaged.jobs = 2
+        var whole = imaged
+        whole.useImages = false
+        let (a, b) = (imaged.run(), whole.run())
+        #expect(a.trials == 90 && b.trials == 90)
+        #expect(a.verdicts == b.verdicts)
+        #expect(a.failures == b.failures, "\(a.failures) \(b.failures)")
+        #expect(a.pointsCovered == b.pointsCovered && a.pointsTotal == b.pointsTotal)
+        #expect(a.failedReports.map(\.reproduce) == b.failedReports.map(\.reproduce))
+        let images = try #require(a.fromImages)
+        #expect(images.trials + a.failedTrials <= 90 && images.trials > 0 && images.launches <= 90, "\(images)")
+        #expect(b.fromImages == nil)
+    }
+}

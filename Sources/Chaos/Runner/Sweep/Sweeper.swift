@@ -30,6 +30,10 @@ package struct Sweeper {
     /// Whether trial workers come from fork servers (``ForkServer``); false spawns each
     /// one fresh (the outcome is the same either way: a test holds them to it).
     package var useForkServers = true
+    /// Whether a crash sweep's trials start from images of their cuts (``CrashImages``:
+    /// one launch each, not two); false runs each whole (the verdicts are the same either
+    /// way: a test holds them to it).
+    package var useImages = true
     /// Shard I of N (1-based): this sweep takes every Nth point, from the Ith; the
     /// shards of one sweep add up to all of it (``SweepSummary/merged(_:)``).
     package var shard: (index: Int, count: Int)?
@@ -75,6 +79,9 @@ package struct Sweeper {
         package static let slowestKept = 3
         /// Ctrl-C stopped the sweep: the trial cut short and those after it prove nothing.
         package var interrupted = false
+        /// Crash trials that started from an image of their cut, and the launches of the
+        /// app that verified those images (one per distinct image: ``CrashImages``).
+        package var fromImages: (trials: Int, launches: Int)?
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
         package var trapSites: [String: Int] {
             failedReports.compactMap(\.trap).reduce(into: [:]) { sites, trap in sites[trap.site ?? trap.signalName, default: 0] += 1 }
@@ -206,12 +213,12 @@ package struct Sweeper {
 
     /// Runs `trials` in order, `perPoint` consecutive trials per point: a point is
     /// covered when its fault fired in any of its trials.
-    private func runTrials(_ trials: [SweepTrial], perPoint: Int, into outcome: inout Outcome,
+    private func runTrials(_ trials: [SweepTrial], perPoint: Int, into outcome: inout Outcome, images: CrashImages? = nil,
                            progress: (Int, Int?, Int) -> Void) {
         var pointFired = false
         TrialPool<SweepTrial, TrialResult>(jobs: jobs).run(
             trial: { index in index < trials.count ? trials[index] : nil },
-            run: { trial in runTrial(trial, symbolicate: false) },
+            run: { trial in images?.run(trial, sweeper: self) ?? runTrial(trial, symbolicate: false) },
             consume: { index, trial, result in
                 record(trial, result.report, into: &outcome)
                 progress(outcome.trials, trials.count, outcome.failedTrials)
@@ -247,7 +254,12 @@ package struct Sweeper {
                 for seed in 1...UInt64(max(1, seeds)) { trials.append(.powerLoss(point, mode: mode, seed: seed)) }
             }
         }
-        bounded(by: counting.report).runTrials(Array(trials.prefix(limit)), perPoint: perPoint, into: &outcome, progress: progress)
+        let sweep = bounded(by: counting.report)
+        trials = Array(trials.prefix(limit))
+        let images = useImages ? CrashImages(sweeper: sweep, trials: trials) : nil
+        defer { images?.remove() }
+        sweep.runTrials(trials, perPoint: perPoint, into: &outcome, images: images, progress: progress)
+        outcome.fromImages = images?.counts
     }
 
     private func record(_ trial: SweepTrial, _ report: CaseReport, into outcome: inout Outcome) {

@@ -15,7 +15,8 @@ package enum TrialPlan {
     package static let faultID = "trial"
 
     /// `scenario` with the steps of `trial` woven in.
-    package static func apply(_ trial: SweepTrial, to scenario: Scenario) -> Scenario {
+    /// `images`: a crash trial's cut that also takes these images (``CrashImages``).
+    package static func apply(_ trial: SweepTrial, to scenario: Scenario, images: [PowerLossImage]? = nil) -> Scenario {
         let launches = scenario.steps.indices.filter { scenario.steps[$0].action == .launch }
         guard let first = launches.first else { return scenario }
         var copy = scenario
@@ -31,7 +32,9 @@ package enum TrialPlan {
             copy.steps.insert(ScenarioStep(action: .fault(step), location: location,
                                            label: "trial \(trial): \(step.label)", origin: .trial), at: first)
         case let .powerLoss(moment, mode, seed):
-            let step = FaultStep(fault: AnyFault(PowerLossFault(mode: mode, moment: moment, seed: seed)))
+            var cut = PowerLossFault(mode: mode, moment: moment, seed: seed)
+            cut.images = images
+            let step = FaultStep(fault: AnyFault(cut))
             copy.steps.insert(ScenarioStep(action: .fault(step), location: location,
                                            label: "trial \(trial): \(step.label)", origin: .trial), at: first)
         }

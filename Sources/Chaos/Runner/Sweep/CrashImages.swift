@@ -1,0 +1,193 @@
+import Foundation
+import ChaosTarget
+
+/// A crash sweep's trials from images: one launch of the app each, not two.
+///
+/// A trial cuts the power at one write or sync of the workload's first run, then
+/// relaunches the app on what the cut left. Run whole, each trial pays for the first
+/// run up to its cut, and most of a sweep is the same first run again and again. Here
+/// one run of the workload (one a group: a torn cut changes what SQLite writes, so torn
+/// trials get a run of their own, tracked as theirs are) takes every trial's image at
+/// its moment (`chaos_powerloss.c`, "images": the data folder copied under the
+/// simulator's lock and undone in the copy exactly as that cut would undo it in place),
+/// and the app's events carry the writes and syncs counted when each was told, so a
+/// trial knows which acknowledgements came before its cut. A trial is then a case that
+/// starts from its image with those writes told (``CaseStart``) and runs the
+/// scenario from its second launch. Two trials whose images and told writes are the
+/// same are one launch: a `drop` cut anywhere between two syncs leaves the same disk.
+///
+/// A trial that does not pass this way is run whole, and that run is its result: a
+/// finding's report and reproduction are always those of a real cut. So an image can
+/// only spare time; it never passes what a whole trial would fail unless the two runs of
+/// the app behave differently on the same disk (the sweep's test holds the verdicts of
+/// both ways equal, with losses found and without).
+///
+/// Only where the image is the whole state a trial depends on: the fault VFS cuts the
+/// power (not the libc seam), the case runs no remote (whose state a first run would
+/// have changed), and the scenario is launches, actions and stops (no other fault,
+/// clear, wait, kill or checkpoint), at least two launches, the first one first.
+final class CrashImages: @unchecked Sendable {
+    /// Why `sweeper`'s trials cannot start from images, or nil when they can.
+    static func whyNot(_ sweeper: Sweeper) -> String? {
+        let declaration = sweeper.options.target.declaration
+        if declaration.storageSeam == .libc { return "the libc seam cuts the power" }
+        let steps = sweeper.trialScenario.steps
+        if !NetworkSeam.needed(by: sweeper.trialScenario, steps: [], among: declaration.remotes).isEmpty {
+            return "the case runs a remote, whose state a first run changes"
+        }
+        guard steps.first?.action == .launch, steps.filter({ $0.action == .launch }).count >= 2 else {
+            return "the scenario does not start with a launch and launch again"
+        }
+        let plain = steps.allSatisfy { step in
+            switch step.action {
+            case .launch, .perform, .stop: true
+            default: false
+            }
+        }
+        return plain ? nil : "the scenario has steps other than launches, actions and stops"
+    }
+
+    /// A trial's image and the writes told before its cut.
+    private struct Entry {
+        var image: URL
+        var told: [WorkerEvent]
+    }
+
+    private let root: URL
+    private let verification: Scenario
+    private var entries: [String: Entry] = [:]
+    private let lock = NSLock()
+    /// The report of each image verified as passed, by its digest and told writes.
+    private var passed: [ImageDigest: CaseReport] = [:]
+    private var launches = 0
+    private var served = 0
+
+    /// Takes the images of `trials` (crash trials of `sweeper`); nil when none could be.
+    init?(sweeper: Sweeper, trials: [SweepTrial]) {
+        guard Self.whyNot(sweeper) == nil, let root = try? ScratchFolder.make(in: sweeper.options.scratchRoot, for: "images") else { return nil }
+        self.root = root
+        let steps = sweeper.trialScenario.steps
+        let second = steps.indices.filter { steps[$0].action == .launch }[1]
+        var verification = sweeper.trialScenario
+        verification.steps = Array(steps[second...])
+        self.verification = verification
+        let numbered = Array(trials.enumerated())
+        let (whole, torn) = (numbered.filter { !$0.element.isTorn }, numbered.filter(\.element.isTorn))
+        // The two runs side by side: nothing else runs before they end.
+        let taken = runBeside({ Self.take(whole, torn: false, in: root, sweeper: sweeper) },
+                              { Self.take(torn, torn: true, in: root, sweeper: sweeper) })
+        entries = taken.aside.merging(taken.main) { first, _ in first }
+        if entries.isEmpty {
+            remove()
+            return nil
+        }
+    }
+
+    /// One run of the workload that takes `group`'s images (in `root`, named by index):
+    /// an entry for each trial whose image was taken, by its description.
+    private static func take(_ group: [(offset: Int, element: SweepTrial)], torn: Bool, in root: URL,
+                             sweeper: Sweeper) -> [String: Entry] {
+        guard !group.isEmpty else { return [:] }
+        var images: [PowerLossImage] = []
+        for (index, trial) in group {
+            guard case let .powerLoss(moment, mode, seed) = trial else { continue }
+            let directory = root.appendingPathComponent(String(index)).path
+            switch moment {
+            case let .afterWrites(count): images.append(PowerLossImage(afterWrites: count, mode: mode, seed: seed, directory: directory))
+            case let .atSync(count): images.append(PowerLossImage(atSync: count, mode: mode, seed: seed, directory: directory))
+            case .now, .atPoint: continue
+            }
+        }
+        let carrier = SweepTrial.powerLoss(.afterWrites(Sweeper.pastTheEnd), mode: torn ? .torn : .keep, seed: 0)
+        var options = sweeper.options
+        options.worker = options.worker.symbolicating(false)
+        let runner = CaseRunner(scenario: TrialPlan.apply(carrier, to: sweeper.trialScenario, images: images), options: options)
+        // A run that did not pass (a trap, a hang) leaves its group's trials to run whole.
+        guard runner.run().verdict == .passed else { return [:] }
+        let stamped = runner.log.stamped
+        var entries: [String: Entry] = [:]
+        for (index, trial) in group {
+            let image = root.appendingPathComponent(String(index))
+            guard case let .powerLoss(moment, _, _) = trial, FileManager.default.fileExists(atPath: image.path) else { continue }
+            let told = stamped.filter { event in
+                guard let io = event.io, io.count == 2 else { return false }
+                switch moment {
+                case let .afterWrites(count): return io[0] < count
+                case let .atSync(count): return io[1] < count
+                case .now, .atPoint: return false
+                }
+            }
+            entries[trial.description] = Entry(image: image, told: told)
+        }
+        return entries
+    }
+
+    /// How many trials passed from their image, and how many launches of the app verified images.
+    var counts: (trials: Int, launches: Int) {
+        lock.lock()
+        defer { lock.unlock() }
+        return (served, launches)
+    }
+
+    /// `trial` from its image: its result when it passed, nil when it has no image or did
+    /// not pass (then it is run whole).
+    func run(_ trial: SweepTrial, sweeper: Sweeper) -> Sweeper.TrialResult? {
+        guard let entry = entries[trial.description] else { return nil }
+        let key = Self.digest(of: entry)
+        lock.lock()
+        let known = passed[key]
+        lock.unlock()
+        if var report = known {
+            lock.lock()
+            served += 1
+            lock.unlock()
+            report.reproduce = sweeper.reproduceCommand(trial)
+            return Sweeper.TrialResult(report: report, fired: true, io: nil)
+        }
+        var options = sweeper.options
+        options.worker = options.worker.symbolicating(false)
+        options.start = CaseStart(image: entry.image, told: entry.told[...])
+        var report = CaseRunner(scenario: verification, options: options).run()
+        lock.lock()
+        launches += 1
+        if report.verdict == .passed {
+            passed[key] = report
+            served += 1
+        }
+        lock.unlock()
+        guard report.verdict == .passed || report.verdict == .interrupted else { return nil }
+        report.reproduce = sweeper.reproduceCommand(trial)
+        return Sweeper.TrialResult(report: report, fired: true, io: nil)
+    }
+
+    /// The image's files (names and bytes) and the writes told before its cut: two trials
+    /// with the same digest are the same launch of the app.
+    private static func digest(of entry: Entry) -> ImageDigest {
+        var digest = ImageDigest()
+        let base = entry.image.path
+        let names = (FileManager.default.subpaths(atPath: base) ?? []).sorted()
+        for relative in names {
+            digest.add(relative)
+            // A folder reads as nothing (`read` fails on it): its name is what it adds.
+            FileChunks.read(base + "/" + relative, size: 1 << 16) { chunk in digest.add(chunk) }
+        }
+        for event in entry.told {
+            digest.add(event.event.rawValue)
+            digest.add(event.key ?? "")
+        }
+        return digest
+    }
+
+    /// Removes the images.
+    func remove() {
+        ScratchFolder.remove(root)
+    }
+}
+
+extension SweepTrial {
+    /// A power loss that tears sectors: SQLite is told sectors can tear, and writes otherwise.
+    var isTorn: Bool {
+        if case let .powerLoss(_, mode, _) = self { return mode == .torn }
+        return false
+    }
+}
