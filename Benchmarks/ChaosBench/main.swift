@@ -37,7 +37,8 @@ guard FileManager.default.isExecutableFile(atPath: chaos) else {
     FileHandle.standardError.write(Data("chaos-bench: \(chaos) is missing: build the chaos product beside this tool (make bench)\n".utf8))
     exit(2)
 }
-// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, libc, worker, sweeps, hunt, recovery
+// CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, libc, worker, sweeps, catalog (every
+// sweep of the catalog, the slowest), hunt, recovery
 // (the catalog, recovery against size and damage, and peak memory), launch (healthy,
 // hardened against legacy). Every figure also goes to reports/bench.json.
 let only = Set((ProcessInfo.processInfo.environment["CHAOS_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -61,6 +62,10 @@ do {
     }
     if wanted("sweeps") {
         try SweepBenchmark.run(chaos: chaos, rounds: 3, trials: 60)
+        print("")
+    }
+    if wanted("catalog") {
+        try SweepBenchmark.catalog(chaos: chaos, limit: 60)
         print("")
     }
     if wanted("hunt") {
