@@ -141,19 +141,10 @@ import Testing
 /// gives the same verdicts, trial for trial, the same failures and coverage.
 @Suite struct ForkServerSweepTests {
     @Test func forkedWorkersGiveTheVerdictsOfSpawnedOnesTrialForTrial() throws {
-        var options = RunOptions(target: try TargetSelection.reference(), seed: nil, keepScratch: false)
-        options.optionOverrides = ["synchronous": "off"]  // so that some trials lose writes
-        let scenario = try ScenarioLoader.resolve("power-loss-during-save", in: .reference)
-        var forked = Sweeper(scenario: scenario, options: options, kind: .crash, limit: 60, seeds: 1)
-        forked.jobs = 2
-        var spawned = forked
-        spawned.useForkServers = false
-        let (a, b) = (forked.run(), spawned.run())
-        #expect(a.trials == 60 && b.trials == 60)
-        #expect(a.verdicts == b.verdicts)
-        #expect(a.failures == b.failures && !a.failures.isEmpty, "\(a.failures)")
-        #expect(a.pointsCovered == b.pointsCovered && a.pointsTotal == b.pointsTotal)
-        #expect(a.failedReports.map(\.reproduce) == b.failedReports.map(\.reproduce))
+        // synchronous=off, so that some trials lose writes.
+        let (a, b) = try crashSweepTwoWays(synchronous: "off", limit: 60) { $0.useForkServers = false }
+        expectTheSameOutcome(a, b, trials: 60)
+        #expect(!a.failures.isEmpty, "\(a.failures)")
     }
 
     /// Spawns from several threads at once on one server: each child is the one its
@@ -231,21 +222,35 @@ import Testing
 @Suite struct CrashImageSweepTests {
     @Test(arguments: [("hardened", "off"), ("hardened", "normal"), ("legacy", nil)] as [(String, String?)])
     func trialsFromImagesGiveTheVerdictsOfWholeTrials(variant: String, synchronous: String?) throws {
-        var options = RunOptions(target: try TargetSelection.reference(variant: variant), seed: nil, keepScratch: false)
-        if let synchronous { options.optionOverrides = ["synchronous": synchronous] }
-        let scenario = try ScenarioLoader.resolve("power-loss-during-save", in: .reference)
-        var imaged = Sweeper(scenario: scenario, options: options, kind: .crash, limit: 90, seeds: 1)
-        imaged.jobs = 2
-        var whole = imaged
-        whole.useImages = false
-        let (a, b) = (imaged.run(), whole.run())
-        #expect(a.trials == 90 && b.trials == 90)
-        #expect(a.verdicts == b.verdicts)
-        #expect(a.failures == b.failures, "\(a.failures) \(b.failures)")
-        #expect(a.pointsCovered == b.pointsCovered && a.pointsTotal == b.pointsTotal)
-        #expect(a.failedReports.map(\.reproduce) == b.failedReports.map(\.reproduce))
+        let (a, b) = try crashSweepTwoWays(variant: variant, synchronous: synchronous, limit: 90) { $0.useImages = false }
+        expectTheSameOutcome(a, b, trials: 90)
         let images = try #require(a.fromImages)
         #expect(images.trials + a.failedTrials <= 90 && images.trials > 0 && images.launches <= 90, "\(images)")
         #expect(b.fromImages == nil)
     }
+}
+
+/// The crash sweep of `power-loss-during-save` at -j 2, as it runs by default and as
+/// `other` changes it.
+private func crashSweepTwoWays(variant: String = "hardened", synchronous: String?, limit: Int,
+                               other: (inout Sweeper) -> Void) throws -> (Sweeper.Outcome, Sweeper.Outcome) {
+    var options = RunOptions(target: try TargetSelection.reference(variant: variant), seed: nil, keepScratch: false)
+    if let synchronous { options.optionOverrides = ["synchronous": synchronous] }
+    let scenario = try ScenarioLoader.resolve("power-loss-during-save", in: .reference)
+    var first = Sweeper(scenario: scenario, options: options, kind: .crash, limit: limit, seeds: 1)
+    first.jobs = 2
+    var second = first
+    other(&second)
+    return (first.run(), second.run())
+}
+
+/// Two ways of running one sweep agree: the same trials, verdict for verdict, the same
+/// failures, coverage and failed trials.
+private func expectTheSameOutcome(_ a: Sweeper.Outcome, _ b: Sweeper.Outcome, trials: Int,
+                                  sourceLocation: Testing.SourceLocation = #_sourceLocation) {
+    #expect(a.trials == trials && b.trials == trials, sourceLocation: sourceLocation)
+    #expect(a.verdicts == b.verdicts, sourceLocation: sourceLocation)
+    #expect(a.failures == b.failures, "\(a.failures) \(b.failures)", sourceLocation: sourceLocation)
+    #expect(a.pointsCovered == b.pointsCovered && a.pointsTotal == b.pointsTotal, sourceLocation: sourceLocation)
+    #expect(a.failedReports.map(\.reproduce) == b.failedReports.map(\.reproduce), sourceLocation: sourceLocation)
 }
