@@ -130,8 +130,9 @@ struct ExploreCommand: ParsableCommand {
             + "(\(String(format: "%.1f", Double(outcome.trials) * 1000 / Double(max(1, outcome.durationMs)))) trials/s)")
         print("\(unit) covered: \(covered)")
         if let images = outcome.fromImages, images.trials > 0 {
-            print("\(images.trials) trials started from an image of their cut, in \(images.launches) launches of the app "
-                + "(the first run of the workload taken once; docs/ARCHITECTURE.md, \"Crash trials from images\")")
+            let whole = outcome.trials - images.trials
+            print("from images: \(images.trials) trials passed from an image of their cut (\(images.launches) launches of the app on images)"
+                + (whole > 0 ? "; \(whole) ran whole" : "") + " — docs/ARCHITECTURE.md, \"Crash trials from images\"")
         }
         if !outcome.slowest.isEmpty {
             print("slowest trials: " + outcome.slowest.map { "\($0.trial) \(String(format: "%.1f", Double($0.ms) / 1000)) s" }

@@ -79,8 +79,8 @@ package struct Sweeper {
         package static let slowestKept = 3
         /// Ctrl-C stopped the sweep: the trial cut short and those after it prove nothing.
         package var interrupted = false
-        /// Crash trials that started from an image of their cut, and the launches of the
-        /// app that verified those images (one per distinct image: ``CrashImages``).
+        /// Crash trials that passed from an image of their cut, and the launches of the
+        /// app on images (one per distinct image, those that did not pass included: ``CrashImages``).
         package var fromImages: (trials: Int, launches: Int)?
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
         package var trapSites: [String: Int] {
