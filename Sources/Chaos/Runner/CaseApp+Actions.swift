@@ -16,6 +16,8 @@ extension CaseApp {
             if case let .string(text) = value { log.evidence.userInput.append(UserContent(key: "\(name) \(key)", text: text)) }
         }
         var recovering: RecoveryPoll?
+        let before = log.tracked
+        defer { if let before, let after = log.tracked { log.actionSpans.append((before, after)) } }
         for _ in 0..<action.repeatCount {
             guard var reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else { return cutByThePowerLoss(label) }
             if reply.isRead == true { readActions.insert(name) }

@@ -26,6 +26,11 @@ final class CaseLog {
     /// The writes the app told that carry the tracked writes and syncs counted when each
     /// was told (a run that takes crash images, ``CrashImages``), in order.
     var stamped: [WorkerEvent] = []
+    /// The tracked writes and syncs the last reply counted (a run that tracks writes).
+    var tracked: TrackedIO?
+    /// What each action of the case spanned in tracked writes and syncs, from the reply
+    /// before it to its own: a cut inside one leaves it unresolved (``CrashImages``).
+    var actionSpans: [(from: TrackedIO, to: TrackedIO)] = []
 
     /// A step done: `number` is its number in the scenario (0 for a trial's own step).
     func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, clock: CaseClock, _ result: StepResult) {
@@ -119,5 +124,12 @@ final class CaseLog {
     func record(_ reply: WorkerReply) {
         if let settings = reply.storeSettings { evidence.storeSettings = settings }
         if let points = reply.pointsHit { pointsHit.formUnion(points) }
+        if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { tracked = TrackedIO(writes: writes, syncs: syncs) }
     }
+}
+
+/// Writes and syncs the crash simulator counted in a run of the app.
+struct TrackedIO: Sendable, Equatable {
+    var writes: Int
+    var syncs: Int
 }

@@ -47,10 +47,13 @@ final class CrashImages: @unchecked Sendable {
         return plain ? nil : "the scenario has steps other than launches, actions and stops"
     }
 
-    /// A trial's image and the writes told before its cut.
+    /// A trial's image, the writes told before its cut, and whether the cut fell inside an
+    /// action (which a whole trial then leaves unresolved: the keys it wrote may or may
+    /// not be there, and an app that tells no `attempt` is not blamed for them).
     private struct Entry {
         var image: URL
         var told: [WorkerEvent]
+        var duringAction: Bool
     }
 
     private let root: URL
@@ -104,20 +107,23 @@ final class CrashImages: @unchecked Sendable {
         let runner = CaseRunner(scenario: TrialPlan.apply(carrier, to: sweeper.trialScenario, images: images), options: options)
         // A run that did not pass (a trap, a hang) leaves its group's trials to run whole.
         guard runner.run().verdict == .passed else { return [:] }
-        let stamped = runner.log.stamped
+        let (stamped, spans) = (runner.log.stamped, runner.log.actionSpans)
         var entries: [String: Entry] = [:]
         for (index, trial) in group {
             let image = root.appendingPathComponent(String(index))
             guard case let .powerLoss(moment, _, _) = trial, FileManager.default.fileExists(atPath: image.path) else { continue }
-            let told = stamped.filter { event in
-                guard let io = event.io, io.count == 2 else { return false }
+            // Before the cut: counted below its moment (a cut after write N comes before
+            // anything told once N writes were done; a cut at sync N, before that sync).
+            let before: (Int, Int) -> Bool = { writes, syncs in
                 switch moment {
-                case let .afterWrites(count): return io[0] < count
-                case let .atSync(count): return io[1] < count
-                case .now, .atPoint: return false
+                case let .afterWrites(count): writes < count
+                case let .atSync(count): syncs < count
+                case .now, .atPoint: false
                 }
             }
-            entries[trial.description] = Entry(image: image, told: told)
+            let told = stamped.filter { event in event.io.map { $0.count == 2 && before($0[0], $0[1]) } ?? false }
+            let duringAction = spans.contains { span in before(span.from.writes, span.from.syncs) && !before(span.to.writes, span.to.syncs) }
+            entries[trial.description] = Entry(image: image, told: told, duringAction: duringAction)
         }
         return entries
     }
@@ -146,7 +152,7 @@ final class CrashImages: @unchecked Sendable {
         }
         var options = sweeper.options
         options.worker = options.worker.symbolicating(false)
-        options.start = CaseStart(image: entry.image, told: entry.told[...])
+        options.start = CaseStart(image: entry.image, told: entry.told[...], duringAction: entry.duringAction)
         var report = CaseRunner(scenario: verification, options: options).run()
         lock.lock()
         launches += 1
@@ -175,6 +181,7 @@ final class CrashImages: @unchecked Sendable {
             digest.add(event.event.rawValue)
             digest.add(event.key ?? "")
         }
+        digest.add(entry.duringAction ? "during an action" : "between actions")
         return digest
     }
 
