@@ -131,7 +131,7 @@ struct ExploreCommand: ParsableCommand {
         print("\(unit) covered: \(covered)")
         if let images = outcome.fromImages, images.trials > 0 {
             let whole = outcome.trials - images.trials
-            print("from images: \(images.trials) trials passed from an image of their cut (\(images.launches) launches of the app on images)"
+            print("from images: \(images.trials) trials judged from an image of their cut (\(images.launches) launches of the app on images)"
                 + (whole > 0 ? "; \(whole) ran whole" : "") + " — docs/ARCHITECTURE.md, \"Crash trials from images\"")
         }
         if !outcome.slowest.isEmpty {

@@ -16,7 +16,7 @@ import ChaosTarget
 /// scenario from its second launch. Two trials whose images and told writes are the
 /// same are one launch: a `drop` cut anywhere between two syncs leaves the same disk.
 ///
-/// A trial that does not pass this way is run whole, and that run is its result: a
+/// A trial that fails this way is run whole, and that run is its result: a
 /// finding's report and reproduction are always those of a real cut. So an image can
 /// only spare time; it never passes what a whole trial would fail unless the two runs of
 /// the app behave differently on the same disk (the sweep's test holds the verdicts of
@@ -24,8 +24,7 @@ import ChaosTarget
 ///
 /// Only where the image is the whole state a trial depends on: the fault VFS cuts the
 /// power (not the libc seam), the case runs no remote (whose state a first run would
-/// have changed), and the scenario is launches, actions and stops (no other fault,
-/// clear, wait, kill or checkpoint), at least two launches, the first one first.
+/// have changed), and nothing stands at the cut (``fromImage(_:)``).
 final class CrashImages: @unchecked Sendable {
     /// Why `sweeper`'s trials cannot start from images, or nil when they can.
     static func whyNot(_ sweeper: Sweeper) -> String? {
@@ -35,16 +34,33 @@ final class CrashImages: @unchecked Sendable {
         if !NetworkSeam.needed(by: sweeper.trialScenario, steps: [], among: declaration.remotes).isEmpty {
             return "the case runs a remote, whose state a first run changes"
         }
-        guard steps.first?.action == .launch, steps.filter({ $0.action == .launch }).count >= 2 else {
-            return "the scenario does not start with a launch and launch again"
-        }
-        let plain = steps.allSatisfy { step in
+        return fromImage(steps) == nil ? "the scenario's first run holds more than launches, actions, stops and checkpoints, "
+            + "then damage to the files of the app that is down" : nil
+    }
+
+    /// The steps a trial runs from its image: the faults on the files of the app that is
+    /// down after the first run, then the second launch and all after it. Nil when a
+    /// trial depends on more than its image: the scenario must start with a launch, its
+    /// first run be actions, stops and checkpoints only (so nothing stands at its cut:
+    /// no full disk, no armed fault, no moved clock), and what follows it before the
+    /// second launch only file faults (`corrupt-file`, `delete-file`, `replace-file`),
+    /// which a whole trial carries out on the disk its cut left, as a trial from its
+    /// image does on the image.
+    static func fromImage(_ steps: [ScenarioStep]) -> ArraySlice<ScenarioStep>? {
+        guard steps.first?.action == .launch,
+              let second = steps.indices.dropFirst().first(where: { steps[$0].action == .launch }) else { return nil }
+        let run = steps[1..<second].prefix { step in
             switch step.action {
-            case .launch, .perform, .stop: true
+            case .perform, .stop, .checkpoint: true
             default: false
             }
         }
-        return plain ? nil : "the scenario has steps other than launches, actions and stops"
+        let down = steps[run.endIndex..<second]
+        let onFiles = down.allSatisfy { step in
+            if case let .fault(fault) = step.action { return fault.fault.family == .file }
+            return false
+        }
+        return onFiles ? steps[run.endIndex...] : nil
     }
 
     /// A trial's image, the writes told before its cut, and whether the cut fell inside an
@@ -60,8 +76,10 @@ final class CrashImages: @unchecked Sendable {
     private let verification: Scenario
     private var entries: [String: Entry] = [:]
     private let lock = NSLock()
-    /// The report of each image verified as passed, by its digest and told writes.
-    private var passed: [ImageDigest: CaseReport] = [:]
+    /// The report of each image judged so (passed, or inconclusive: one of the scenario's
+    /// own faults found nothing to act on, as on that disk it would in a whole trial), by
+    /// its digest and told writes.
+    private var judged: [ImageDigest: CaseReport] = [:]
     private var launches = 0
     private var served = 0
 
@@ -69,10 +87,8 @@ final class CrashImages: @unchecked Sendable {
     init?(sweeper: Sweeper, trials: [SweepTrial]) {
         guard Self.whyNot(sweeper) == nil, let root = try? ScratchFolder.make(in: sweeper.options.scratchRoot, for: "images") else { return nil }
         self.root = root
-        let steps = sweeper.trialScenario.steps
-        let second = steps.indices.filter { steps[$0].action == .launch }[1]
         var verification = sweeper.trialScenario
-        verification.steps = Array(steps[second...])
+        verification.steps = Array(Self.fromImage(verification.steps) ?? [])
         self.verification = verification
         let numbered = Array(trials.enumerated())
         let (whole, torn) = (numbered.filter { !$0.element.isTorn }, numbered.filter(\.element.isTorn))
@@ -128,20 +144,20 @@ final class CrashImages: @unchecked Sendable {
         return entries
     }
 
-    /// How many trials passed from their image, and how many launches of the app verified images.
+    /// How many trials were judged from their image, and how many launches of the app were made on images.
     var counts: (trials: Int, launches: Int) {
         lock.lock()
         defer { lock.unlock() }
         return (served, launches)
     }
 
-    /// `trial` from its image: its result when it passed, nil when it has no image or did
-    /// not pass (then it is run whole).
+    /// `trial` from its image: its result when it passed (or was inconclusive), nil when
+    /// it has no image or failed from it (then it is run whole).
     func run(_ trial: SweepTrial, sweeper: Sweeper) -> Sweeper.TrialResult? {
         guard let entry = entries[trial.description] else { return nil }
         let key = Self.digest(of: entry)
         lock.lock()
-        let known = passed[key]
+        let known = judged[key]
         lock.unlock()
         if var report = known {
             lock.lock()
@@ -156,12 +172,13 @@ final class CrashImages: @unchecked Sendable {
         var report = CaseRunner(scenario: verification, options: options).run()
         lock.lock()
         launches += 1
-        if report.verdict == .passed {
-            passed[key] = report
+        let kept = report.verdict == .passed || report.verdict == .inconclusive
+        if kept {
+            judged[key] = report
             served += 1
         }
         lock.unlock()
-        guard report.verdict == .passed || report.verdict == .interrupted else { return nil }
+        guard kept || report.verdict == .interrupted else { return nil }
         report.reproduce = sweeper.reproduceCommand(trial)
         return Sweeper.TrialResult(report: report, fired: true, io: nil)
     }
