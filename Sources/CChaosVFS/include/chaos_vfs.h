@@ -198,9 +198,6 @@ int chaos_vfs_powerloss_image_at(int at_sync, int after_writes, int mode, unsign
 ** image that would pass it is not taken (a trial run whole instead of a full disk). */
 void chaos_vfs_powerloss_image_budget(long long bytes);
 
-/* Images taken, and images that could not be made (a copy failed), so far. */
-void chaos_vfs_powerloss_image_stats(long long *taken, long long *failed);
-
 /*
 ** Since enabling: tracked xWrite and xSync calls that reached the disk (or were
 ** about to), and undo-log entries pending now (across all paths). Any may be NULL.

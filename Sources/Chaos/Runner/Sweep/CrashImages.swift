@@ -13,7 +13,7 @@ import ChaosTarget
 /// and the app's events carry the writes and syncs counted when each was told, so a
 /// trial knows which acknowledgements came before its cut. A trial is then a case that
 /// starts from its image with those writes told (``CaseStart``) and runs the
-/// scenario from its second launch. Two trials whose images and told writes are the
+/// scenario from the end of its first run (``fromImage(_:)``). Two trials whose images and told writes are the
 /// same are one launch: a `drop` cut anywhere between two syncs leaves the same disk.
 ///
 /// A trial that fails this way is run whole, and that run is its result: a
@@ -158,11 +158,9 @@ final class CrashImages: @unchecked Sendable {
         let key = Self.digest(of: entry)
         lock.lock()
         let known = judged[key]
+        if known != nil { served += 1 }
         lock.unlock()
         if var report = known {
-            lock.lock()
-            served += 1
-            lock.unlock()
             report.reproduce = sweeper.reproduceCommand(trial)
             return Sweeper.TrialResult(report: report, fired: true, io: nil)
         }

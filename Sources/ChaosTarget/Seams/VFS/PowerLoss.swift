@@ -172,13 +172,6 @@ package enum PowerLoss {
     /// Whether the worker's events carry the counts they were told at: images are taken.
     package static let stampsEvents = Mutex(false)
 
-    /// Images taken and images that could not be made, so far.
-    package static func imageStats() -> (taken: Int, failed: Int) {
-        var taken: Int64 = 0, failed: Int64 = 0
-        chaos_vfs_powerloss_image_stats(&taken, &failed)
-        return (Int(taken), Int(failed))
-    }
-
     /// Since enabling: tracked writes and syncs, and undo entries pending now.
     package static func stats() -> (writes: Int, syncs: Int, pending: Int) {
         if seam == .libc { return LibcSeam.powerLossStats() }
