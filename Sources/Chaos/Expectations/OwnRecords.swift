@@ -2,7 +2,9 @@
 /// launch on an empty folder made (learned once per command: ``CleanLaunch``) — by key,
 /// or by table and row when the keys are new at each launch (Fluent's seed migrations
 /// insert the same rows under fresh UUIDs) — and what the target declares
-/// (``ChaosTarget/ownRecords``: keys, or prefixes ending in `*`).
+/// (``ChaosTarget/ownRecords``: keys, or prefixes ending in `*`). A case that puts a
+/// store of its own in place (`replace-file`) learns what a clean launch on it shows
+/// too: those records are the store's, brought by no action (``CleanLaunch``).
 /// GRDB's demo app fills an empty table with sample players at launch; a crash that
 /// cut its own writes leaves a relaunch that makes them again. Such a record is not
 /// evidence of anything, so the set check never counts it as unexpected.

@@ -4,8 +4,11 @@ import Foundation
 extension Sweeper {
     /// What every trial is judged on: the scenario's own data expectations when it has
     /// any (`no-silent-loss`, `integrity`, `preserved: acknowledged`: the storage
-    /// catalog's), else the store's integrity and every acknowledged write kept. The
-    /// scenario's other expectations describe its one fault, not every one.
+    /// catalog's), else the store's integrity and every acknowledged write kept; and its
+    /// `preserved: CHECKPOINT` for a checkpoint taken after the first run (a migrated
+    /// store's records kept across a restart), which a trial's fault in the first run
+    /// cannot keep from being taken. The scenario's other expectations describe its one
+    /// fault, not every one.
     /// Integrity is `ok-if-used`: a store the app set aside is no longer its data (what
     /// it shows is, and `preserved` judges that), and a target that keeps plain files
     /// has no SQLite store to check (`integrity: ok` would fail it for want of one).
@@ -21,7 +24,23 @@ extension Sweeper {
             if case let .recoveredWithin(bound) = kind { return bound }
             return nil
         }.first ?? Self.responsiveBound
-        return (own.isEmpty ? [.integrityIfUsed, .preserved(Expectation.acknowledged)] : own) + [.responsiveWithin(bound)]
+        let later = checkpointsAfterTheFirstRun
+        let kept = kinds.filter { kind in
+            if case let .preserved(name) = kind { return later.contains(name) }
+            return false
+        }
+        return (own.isEmpty ? [.integrityIfUsed, .preserved(Expectation.acknowledged)] : own) + kept + [.responsiveWithin(bound)]
+    }
+
+    /// The checkpoints the scenario takes from its second launch on: a trial's fault is
+    /// in its first run.
+    var checkpointsAfterTheFirstRun: Set<String> {
+        let steps = scenario.steps
+        guard let second = steps.indices.filter({ steps[$0].action == .launch }).dropFirst().first else { return [] }
+        return Set(steps[second...].compactMap { step in
+            if case let .checkpoint(name) = step.action { return name }
+            return nil
+        })
     }
 
     /// How long the seeds let an app take to recover, and so to answer.
