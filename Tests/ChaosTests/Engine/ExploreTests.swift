@@ -222,15 +222,45 @@ import Testing
 @Suite struct CrashImageSweepTests {
     /// `corrupted-db` garbles the store between its runs: a whole trial garbles the disk its
     /// cut left, a trial from its image the image (and where the cut left the store too
-    /// small to garble, both are inconclusive).
+    /// small to garble, both are inconclusive). `visits-storage-full` fills the disk and
+    /// `visits-retry-load` arms an I/O error for the next launch while the app is down.
     @Test(arguments: [("power-loss-during-save", "hardened", "off"), ("power-loss-during-save", "hardened", "normal"),
-                      ("power-loss-during-save", "legacy", nil), ("corrupted-db", "hardened", nil)] as [(String, String, String?)])
+                      ("power-loss-during-save", "legacy", nil), ("corrupted-db", "hardened", nil),
+                      ("visits-storage-full", "hardened", nil), ("visits-retry-load", "hardened", nil)] as [(String, String, String?)])
     func trialsFromImagesGiveTheVerdictsOfWholeTrials(scenario: String, variant: String, synchronous: String?) throws {
         let (a, b) = try crashSweepTwoWays(scenario, variant: variant, synchronous: synchronous, limit: 90) { $0.useImages = false }
         expectTheSameOutcome(a, b, trials: 90)
         let images = try #require(a.fromImages)
         #expect(images.trials + a.failedTrials <= 90 && images.trials > 0 && images.launches <= 90, "\(images)")
         #expect(b.fromImages == nil)
+    }
+
+    /// What a trial from its image runs: the steps after the first run, when that run
+    /// ends with a stop and only faults and clears meet the app that is down; a fault that
+    /// meets the app still running (before the cut, in a whole trial) is no image's.
+    @Test func aTrialStartsFromItsImageOnlyWhereTheStepsBetweenTheRunsMeetAnAppThatIsDown() throws {
+        func steps(_ name: String) throws -> [ScenarioStep] {
+            let options = RunOptions(target: try TargetSelection.reference(), seed: nil, keepScratch: false)
+            return Sweeper(scenario: try ScenarioLoader.resolve(name, in: .reference), options: options, kind: .crash, limit: 1, seeds: 1)
+                .trialScenario.steps
+        }
+        let full = try steps("visits-storage-full")
+        #expect(CrashImages.fromImage(full)?.first?.label.contains("disk-full") == true, "\(full.map(\.label))")
+        #expect(CrashImages.fromImage(try steps("store-locked-at-launch")) != nil)
+        #expect(CrashImages.fromImage(try steps("settings-kept-while-store-read-only")) == nil, "read-only while the app runs")
+        #expect(CrashImages.fromImage(try steps("disk-full-on-save")) == nil, "a full disk stands at the cut")
+    }
+
+    /// A trial answers within the scenario's own `responsive-within`, else its
+    /// `recovered-within`: `store-locked-at-launch` allows a launch 30 s under the lock
+    /// (SQLite waits out 20 of them), and its sweep failed every trial "slow answers" at 5.
+    @Test func aSweepHoldsItsTrialsToTheScenariosOwnBoundOnAnswering() throws {
+        func oracle(_ name: String) throws -> [Chaos.Expectation] {
+            let options = RunOptions(target: try TargetSelection.reference(), seed: nil, keepScratch: false)
+            return Sweeper(scenario: try ScenarioLoader.resolve(name, in: .reference), options: options, kind: .crash, limit: 1, seeds: 1).oracle
+        }
+        #expect(try oracle("store-locked-at-launch").contains(.responsiveWithin(.seconds(30))))
+        #expect(try oracle("power-loss-during-save").contains(.responsiveWithin(.seconds(5))))
     }
 
     /// An app that tells no `attempt` before it writes (the ledger, on sqlite-nio's own

@@ -35,17 +35,20 @@ final class CrashImages: @unchecked Sendable {
             return "the case runs a remote, whose state a first run changes"
         }
         return fromImage(steps) == nil ? "the scenario's first run holds more than launches, actions, stops and checkpoints, "
-            + "then damage to the files of the app that is down" : nil
+            + "then faults and clears of the app that is down" : nil
     }
 
-    /// The steps a trial runs from its image: the faults on the files of the app that is
+    /// The steps a trial runs from its image: the faults and clears of the app that is
     /// down after the first run, then the second launch and all after it. Nil when a
     /// trial depends on more than its image: the scenario must start with a launch, its
     /// first run be actions, stops and checkpoints only (so nothing stands at its cut:
     /// no full disk, no armed fault, no moved clock), and what follows it before the
-    /// second launch only file faults (`corrupt-file`, `delete-file`, `replace-file`),
-    /// which a whole trial carries out on the disk its cut left, as a trial from its
-    /// image does on the image.
+    /// second launch faults, clears and waits after a stop: damage to the files
+    /// (`corrupt-file`, `delete-file`, `replace-file`), which a whole trial carries out on
+    /// the disk its cut left, as a trial from its image does on the image; faults armed
+    /// at the next launch (a full disk, an I/O error, a held lock), which a whole trial
+    /// arms with the app down after its cut, as a trial from its image does before its
+    /// first launch.
     static func fromImage(_ steps: [ScenarioStep]) -> ArraySlice<ScenarioStep>? {
         guard steps.first?.action == .launch,
               let second = steps.indices.dropFirst().first(where: { steps[$0].action == .launch }) else { return nil }
@@ -56,11 +59,17 @@ final class CrashImages: @unchecked Sendable {
             }
         }
         let down = steps[run.endIndex..<second]
-        let onFiles = down.allSatisfy { step in
-            if case let .fault(fault) = step.action { return fault.fault.family == .file }
-            return false
+        let appDown = down.allSatisfy { step in
+            switch step.action {
+            case let .fault(fault): fault.fault.family != .power
+            case .clear, .wait: true
+            default: false
+            }
         }
-        return onFiles ? steps[run.endIndex...] : nil
+        // Steps between the runs meet an app that is down only after a stop: one that
+        // meets the app running meets it before the cut, which the image then holds.
+        guard appDown, down.isEmpty || run.last?.action == .stop else { return nil }
+        return steps[run.endIndex...]
     }
 
     /// A trial's image, the writes told before its cut, and whether the cut fell inside an

@@ -13,14 +13,20 @@ extension Sweeper {
     /// it shows is, and `preserved` judges that), and a target that keeps plain files
     /// has no SQLite store to check (`integrity: ok` would fail it for want of one).
     /// And every trial is held to answering each launch and action within the
-    /// scenario's `recovered-within` bound (5 s, the seeds' bound, when it has none): a
-    /// trial whose app stops answering is a deviation, whatever else happened in it.
+    /// scenario's own `responsive-within` bound, else its `recovered-within` (5 s, the
+    /// seeds' bound, when it has neither): a trial whose app stops answering is a
+    /// deviation, whatever else happened in it. (`store-locked-at-launch` allows a launch
+    /// 30 s under a held lock, which SQLite itself waits out for 20; its sweep held
+    /// every trial to 5 s and failed them "slow answers".)
     var oracle: [Expectation] {
         let kinds = scenario.expectations.map(\.kind)
         let own = kinds.filter { kind in
             [.noSilentLoss, .integrity, .integrityIfUsed, .preserved(Expectation.acknowledged)].contains(kind)
         }
         let bound = kinds.lazy.compactMap { kind -> Duration? in
+            if case let .responsiveWithin(bound) = kind { return bound }
+            return nil
+        }.first ?? kinds.lazy.compactMap { kind -> Duration? in
             if case let .recoveredWithin(bound) = kind { return bound }
             return nil
         }.first ?? Self.responsiveBound
