@@ -178,7 +178,9 @@ package enum HTMLReportWriter {
         let failures = sweep.failures.isEmpty ? "none"
             : sweep.failures.sorted { $0.key < $1.key }.map { "\($0.value) \($0.key)" }.joined(separator: ", ")
         return "\n<dt>Sweep</dt><dd>\(escape(sweep.kind)) sweep of \(escape(sweep.scenario))\(sweep.shard.map { ", shard \(escape($0))" } ?? ""): "
-            + "\(sweep.trials) trials, \(covered) covered, \(sweep.idleTrials) whose fault never fired; failures: \(escape(failures))"
+            + "\(sweep.trials) trials, \(covered) covered, \(sweep.idleTrials) whose fault never fired"
+            + (sweep.fromImages.map { "; \($0.trials) judged from an image of their cut (\($0.launches) launches on images)" } ?? "")
+            + "; failures: \(escape(failures))"
             + (sweep.pointsTotal == 0 && sweep.shard == nil ? " — inconclusive: no seam saw the workload touch the target's files" : "") + "</dd>"
     }
 

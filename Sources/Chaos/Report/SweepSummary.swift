@@ -17,6 +17,15 @@ package struct SweepSummary: Codable, Sendable, Equatable {
     package var failures: [String: Int]
     /// `I/N` for a shard, nil for a whole sweep (or shards merged).
     @ExplicitNull package var shard: String?
+    /// A crash sweep's trials judged from an image of their cut, and the launches of the
+    /// app on images (docs/ARCHITECTURE.md, "Crash trials from images"); nil when its
+    /// trials all ran whole. Absent from reports written before it was.
+    package var fromImages: FromImages?
+
+    package struct FromImages: Codable, Sendable, Equatable {
+        package var trials: Int
+        package var launches: Int
+    }
 
     package init(kind: String, scenario: String, trials: Int, pointsTotal: Int?, pointsCovered: Int, idleTrials: Int,
                  failures: [String: Int], shard: String?) {
@@ -43,6 +52,10 @@ package struct SweepSummary: Codable, Sendable, Equatable {
             merged.pointsCovered += part.pointsCovered
             merged.idleTrials += part.idleTrials
             merged.failures.merge(part.failures, uniquingKeysWith: +)
+            if let images = part.fromImages {
+                let sum = merged.fromImages ?? FromImages(trials: 0, launches: 0)
+                merged.fromImages = FromImages(trials: sum.trials + images.trials, launches: sum.launches + images.launches)
+            }
         }
         merged.shard = nil
         return merged

@@ -13,6 +13,12 @@ import Testing
         #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("30 trials"))
         #expect(result.stdout.contains("0 traps, 0 integrity failures, 0 lost acknowledged writes"))
+        // The report says what the console says of the trials judged from images.
+        let report = try JSONReportWriter.read(from: reports.url.appendingPathComponent("chaos-report.json"))
+        let images = try #require(report.sweep?.fromImages)
+        #expect(result.stdout.contains("from images: \(images.trials) trials judged from an image of their cut (\(images.launches) launches"),
+                "\(result.stdout)")
+        #expect(images.trials == 30 && images.launches > 0 && images.launches <= 30)
     }
 
     @Test(arguments: ["off", "normal"])

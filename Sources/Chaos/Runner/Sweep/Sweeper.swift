@@ -91,8 +91,10 @@ package struct Sweeper {
 
         /// The outcome as a report records it.
         package func summary(kind: Kind, scenario: String, shard: String?) -> SweepSummary {
-            SweepSummary(kind: kind.rawValue, scenario: scenario, trials: trials, pointsTotal: pointsTotal,
-                         pointsCovered: pointsCovered, idleTrials: idleTrials, failures: failures, shard: shard)
+            var summary = SweepSummary(kind: kind.rawValue, scenario: scenario, trials: trials, pointsTotal: pointsTotal,
+                                       pointsCovered: pointsCovered, idleTrials: idleTrials, failures: failures, shard: shard)
+            summary.fromImages = fromImages.map { SweepSummary.FromImages(trials: $0.trials, launches: $0.launches) }
+            return summary
         }
     }
 
