@@ -62,7 +62,11 @@ final class RemoteServer {
         // app's registry) ends when the controller does, however it ends.
         let server = RemoteServer(remote: remote, host: NetworkFaultProxy.host, port: port, process: process, log: log)
         // Until it accepts a connection, it dies, or the case's deadline (a server gets 30 s at most).
+        // Asked again after 1 ms, then twice as long each time up to 20: a server that
+        // listens in a few milliseconds (the reference app's registry) is not waited on
+        // for a whole 20 (every case of a sweep or a hunt that runs a remote pays it).
         let bound = min(deadline, .now + .seconds(30))
+        var pause = Duration.milliseconds(1)
         while !TCPProbe.accepts(host: NetworkFaultProxy.host, port: port, until: min(bound, .now + .milliseconds(100))) {
             if let ended = process.pollExit() {
                 throw .harness("the remote '\(remote.name)' ended before it listened (\(ended)): \(server.logTail)")
@@ -71,7 +75,8 @@ final class RemoteServer {
                 server.stop()
                 throw .harness("the remote '\(remote.name)' did not listen on port \(port) in time: \(server.logTail)")
             }
-            _ = ChildProcess.awaitEnd(of: process.pid, deadline: min(bound, .now + .milliseconds(20)))
+            _ = ChildProcess.awaitEnd(of: process.pid, deadline: min(bound, .now + pause))
+            pause = min(pause * 2, .milliseconds(20))
         }
         return server
     }
