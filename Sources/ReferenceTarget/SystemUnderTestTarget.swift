@@ -184,7 +184,16 @@ extension SystemUnderTestTarget: ForkServerWarmUp {
             _ = try String.fetchSet(db, sql: "SELECT name FROM warm")
             _ = try Int.fetchOne(db, sql: "SELECT count(*) FROM warm")
             _ = try Int32.fetchOne(db, sql: "PRAGMA schema_version")
-            _ = try Row.fetchAll(db, sql: "SELECT * FROM warm")
+            // A snapshot's rows as its records: the row described, its id unwrapped.
+            let rows = try Row.fetchAll(db, sql: "SELECT * FROM warm")
+            _ = [String: [String: String]].records("warm", rows, id: { $0["id"] as Int64? ?? 0 })
+        }
+        // A favourite saved and read as the app does: its record's coding through GRDB's
+        // upsert and fetch (the favourites are most of the catalog's actions).
+        _ = try? queue.write { db in
+            try db.execute(sql: "CREATE TABLE favorite(id INTEGER PRIMARY KEY, name TEXT NOT NULL, imageURL TEXT NOT NULL)")
+            try Favorite(id: 1, name: "warm", imageURL: "warm").upsert(db)
+            _ = try Favorite.order(Column("id")).fetchAll(db)
         }
         // Kept open: closing it would hand its release to a dispatch thread, and a
         // process with a second thread may not fork.
