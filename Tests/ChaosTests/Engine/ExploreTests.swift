@@ -230,9 +230,12 @@ import Testing
     /// cut left, a trial from its image the image (and where the cut left the store too
     /// small to garble, both are inconclusive). `visits-storage-full` fills the disk and
     /// `visits-retry-load` arms an I/O error for the next launch while the app is down.
+    /// `visits-reset-data`'s user resets the data: its run with no cut, which takes the
+    /// images, loses what the sweep's oracle holds it to, and its images still stand.
     @Test(arguments: [("power-loss-during-save", "hardened", "off"), ("power-loss-during-save", "hardened", "normal"),
                       ("power-loss-during-save", "legacy", nil), ("corrupted-db", "hardened", nil),
-                      ("visits-storage-full", "hardened", nil), ("visits-retry-load", "hardened", nil)] as [(String, String, String?)])
+                      ("visits-storage-full", "hardened", nil), ("visits-retry-load", "hardened", nil),
+                      ("visits-reset-data", "hardened", nil)] as [(String, String, String?)])
     func trialsFromImagesGiveTheVerdictsOfWholeTrials(scenario: String, variant: String, synchronous: String?) throws {
         let (a, b) = try crashSweepTwoWays(scenario, variant: variant, synchronous: synchronous, limit: 90) { $0.useImages = false }
         expectTheSameOutcome(a, b, trials: 90)

@@ -130,8 +130,13 @@ final class CrashImages: @unchecked Sendable {
         var options = sweeper.options
         options.worker = options.worker.symbolicating(false)
         let runner = CaseRunner(scenario: TrialPlan.apply(carrier, to: sweeper.trialScenario, images: images), options: options)
-        // A run that did not pass (a trap, a hang) leaves its group's trials to run whole.
-        guard runner.run().verdict == .passed else { return [:] }
+        // The run is judged as a case, but what it is for is its first run: the images it
+        // took stand whatever the rest of the scenario did to the data (`visits-reset-data`
+        // resets it, which the sweep's `preserved: acknowledged` reads as a loss in a run
+        // with no cut). A run that trapped or could not be run leaves its group's trials
+        // to run whole.
+        let report = runner.run()
+        guard report.trap == nil, report.verdict != .errored, report.verdict != .interrupted else { return [:] }
         let (stamped, spans) = (runner.log.stamped, runner.log.actionSpans)
         var entries: [String: Entry] = [:]
         for (index, trial) in group {
