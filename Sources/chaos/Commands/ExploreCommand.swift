@@ -91,7 +91,8 @@ struct ExploreCommand: ParsableCommand {
         let outcome = sweeper.run(progress: Self.progress(terminal: isatty(1) == 1))
         if isatty(1) == 1 { print("") }
         printOutcome(outcome, kind: kind)
-        try write(outcome.failedReports, sweep: outcome.summary(kind: kind, scenario: loaded.name, shard: shard), options: options)
+        try write(outcome.failedReports, sweep: outcome.summary(kind: kind, scenario: loaded.name, shard: shard), options: options,
+                  durationMs: outcome.durationMs)
         if outcome.interrupted || RunInterruption.requested { throw ExitCode(.interrupted) }
         if outcome.failures["errored"] != nil && outcome.failedTrials == outcome.failures["errored"] { throw ExitCode(.harnessError) }
         if !outcome.failures.isEmpty { throw ExitCode(.failed) }
@@ -167,8 +168,11 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// The report: the sweep's coverage, and a case for each failed trial.
-    private func write(_ reports: [CaseReport], sweep: SweepSummary?, options: RunOptions, note: String = "(the failed trials)") throws {
-        var report = RunReport(run: RunInfo.now(options: options), cases: reports)
+    /// `durationMs`: the sweep's wall time (the report's cases are only its failed trials,
+    /// whose durations would say 0 ms for a sweep that failed none).
+    private func write(_ reports: [CaseReport], sweep: SweepSummary?, options: RunOptions, note: String = "(the failed trials)",
+                       durationMs: Int? = nil) throws {
+        var report = RunReport(run: RunInfo.now(options: options), cases: reports, durationMs: durationMs)
         report.sweep = sweep
         let written = try ReportSet.write(report, to: URL(fileURLWithPath: reportDir))
         print("report: \(written.html.path)\(reports.isEmpty ? "" : " " + note)")

@@ -19,6 +19,7 @@ import Testing
         #expect(result.stdout.contains("from images: \(images.trials) trials judged from an image of their cut (\(images.launches) launches"),
                 "\(result.stdout)")
         #expect(images.trials == 30 && images.launches > 0 && images.launches <= 30)
+        #expect(report.summary.durationMs > 0, "the sweep's wall time, though no trial failed")
     }
 
     @Test(arguments: ["off", "normal"])
