@@ -188,13 +188,6 @@ extension SystemUnderTestTarget: ForkServerWarmUp {
             let rows = try Row.fetchAll(db, sql: "SELECT * FROM warm")
             _ = [String: [String: String]].records("warm", rows, id: { $0["id"] as Int64? ?? 0 })
         }
-        // A favourite saved and read as the app does: its record's coding through GRDB's
-        // upsert and fetch (the favourites are most of the catalog's actions).
-        _ = try? queue.write { db in
-            try db.execute(sql: "CREATE TABLE favorite(id INTEGER PRIMARY KEY, name TEXT NOT NULL, imageURL TEXT NOT NULL)")
-            try Favorite(id: 1, name: "warm", imageURL: "warm").upsert(db)
-            _ = try Favorite.order(Column("id")).fetchAll(db)
-        }
         // Kept open: closing it would hand its release to a dispatch thread, and a
         // process with a second thread may not fork.
         warmQueue = queue

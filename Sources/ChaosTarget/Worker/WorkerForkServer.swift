@@ -88,27 +88,11 @@ package enum WorkerForkServer {
         _ = try? JSONEncoder().encode(full)
         // The counts a reply carries (read, not changed).
         _ = StorageReach.now()
-        // What arming asks of each kind a worker carries out (`WorkerFaults.arm`): of
-        // the kind, and of a fault itself (a cast of an instance is looked up apart).
+        // What arming asks of each kind a worker carries out (`WorkerFaults.arm`).
         for kind in FaultCatalog.inProcess {
             _ = kind as? any PointFault.Type
             _ = kind as? any StorageFault.Type
         }
-        switch armed.fault.base {
-        case is any PointFault, is any StorageFault: break
-        default: break
-        }
-        // The events a fault's firing and the app's log send, and the libc seam's counts
-        // by operation: each a type's first use in every forked worker otherwise
-        // (measured with `perf` in an io sweep's workers).
-        var fired = WorkerEvent(event: .fired, key: "")
-        fired.firing = FaultFiring(id: "warm", kind: IOErrorFault.kind, hit: 1, target: "store", detail: "d", fired: 1, seam: .vfs)
-        var logged = WorkerEvent(event: .log, key: "")
-        logged.log = AppLogRecord(level: "info", message: "m", label: "l", source: "s", file: "f", function: "f", line: 1,
-                                  metadata: ["k": "v"], error: "e")
-        for event in [fired, logged] { _ = try? JSONEncoder().encode(event) }
-        var calls: [StorageCall.Operation: Int] = [:]
-        for operation in StorageCall.Operation.allCases { calls[operation, default: 0] += 1 }
         _ = try? FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory, withIntermediateDirectories: true)
         _ = try? FileManager.default.attributesOfItem(atPath: FileManager.default.temporaryDirectory.path)
     }

@@ -23,13 +23,15 @@ extension Sweeper {
         let own = kinds.filter { kind in
             [.noSilentLoss, .integrity, .integrityIfUsed, .preserved(Expectation.acknowledged)].contains(kind)
         }
-        let bound = kinds.lazy.compactMap { kind -> Duration? in
+        let answering = kinds.lazy.compactMap { kind -> Duration? in
             if case let .responsiveWithin(bound) = kind { return bound }
             return nil
-        }.first ?? kinds.lazy.compactMap { kind -> Duration? in
+        }.first
+        let recovering = kinds.lazy.compactMap { kind -> Duration? in
             if case let .recoveredWithin(bound) = kind { return bound }
             return nil
-        }.first ?? Self.responsiveBound
+        }.first
+        let bound = answering ?? recovering ?? Self.responsiveBound
         let later = checkpointsAfterTheFirstRun
         let kept = kinds.filter { kind in
             if case let .preserved(name) = kind { return later.contains(name) }
