@@ -14,8 +14,8 @@ extension Hunter {
         var hunt = self
         hunt.remotes = options.target.declaration.remotes.map(\.name).sorted()
         hunt.options.stepBound = Self.stepBound(slowestPlainMs: 0)
-        let stopForkServers = hunt.startForkServers()
-        defer { stopForkServers() }
+        let stopServers = hunt.startServers()
+        defer { stopServers() }
         // What it fails with now, and how often: the first of a few runs that fails.
         var runs = 0
         let reports = hunt.runSchedules(Array(repeating: schedule, count: 1 + HuntConfirmation.triesBefore))

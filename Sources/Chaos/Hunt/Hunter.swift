@@ -87,8 +87,8 @@ package struct Hunter {
         guard let workload = options.target.declaration.workload else { throw .noWorkload(options.target.name) }
         try makeFoundDirectory()
         var hunt = self
-        let stopForkServers = hunt.startForkServers()
-        defer { stopForkServers() }
+        let stopServers = hunt.startServers()
+        defer { stopServers() }
         var outcome = HuntOutcome(seed: seed)
         let (surface, plainCases, slowest) = hunt.discoverSurface(workload: workload)
         outcome.surface = surface
@@ -116,13 +116,17 @@ package struct Hunter {
     }
 
     /// Workers forked from servers started once (AFL's fork server), `jobs` of them, their
-    /// logs in a scratch folder that goes with them.
+    /// logs in a scratch folder that goes with them; remotes started ahead of the cases
+    /// that take them (``RemotePool``), their folders in the same.
     /// Returns what stops them.
-    mutating func startForkServers() -> () -> Void {
+    mutating func startServers() -> () -> Void {
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
         options.forkServers = pool
+        let remotes = logs.map { RemotePool(folder: $0, mark: $0.lastPathComponent + "/remote") }
+        options.remotePool = remotes
         return {
+            remotes?.shutDown()
             pool.shutDown()
             if let logs { try? FileManager.default.removeItem(at: logs) }
         }

@@ -69,7 +69,7 @@ package final class CaseRunner {
         defer { cleanUp() }
         do {
             try seams.setUp(for: scenario, in: SeamSetting(scratch: scratch, dataDirectory: files.dataDirectory, deadline: clock.deadline,
-                                                           mark: scratch.lastPathComponent))
+                                                           mark: scratch.lastPathComponent, remotes: options.remotePool))
         } catch {
             return report(verdict: error.verdict.0, error: error.verdict.1)
         }

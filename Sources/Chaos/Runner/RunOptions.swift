@@ -32,6 +32,9 @@ package struct RunOptions: Sendable {
     package var recoveryPollCap: Duration?
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
     package var forkServers: ForkServerPool?
+    /// The remotes a sweep's or a hunt's cases take already listening; nil: each case
+    /// starts its own.
+    package var remotePool: RemotePool?
     /// Where a case starts from instead of an empty data folder: a crash image
     /// (``CrashImages``), and the writes the app had told before that cut.
     var start: CaseStart?

@@ -79,6 +79,8 @@ struct SeamSetting {
     var dataDirectory: URL
     var deadline: ContinuousClock.Instant
     var mark: String
+    /// The remotes started ahead in a sweep or a hunt (``RemotePool``).
+    var remotes: RemotePool?
 }
 
 /// Why a seam cannot serve a case.

@@ -30,6 +30,10 @@ package struct Sweeper {
     /// Whether trial workers come from fork servers (``ForkServer``); false spawns each
     /// one fresh (the outcome is the same either way: a test holds them to it).
     package var useForkServers = true
+    /// Whether the remotes its cases run are started ahead and ended behind them
+    /// (``RemotePool``); false starts and ends each in its case (the outcome is the same
+    /// either way: a test holds them to it).
+    package var useRemotePool = true
     /// Whether a crash sweep's trials start from images of their cuts (``CrashImages``:
     /// one launch each, not two); false runs each whole (the verdicts are the same either
     /// way: a test holds them to it).
@@ -82,6 +86,10 @@ package struct Sweeper {
         /// Crash trials that passed from an image of their cut, and the launches of the
         /// app on images (one per distinct image, those that did not pass included: ``CrashImages``).
         package var fromImages: (trials: Int, launches: Int)?
+        /// The trials' cases' time, and the scenario's steps' in it (launches, actions, stops,
+        /// faults), summed: the rest is setting up, the evidence and tearing down (`make bench`).
+        package var caseMs = 0
+        package var stepMs = 0
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
         package var trapSites: [String: Int] {
             failedReports.compactMap(\.trap).reduce(into: [:]) { sites, trap in sites[trap.site ?? trap.signalName, default: 0] += 1 }
@@ -130,7 +138,10 @@ package struct Sweeper {
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
         sweep.options.forkServers = useForkServers ? pool : nil
+        let remotes = useRemotePool ? logs.map { RemotePool(folder: $0, mark: $0.lastPathComponent + "/remote") } : nil
+        sweep.options.remotePool = remotes
         defer {
+            remotes?.shutDown()
             pool.shutDown()
             if let logs { try? FileManager.default.removeItem(at: logs) }
         }
@@ -271,6 +282,8 @@ package struct Sweeper {
             return
         }
         outcome.trials += 1
+        outcome.caseMs += report.durationMs
+        outcome.stepMs += report.steps.reduce(0) { $0 + $1.durationMs }
         outcome.verdicts.append(report.verdict)
         outcome.slowest.append((trial, report.durationMs))
         outcome.slowest = Array(outcome.slowest.sorted { $0.ms > $1.ms }.prefix(Outcome.slowestKept))

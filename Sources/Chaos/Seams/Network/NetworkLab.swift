@@ -26,27 +26,36 @@ package final class NetworkLab {
     private let servers: [RemoteServer]
     /// The proxy in front of each remote, by the remote's name.
     private let proxies: [String: NetworkFaultProxy]
+    /// Where the servers come from and go to in a sweep or a hunt.
+    private let pool: RemotePool?
 
-    private init(group: MultiThreadedEventLoopGroup, servers: [RemoteServer], proxies: [String: NetworkFaultProxy]) {
+    private init(group: MultiThreadedEventLoopGroup, servers: [RemoteServer], proxies: [String: NetworkFaultProxy], pool: RemotePool?) {
         self.group = group
         self.servers = servers
         self.proxies = proxies
+        self.pool = pool
     }
 
-    /// Starts or reaches each of `remotes`, and a proxy in front of each on a free port of
-    /// 127.0.0.1. On a failure, what was started is stopped.
-    package static func start(_ remotes: [Remote], scratch: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> NetworkLab {
+    /// Starts or reaches each of `remotes` (a server `pool` started ahead, if it has one
+    /// ready), and a proxy in front of each on a free port of 127.0.0.1. On a failure,
+    /// what was started is stopped.
+    package static func start(_ remotes: [Remote], scratch: URL, mark: String, deadline: ContinuousClock.Instant,
+                              pool: RemotePool? = nil) throws(SeamUnavailable) -> NetworkLab {
         // One thread is plenty for a few connections at a time, and one is less to stop.
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
         var servers: [RemoteServer] = []
         var proxies: [String: NetworkFaultProxy] = [:]
         let fail = { (problem: SeamUnavailable) -> SeamUnavailable in
-            NetworkLab(group: group, servers: servers, proxies: proxies).stop()
+            NetworkLab(group: group, servers: servers, proxies: proxies, pool: pool).stop()
             return problem
         }
         for remote in remotes {
             let server: RemoteServer
-            do { server = try RemoteServer.start(remote, scratch: scratch, mark: mark, deadline: deadline) } catch { throw fail(error) }
+            if let ready = pool?.take(remote) {
+                server = ready
+            } else {
+                do { server = try RemoteServer.start(remote, scratch: scratch, mark: mark, deadline: deadline) } catch { throw fail(error) }
+            }
             servers.append(server)
             do {
                 proxies[remote.name] = try NetworkFaultProxy.start(upstreamHost: server.host, upstreamPort: server.port, group: group)
@@ -54,7 +63,7 @@ package final class NetworkLab {
                 throw fail(.harness("cannot start the fault proxy in front of '\(remote.name)': \(error)"))
             }
         }
-        return NetworkLab(group: group, servers: servers, proxies: proxies)
+        return NetworkLab(group: group, servers: servers, proxies: proxies, pool: pool)
     }
 
     /// Where the app reaches each remote: its proxy.
@@ -99,11 +108,14 @@ package final class NetworkLab {
         [connectionsProbe] + declaration.remotes.flatMap { $0.probes.keys.map { probePrefix + $0 } }.sorted()
     }
 
-    /// Stops the proxies, the servers Chaos started, then the event-loop thread. Blocks
-    /// until everything is closed; call it once, off the event loop.
+    /// Stops the proxies, the servers Chaos started (ended in the background by a pool,
+    /// which waits for them before its command ends), then the event-loop thread. Blocks
+    /// until everything but a pool's servers is closed; call it once, off the event loop.
     package func stop() {
         for proxy in proxies.values { proxy.stop() }
-        for server in servers { server.stop() }
+        for server in servers {
+            if let pool { pool.retire(server) } else { server.stop() }
+        }
         try? group.syncShutdownGracefully()
     }
 }

@@ -39,7 +39,8 @@ final class NetworkSeam: FaultSeam {
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
         let needed = Self.needed(by: scenario, steps: steps, among: remotes)
         guard !needed.isEmpty else { return }
-        lab = try NetworkLab.start(needed, scratch: setting.scratch, mark: setting.mark + "/remote", deadline: setting.deadline)
+        lab = try NetworkLab.start(needed, scratch: setting.scratch, mark: setting.mark + "/remote", deadline: setting.deadline,
+                                   pool: setting.remotes)
     }
 
     /// Where the app reaches each remote of the case: its proxy.

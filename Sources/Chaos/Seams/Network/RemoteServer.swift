@@ -7,24 +7,41 @@ import Glibc
 /// A remote the target declares, running for one case: a server Chaos started on a free
 /// port of 127.0.0.1 (and ends with everything it started), or an address that already
 /// listened. Either way it accepted a connection before the case went on.
-final class RemoteServer {
+/// Unchecked Sendable: every field is a constant, and ``ChildProcess`` is safe to share.
+final class RemoteServer: @unchecked Sendable {
     let remote: Remote
     let host: String
     let port: Int
     private let process: ChildProcess?
     private let log: URL?
+    /// The server's folder when it is not inside a case's scratch (``RemotePool``):
+    /// removed when the server is stopped.
+    private let ownFolder: URL?
 
-    private init(remote: Remote, host: String, port: Int, process: ChildProcess?, log: URL?) {
+    private init(remote: Remote, host: String, port: Int, process: ChildProcess?, log: URL?, ownFolder: URL? = nil) {
         self.remote = remote
         self.host = host
         self.port = port
         self.process = process
         self.log = log
+        self.ownFolder = ownFolder
     }
 
     /// Starts or reaches `remote`; its folder and logs go in `scratch`. `mark` goes in a
     /// started server's environment, so what it leaves is found if the controller dies.
     static func start(_ remote: Remote, scratch: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
+        let folder = scratch.appendingPathComponent("remote-\(remote.name)", isDirectory: true)
+        return try start(remote, folder: folder, ownsFolder: false, mark: mark, deadline: deadline)
+    }
+
+    /// Starts or reaches `remote` with `folder` its own: removed when it stops (a pooled
+    /// server's, ``RemotePool``).
+    static func start(_ remote: Remote, folder: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
+        try start(remote, folder: folder, ownsFolder: true, mark: mark, deadline: deadline)
+    }
+
+    private static func start(_ remote: Remote, folder: URL, ownsFolder: Bool, mark: String,
+                              deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
         switch remote.source {
         case let .address(host, port):
             let bound = min(deadline, .now + .seconds(5))
@@ -35,15 +52,15 @@ final class RemoteServer {
             return RemoteServer(remote: remote, host: host, port: port, process: nil, log: nil)
         case let .command(executable, arguments, environment):
             return try launch(remote, executable: executable, arguments: arguments, environment: environment,
-                              scratch: scratch, mark: mark, deadline: deadline)
+                              folder: folder, ownsFolder: ownsFolder, mark: mark, deadline: deadline)
         }
     }
 
     private static func launch(_ remote: Remote, executable: String, arguments: [String], environment: [String: String],
-                               scratch: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
+                               folder: URL, ownsFolder: Bool, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
         guard let port = TCPProbe.freePort() else { throw .harness("no free port on 127.0.0.1 for the remote '\(remote.name)'") }
-        let folder = scratch.appendingPathComponent("remote-\(remote.name)", isDirectory: true)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let ownFolder = ownsFolder ? folder : nil
         let fill = { (text: String) in
             text.replacingOccurrences(of: Remote.portPlaceholder, with: String(port))
                 .replacingOccurrences(of: Remote.dataPlaceholder, with: folder.path)
@@ -56,11 +73,12 @@ final class RemoteServer {
             process = try ChildProcess(executable: executable, arguments: arguments.map(fill), environment: env, stderrFile: log,
                                        outputFile: folder.appendingPathComponent("stdout"))
         } catch {
+            if let ownFolder { _ = ScratchFolder.remove(ownFolder) }
             throw .harness("the remote '\(remote.name)' could not be started (\(executable)): \(error)")
         }
         // Its stdin stays open while the case runs: a server that reads it (the reference
         // app's registry) ends when the controller does, however it ends.
-        let server = RemoteServer(remote: remote, host: NetworkFaultProxy.host, port: port, process: process, log: log)
+        let server = RemoteServer(remote: remote, host: NetworkFaultProxy.host, port: port, process: process, log: log, ownFolder: ownFolder)
         // Until it accepts a connection, it dies, or the case's deadline (a server gets 30 s at most).
         // Asked again after 1 ms, then twice as long each time up to 20: a server that
         // listens in a few milliseconds (the reference app's registry) is not waited on
@@ -69,11 +87,14 @@ final class RemoteServer {
         var pause = Duration.milliseconds(1)
         while !TCPProbe.accepts(host: NetworkFaultProxy.host, port: port, until: min(bound, .now + .milliseconds(100))) {
             if let ended = process.pollExit() {
-                throw .harness("the remote '\(remote.name)' ended before it listened (\(ended)): \(server.logTail)")
+                let tail = server.logTail
+                server.stop()
+                throw .harness("the remote '\(remote.name)' ended before it listened (\(ended)): \(tail)")
             }
             guard ContinuousClock.now < bound else {
+                let tail = server.logTail
                 server.stop()
-                throw .harness("the remote '\(remote.name)' did not listen on port \(port) in time: \(server.logTail)")
+                throw .harness("the remote '\(remote.name)' did not listen on port \(port) in time: \(tail)")
             }
             _ = ChildProcess.awaitEnd(of: process.pid, deadline: min(bound, .now + pause))
             pause = min(pause * 2, .milliseconds(20))
@@ -86,12 +107,17 @@ final class RemoteServer {
         log.map { OutputTail.read($0, bytes: 1_000) }.map { $0.isEmpty ? "(it wrote nothing to stderr)" : $0 } ?? ""
     }
 
-    /// Ends a started server with its process group; an address is left as it is.
+    /// Whether a started server has ended by itself (an address never has).
+    var hasEnded: Bool { process?.pollExit() != nil }
+
+    /// Ends a started server with its process group (and removes its own folder); an
+    /// address is left as it is.
     func stop() {
         guard let process else { return }
         process.killTree()
         _ = process.waitForExit()
         _ = process.endGroup()
+        if let ownFolder { _ = ScratchFolder.remove(ownFolder) }
     }
 }
 
