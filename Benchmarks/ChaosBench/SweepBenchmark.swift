@@ -38,7 +38,7 @@ enum SweepBenchmark {
         let options = RunOptions(target: try TargetSelection.builtIn(chaos: chaos, variant: "hardened"), seed: nil, keepScratch: false)
         let cores = ProcessInfo.processInfo.activeProcessorCount
         print("Every sweep of the catalog (hardened, release build; at most \(limit) trials each, -j \(cores))")
-        var rates: [(name: String, rate: Double)] = []
+        var rates: [(name: String, rate: Double, split: String)] = []
         for name in options.target.catalog?.names ?? [] {
             let scenario = try ScenarioLoader.resolve(name, in: options.target.catalog)
             for kind in Sweeper.Kind.allCases {
@@ -46,18 +46,34 @@ enum SweepBenchmark {
                 sweeper.jobs = cores
                 let outcome = sweeper.run()
                 guard outcome.trials > 0, outcome.nothingToSweep == nil else { continue }
-                rates.append(("\(name) --sweep \(kind.rawValue)", Double(outcome.trials) / (Double(max(1, outcome.durationMs)) / 1000)))
+                rates.append(("\(name) --sweep \(kind.rawValue)", Double(outcome.trials) / (Double(max(1, outcome.durationMs)) / 1000),
+                              whereTheTimeGoes(outcome, jobs: cores)))
             }
         }
         rates.sort { $0.rate < $1.rate }
         let below = rates.filter { $0.rate < 50 }
-        print("  below 50 trials a second, slowest first:")
-        for (name, rate) in below { line("    \(name)", String(format: "%.1f /s", rate)) }
+        print("  below 50 trials a second, slowest first (a trial's time in ms: in the scenario's steps + the rest;")
+        print("  the ceiling the steps alone allow, \(cores) at a time):")
+        for sweep in below { line("    \(sweep.name)", String(format: "%.1f /s  ", sweep.rate) + sweep.split) }
         guard let slowest = rates.first else { return }
         line("  sweeps at 50 trials a second or more", "\(rates.filter { $0.rate >= 50 }.count) of \(rates.count)")
         line("  the slowest of \(rates.count) sweeps", String(format: "%.1f /s (goal ≥ 50)", slowest.rate))
         BenchFigures.record("the slowest catalog sweep (\(slowest.name)), trials per second", unit: "/s",
                             Sample(values: [slowest.rate]), goal: "≥ 50")
+    }
+
+    /// A trial's time, on average: in the scenario's steps (the app's launches, actions
+    /// and stops: the app's own time, with its process's start and end) and the rest (the
+    /// case's setting up, its evidence — a relaunch for the final snapshot — and tearing
+    /// down), and the rate the steps alone would allow `jobs` at a time: the most any
+    /// controller could get from this app (a trial whose steps wait gives its place up,
+    /// so a sweep of waits may pass it).
+    static func whereTheTimeGoes(_ outcome: Sweeper.Outcome, jobs: Int) -> String {
+        guard outcome.trials > 0 else { return "" }
+        let steps = Double(outcome.stepMs) / Double(outcome.trials)
+        let rest = Double(outcome.caseMs - outcome.stepMs) / Double(outcome.trials)
+        let ceiling = steps > 0 ? String(format: "%.0f /s", Double(jobs) * 1000 / steps) : "none"
+        return String(format: "%.0f + %.0f ms, ceiling %@", steps, rest, ceiling)
     }
 
     private static func rates(_ scenario: Scenario, options: RunOptions, kind: Sweeper.Kind, limit: Int, jobs: Int,
