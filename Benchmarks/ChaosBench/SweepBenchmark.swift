@@ -72,7 +72,8 @@ enum SweepBenchmark {
         guard outcome.trials > 0 else { return "" }
         let steps = Double(outcome.stepMs) / Double(outcome.trials)
         let rest = Double(outcome.caseMs - outcome.stepMs) / Double(outcome.trials)
-        let ceiling = steps > 0 ? String(format: "%.0f /s", Double(jobs) * 1000 / steps) : "none"
+        let most = Double(jobs) * 1000 / max(1, steps)
+        let ceiling = String(format: most < 10 ? "%.2f /s" : "%.0f /s", most)
         return String(format: "%.0f + %.0f ms, ceiling %@", steps, rest, ceiling)
     }
 
