@@ -52,6 +52,35 @@ import Testing
         #expect(pool.readyCount(of: Self.registry) == 1, "and the next one started ahead")
     }
 
+    /// A remote that never listens fails its case in its own words (started by the
+    /// case), is started ahead once and not again, and does not hold the pool's end
+    /// for the 30 s a start may wait.
+    @Test func aRemoteThatNeverListensIsStartedAheadOnceAndDoesNotHoldTheEnd() throws {
+        let folder = try TemporaryFolder()
+        let mark = "remote-pool-test-\(UUID().uuidString.prefix(8))"
+        let silent = Remote.command("silent", executable: "/bin/sleep", arguments: ["60"])
+        let pool = RemotePool(folder: folder.url, mark: mark)
+        #expect(pool.take(silent) == nil)
+        let started = ContinuousClock.now
+        pool.shutDown()
+        #expect(ContinuousClock.now - started < .seconds(10), "the start under way gave up when the pool ended")
+        #expect(running(marked: mark).isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.url.path).isEmpty)
+        let second = RemotePool(folder: folder.url, mark: mark)
+        do {
+            _ = try NetworkLab.start([silent], scratch: folder.url, mark: mark, deadline: .now + .milliseconds(300), pool: second)
+            Issue.record("a remote that never listens started")
+        } catch {
+            if case let .harness(message) = error {
+                #expect(message.contains("the remote 'silent' did not listen"), "the case's own start says so: \(message)")
+            } else {
+                Issue.record("\(error)")
+            }
+        }
+        second.shutDown()
+        #expect(running(marked: mark).isEmpty)
+    }
+
     @Test func aRemoteAtAnAddressIsNeverPooled() throws {
         let folder = try TemporaryFolder()
         let pool = RemotePool(folder: folder.url, mark: "remote-pool-test")

@@ -108,13 +108,15 @@ package final class NetworkLab {
         [connectionsProbe] + declaration.remotes.flatMap { $0.probes.keys.map { probePrefix + $0 } }.sorted()
     }
 
-    /// Stops the proxies, the servers Chaos started (ended in the background by a pool,
-    /// which waits for them before its command ends), then the event-loop thread. Blocks
-    /// until everything but a pool's servers is closed; call it once, off the event loop.
+    /// Stops the proxies, the servers Chaos started (one a pool started ended in the
+    /// background: the pool waits for it before its command ends; one the case started,
+    /// its folder in the case's scratch, before the scratch goes), then the event-loop
+    /// thread. Blocks until everything but a pool's servers is closed; call it once, off
+    /// the event loop.
     package func stop() {
         for proxy in proxies.values { proxy.stop() }
         for server in servers {
-            if let pool { pool.retire(server) } else { server.stop() }
+            if let pool, server.isPooled { pool.retire(server) } else { server.stop() }
         }
         try? group.syncShutdownGracefully()
     }

@@ -21,7 +21,7 @@ package final class RemotePool: Sendable {
     private let folder: URL
     private let mark: String
     private let work = DispatchGroup()
-    private let state = Mutex<(ready: [String: [RemoteServer]], started: Int, closed: Bool)>(([:], 0, false))
+    private let state = Mutex<(ready: [String: [RemoteServer]], started: Int, closed: Bool, failed: Set<String>)>(([:], 0, false, []))
 
     /// `folder`: where the servers' own folders go (each removed with its server); `mark`
     /// goes in their environment (``ProcessLeftovers/markVariable``).
@@ -37,19 +37,19 @@ package final class RemotePool: Sendable {
         let key = Self.key(remote)
         var taken: RemoteServer?
         var spent: [RemoteServer] = []
-        let open = state.withLock { state -> Bool in
+        let ahead = state.withLock { state -> Bool in
             guard !state.closed else { return false }
             while taken == nil, let server = state.ready[key]?.popLast() {
                 if server.hasEnded { spent.append(server) } else { taken = server }
             }
-            return true
+            return !state.failed.contains(key)
         }
         for server in spent { retire(server) }
-        if open { startAhead(remote) }
+        if ahead { startAhead(remote) }
         return taken
     }
 
-    /// Ends `server` and removes its folder, in the background.
+    /// Ends `server` (one the pool started) and removes its folder, in the background.
     func retire(_ server: RemoteServer) {
         DispatchQueue.global().async(group: work) { server.stop() }
     }
@@ -83,8 +83,12 @@ package final class RemotePool: Sendable {
         let folder = folder.appendingPathComponent("\(remote.name)-\(number)", isDirectory: true)
         DispatchQueue.global().async(group: work) { [self] in
             // A start that fails here is not this case's: the next case starts its own
-            // and meets the failure in its own words.
-            guard let server = try? RemoteServer.start(remote, folder: folder, mark: mark, deadline: .now + .seconds(30)) else { return }
+            // and meets the failure in its own words, and no other is started ahead.
+            let giveUp: @Sendable () -> Bool = { [self] in state.withLock { $0.closed } }
+            guard let server = try? RemoteServer.start(remote, folder: folder, mark: mark, deadline: .now + .seconds(30), giveUp: giveUp) else {
+                state.withLock { _ = $0.failed.insert(Self.key(remote)) }
+                return
+            }
             let kept = state.withLock { state -> Bool in
                 guard !state.closed else { return false }
                 state.ready[Self.key(remote), default: []].append(server)

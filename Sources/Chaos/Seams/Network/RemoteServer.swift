@@ -35,13 +35,18 @@ final class RemoteServer: @unchecked Sendable {
     }
 
     /// Starts or reaches `remote` with `folder` its own: removed when it stops (a pooled
-    /// server's, ``RemotePool``).
-    static func start(_ remote: Remote, folder: URL, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
-        try start(remote, folder: folder, ownsFolder: true, mark: mark, deadline: deadline)
+    /// server's, ``RemotePool``); it stops waiting for the server to listen once `giveUp`
+    /// says so (the pool is shut down).
+    static func start(_ remote: Remote, folder: URL, mark: String, deadline: ContinuousClock.Instant,
+                      giveUp: @escaping @Sendable () -> Bool) throws(SeamUnavailable) -> RemoteServer {
+        try start(remote, folder: folder, ownsFolder: true, mark: mark, deadline: deadline, giveUp: giveUp)
     }
 
-    private static func start(_ remote: Remote, folder: URL, ownsFolder: Bool, mark: String,
-                              deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
+    /// Whether its folder is its own (a pooled server's), not inside a case's scratch.
+    var isPooled: Bool { ownFolder != nil }
+
+    private static func start(_ remote: Remote, folder: URL, ownsFolder: Bool, mark: String, deadline: ContinuousClock.Instant,
+                              giveUp: @escaping @Sendable () -> Bool = { false }) throws(SeamUnavailable) -> RemoteServer {
         switch remote.source {
         case let .address(host, port):
             let bound = min(deadline, .now + .seconds(5))
@@ -52,12 +57,13 @@ final class RemoteServer: @unchecked Sendable {
             return RemoteServer(remote: remote, host: host, port: port, process: nil, log: nil)
         case let .command(executable, arguments, environment):
             return try launch(remote, executable: executable, arguments: arguments, environment: environment,
-                              folder: folder, ownsFolder: ownsFolder, mark: mark, deadline: deadline)
+                              folder: folder, ownsFolder: ownsFolder, mark: mark, deadline: deadline, giveUp: giveUp)
         }
     }
 
     private static func launch(_ remote: Remote, executable: String, arguments: [String], environment: [String: String],
-                               folder: URL, ownsFolder: Bool, mark: String, deadline: ContinuousClock.Instant) throws(SeamUnavailable) -> RemoteServer {
+                               folder: URL, ownsFolder: Bool, mark: String, deadline: ContinuousClock.Instant,
+                               giveUp: () -> Bool) throws(SeamUnavailable) -> RemoteServer {
         guard let port = TCPProbe.freePort() else { throw .harness("no free port on 127.0.0.1 for the remote '\(remote.name)'") }
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let ownFolder = ownsFolder ? folder : nil
@@ -91,7 +97,7 @@ final class RemoteServer: @unchecked Sendable {
                 server.stop()
                 throw .harness("the remote '\(remote.name)' ended before it listened (\(ended)): \(tail)")
             }
-            guard ContinuousClock.now < bound else {
+            guard ContinuousClock.now < bound, !giveUp() else {
                 let tail = server.logTail
                 server.stop()
                 throw .harness("the remote '\(remote.name)' did not listen on port \(port) in time: \(tail)")
