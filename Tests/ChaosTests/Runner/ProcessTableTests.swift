@@ -31,7 +31,12 @@ import Testing
         let folder = try TemporaryFolder()
         let backtracer = folder.url.appendingPathComponent("swift-backtrace").path
         try FileManager.default.copyItem(atPath: "/bin/sleep", toPath: backtracer)
-        let script = "\"$1\" 300 & sleep 300 & echo started"
+        // "started" once both have become what they run (not a fork of the shell still).
+        let script = """
+            "$1" 300 & a=$!; sleep 300 & b=$!
+            until [ "$(cat /proc/$a/comm)" = swift-backtrace ] && [ "$(cat /proc/$b/comm)" = sleep ]; do :; done
+            echo started
+            """
         let child = try ChildProcess(executable: "/bin/sh", arguments: ["-c", script, "sh", backtracer], environment: [:],
                                      stderrFile: folder.url.appendingPathComponent("stderr"))
         child.closeInput()
