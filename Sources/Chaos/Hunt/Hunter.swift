@@ -123,7 +123,7 @@ package struct Hunter {
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
         options.forkServers = pool
-        let remotes = logs.map { RemotePool(folder: $0, mark: $0.lastPathComponent + "/remote") }
+        let remotes = logs.map(RemotePool.init(in:))
         options.remotePool = remotes
         return {
             remotes?.shutDown()

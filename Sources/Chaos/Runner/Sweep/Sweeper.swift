@@ -138,7 +138,7 @@ package struct Sweeper {
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
         sweep.options.forkServers = useForkServers ? pool : nil
-        let remotes = useRemotePool ? logs.map { RemotePool(folder: $0, mark: $0.lastPathComponent + "/remote") } : nil
+        let remotes = useRemotePool ? logs.map(RemotePool.init(in:)) : nil
         sweep.options.remotePool = remotes
         defer {
             remotes?.shutDown()

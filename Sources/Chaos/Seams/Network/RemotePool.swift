@@ -30,6 +30,12 @@ package final class RemotePool: Sendable {
         self.mark = mark
     }
 
+    /// A pool whose servers' folders go in a sweep's or a hunt's scratch `folder`, marked
+    /// as its remotes (the folder's name, then `/remote`, as a case marks its own).
+    package convenience init(in folder: URL) {
+        self.init(folder: folder, mark: folder.lastPathComponent + "/remote")
+    }
+
     /// A server of `remote` that listens and has not ended, started ahead of this case,
     /// or nil (start one as usual); either way a replacement starts in the background.
     func take(_ remote: Remote) -> RemoteServer? {
