@@ -16,6 +16,9 @@ import ChaosTarget
 package struct AcknowledgedSetCheck: Sendable, Equatable {
     /// Acknowledged, yet missing at the end.
     package var lost: [String]
+    /// Acknowledged with a value, present at the end, but holding another: the app keeps
+    /// (and may serve) something other than what the user saved.
+    package var corrupted: [String] = []
     /// Present at the end though no action of the case can explain it.
     package var unexpected: [String]
     /// Present, not announced, but an unresolved action may have written it: allowed.
@@ -32,6 +35,18 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
                  removing: Set<String> = [], unresolvedActions: Int = 0, own isOwn: (String) -> Bool = { _ in false }) {
         self.init(acknowledged: RecordKeys(acknowledged), attempted: RecordKeys(attempted), removed: removed, presentKeys: present,
                   isPresent: present.contains, removing: removing, unresolvedActions: unresolvedActions, own: isOwn)
+    }
+
+    /// Which acknowledged records hold another value than the one acknowledged: of
+    /// `values` (key → digest), those present (`row` gives their row now), not being
+    /// rewritten, whose row's digest differs.
+    static func corrupted(values: [String: UInt64], rewriting: Set<String>, removed: Set<String>, removing: Set<String>,
+                          row: (String) -> String?) -> [String] {
+        values.compactMap { key, digest in
+            guard !rewriting.contains(key), !removed.contains(key), !removing.contains(key),
+                  let now = row(key), RecordDigest.of(now) != digest else { return nil }
+            return key
+        }.sorted()
     }
 
     /// The check read in place: the present keys walked once, the sets of writes only
@@ -61,19 +76,24 @@ package struct AcknowledgedSetCheck: Sendable, Equatable {
         acknowledgedCount = expected
     }
 
-    package var passed: Bool { lost.isEmpty && unexpected.isEmpty && resurrected.isEmpty }
+    package var passed: Bool { lost.isEmpty && corrupted.isEmpty && unexpected.isEmpty && resurrected.isEmpty }
+
+    /// Lost or corrupted: acknowledged records the user no longer has as they saved them.
+    package var damaged: [String] { (lost + corrupted).sorted() }
 
     package var summary: String {
         func list(_ keys: [String]) -> String {
             keys.count <= 8 ? keys.joined(separator: ", ") : keys.prefix(8).joined(separator: ", ") + " … (\(keys.count))"
         }
-        var parts = ["\(acknowledgedCount) acknowledged", "\(lost.count) lost", "\(unexpected.count) unexpected",
-                     "\(recovered.count) recovered"]
+        var parts = ["\(acknowledgedCount) acknowledged", "\(lost.count) lost"]
+        if !corrupted.isEmpty { parts.append("\(corrupted.count) corrupted") }
+        parts += ["\(unexpected.count) unexpected", "\(recovered.count) recovered"]
         if !indeterminate.isEmpty { parts.append("\(indeterminate.count) indeterminate") }
         if !own.isEmpty { parts.append("\(own.count) the app's own") }
         if !resurrected.isEmpty { parts.append("\(resurrected.count) resurrected") }
         var text = parts.joined(separator: ", ")
         if !lost.isEmpty { text += "; lost: " + list(lost) }
+        if !corrupted.isEmpty { text += "; corrupted (present, not as saved): " + list(corrupted) }
         if !unexpected.isEmpty { text += "; unexpected: " + list(unexpected) }
         if !resurrected.isEmpty { text += "; resurrected: " + list(resurrected) }
         return text
@@ -87,6 +107,8 @@ extension AcknowledgedSetCheck {
                   presentKeys: evidence.presentKeys, isPresent: evidence.isPresent, removing: evidence.removing,
                   unresolvedActions: evidence.unresolvedActions.count,
                   own: { [own = evidence.ownRecords, snapshot = evidence.finalSnapshot ?? [:]] in own.contains($0, in: snapshot) })
+        corrupted = Self.corrupted(values: evidence.acknowledgedValues, rewriting: evidence.rewriting, removed: evidence.removed,
+                                   removing: evidence.removing, row: evidence.finalRow)
     }
 }
 

@@ -15,6 +15,13 @@ package struct CaseEvidence: Sendable {
     /// The snapshot taken at the end of the case.
     package var finalSnapshot: [String: [String: String]]?
     package var acknowledged: RecordKeys = []
+    /// The digest of each acknowledged record's value, where the app gave it
+    /// (`call.acknowledge(key, value:)`): kept means kept with that value.
+    package var acknowledgedValues: [String: UInt64] = [:]
+    /// Acknowledged records with a value that an action then set out to write again
+    /// (`call.attempt` of an acknowledged key) and never acknowledged anew: the rewrite
+    /// may or may not have landed, so either value is theirs.
+    package var rewriting: Set<String> = []
     /// Records acknowledged before a launch whose health told the user of a problem with
     /// their data (a warning or an error), and that launch's message: a loss of those
     /// was not silent, though a later launch shows nothing.
@@ -70,6 +77,13 @@ package struct CaseEvidence: Sendable {
     /// read in place: a million-record snapshot is not copied into a set of its keys.
     package var presentKeys: some Sequence<String> {
         (finalSnapshot ?? [:]).values.lazy.flatMap(\.keys)
+    }
+
+    /// The final snapshot's row of this key, from the first table that holds it.
+    package func finalRow(_ key: String) -> String? {
+        guard let snapshot = finalSnapshot else { return nil }
+        for table in snapshot.values { if let row = table[key] { return row } }
+        return nil
     }
 
     /// Whether the final snapshot holds a record with this key, in any table.

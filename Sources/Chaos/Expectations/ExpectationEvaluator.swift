@@ -52,44 +52,70 @@ package enum ExpectationEvaluator {
         return judge(evidence.integrityProblem == nil, expected: expected, observed: evidence.integrityProblem ?? "ok")
     }
 
-    /// Every acknowledged record is there, or the user was told something is wrong.
+    /// Every acknowledged record is there as it was saved, or the user was told
+    /// something is wrong. A record acknowledged with its value and present with another
+    /// (`corrupted`) is no more kept than a missing one: the app would serve it as good.
     static func noSilentLoss(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
-        let expected = "every acknowledged record kept, or the loss shown to the user"
+        let expected = "every acknowledged record kept as saved, or the loss shown to the user"
         guard evidence.finalSnapshot != nil else {
             return judge(false, expected: expected, observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
         }
         let check = AcknowledgedSetCheck(evidence)
-        guard !check.lost.isEmpty else {
+        let judged = judge.with(records: check)
+        let damaged = check.damaged
+        guard !damaged.isEmpty else {
             // Writes whose outcome the app could not know are said, though allowed.
             let uncertain = [("indeterminate", check.indeterminate.count), ("recovered", check.recovered.count)]
                 .filter { $0.1 > 0 }.map { "\($0.1) \($0.0)" }
-            return judge(true, expected: expected, observed: "all \(check.acknowledgedCount) acknowledged records kept"
+            let byContent = evidence.acknowledgedValues.isEmpty ? "" : ", their content as saved"
+            return judged(true, expected: expected, observed: "all \(check.acknowledgedCount) acknowledged records kept" + byContent
                 + (uncertain.isEmpty ? "" : " (\(uncertain.joined(separator: ", ")): writes whose outcome the app could not know)"))
         }
         let severity = evidence.surfaced?["severity"]?.stringValue ?? "none"
-        let lost = "\(check.lost.count) of \(check.acknowledgedCount) acknowledged records lost"
+        let lost = Self.damageWords(check)
         guard severity == "none" else {
             let message = evidence.surfaced?["message"]?.stringValue.map { " \"\($0)\"" } ?? ""
-            return judge(true, expected: expected, observed: "\(lost); the user was told (\(severity)\(message))")
+            return judged(true, expected: expected, observed: "\(lost); the user was told (\(severity)\(message))")
         }
         // A launch that told the user (a warning or an error: "restored from your most
         // recent backup") told them of what was acknowledged before it; only a loss no
         // launch since told of is silent (a hunt's schedule relaunches after the recovery).
-        let told = check.lost.filter { evidence.toldAtLaunch.contains($0) }
-        if !told.isEmpty, told.count == check.lost.count, let message = evidence.launchMessage {
-            return judge(true, expected: expected, observed: "\(lost); the user was told at a launch after they were saved (\"\(message)\")")
+        let told = damaged.filter { evidence.toldAtLaunch.contains($0) }
+        if !told.isEmpty, told.count == damaged.count, let message = evidence.launchMessage {
+            return judged(true, expected: expected, observed: "\(lost); the user was told at a launch after they were saved (\"\(message)\")")
         }
-        return judge(false, expected: expected, observed: "\(lost), and nothing shown to the user",
-                     detail: [check.summary, LossCause.named(by: evidence)].compactMap { $0 }.joined(separator: "\n"))
+        return judged(false, expected: expected, observed: "\(lost), and nothing shown to the user",
+                      detail: [check.summary, LossCause.named(by: evidence)].compactMap { $0 }.joined(separator: "\n"))
+    }
+
+    /// `2 of 5 acknowledged records lost`, `1 of 5 acknowledged records corrupted (present, not as saved)`, or both.
+    static func damageWords(_ check: AcknowledgedSetCheck) -> String {
+        let total = check.acknowledgedCount
+        var parts: [String] = []
+        if !check.lost.isEmpty { parts.append("\(check.lost.count) of \(total) acknowledged records lost") }
+        if !check.corrupted.isEmpty {
+            parts.append("\(check.corrupted.count)\(parts.isEmpty ? " of \(total) acknowledged records" : "") corrupted (present, not as saved)")
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// Makes the result of one expectation.
     struct Judge {
         let expectation: Expectation
 
+        /// The records an expectation on the user's data counted, carried as numbers beside its words.
+        var records: RecordCounts?
+
         func callAsFunction(_ passed: Bool, expected: String, observed: String, detail: String? = nil) -> ExpectationResult {
-            ExpectationResult(kind: expectation.wireName, label: expectation.label, passed: passed,
-                              expected: expected, observed: observed, detail: detail)
+            var result = ExpectationResult(kind: expectation.wireName, label: expectation.label, passed: passed,
+                                           expected: expected, observed: observed, detail: detail)
+            result.records = records
+            return result
+        }
+
+        /// The same judge, carrying `check`'s counts into what it makes.
+        func with(records check: AcknowledgedSetCheck) -> Judge {
+            Judge(expectation: expectation, records: RecordCounts(check))
         }
     }
 
@@ -153,7 +179,7 @@ package enum ExpectationEvaluator {
             return judge(false, expected: "every acknowledged write present", observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
         }
         let check = AcknowledgedSetCheck(evidence)
-        return judge(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary,
+        return judge.with(records: check)(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary,
                      detail: check.lost.isEmpty ? OwnRecords.hint(for: check.unexpected) : LossCause.named(by: evidence))
     }
 

@@ -15,6 +15,9 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
     package var expected: String
     package var observed: String
     @ExplicitNull package var detail: String?
+    /// For an expectation on the acknowledged records (`no-silent-loss`,
+    /// `preserved: acknowledged`): what the set check counted, as numbers.
+    package var records: RecordCounts?
 
     package init(kind: String, label: String, passed: Bool, expected: String, observed: String, detail: String? = nil) {
         self.kind = kind
@@ -38,5 +41,28 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
     /// a person reads the trap, once, not the same cause again under every expectation.
     package var wasNotReached: Bool {
         !passed && kind != "no-trap" && (detail?.hasPrefix(Self.notReachedPrefix) ?? false)
+    }
+}
+
+/// What the set check counted of a case's acknowledged records: the numbers behind the
+/// words of `no-silent-loss` and `preserved: acknowledged`, for tools and tallies.
+package struct RecordCounts: Codable, Sendable, Equatable {
+    package var acknowledged: Int
+    package var lost: Int
+    /// Present, but not with the value acknowledged.
+    package var corrupted: Int
+    package var unexpected: Int
+    package var indeterminate: Int
+    package var recovered: Int
+    package var resurrected: Int
+
+    init(_ check: AcknowledgedSetCheck) {
+        acknowledged = check.acknowledgedCount
+        lost = check.lost.count
+        corrupted = check.corrupted.count
+        unexpected = check.unexpected.count
+        indeterminate = check.indeterminate.count
+        recovered = check.recovered.count
+        resurrected = check.resurrected.count
     }
 }

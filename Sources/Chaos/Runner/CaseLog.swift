@@ -108,13 +108,21 @@ final class CaseLog {
             evidence.attempted.insert(key)
             evidence.removed.remove(key)
             evidence.removing.remove(key)
+            evidence.rewriting.remove(key)
+            if let digest = event.digest.flatMap(RecordDigest.parse) {
+                evidence.acknowledgedValues[key] = digest
+            } else if !evidence.acknowledgedValues.isEmpty {
+                evidence.acknowledgedValues[key] = nil
+            }
         case .attempt:
             evidence.attempted.insert(key)
+            if evidence.acknowledgedValues[key] != nil { evidence.rewriting.insert(key) }
         case .removing:
             evidence.removing.insert(key)
         case .remove:
             evidence.removed.insert(key)
             evidence.removing.remove(key)
+            evidence.acknowledgedValues[key] = nil
         case .fired, .log:
             break
         }

@@ -23,14 +23,14 @@ extension Dictionary where Key == String, Value == [String: String] {
                                                   id: (Records.Element) -> Any?) -> Self {
         var rows: [String: String] = [:]
         for record in records {
-            guard let key = id(record).flatMap(Self.plain) else { continue }
+            guard let key = id(record).flatMap(Self.plainID) else { continue }
             rows["\(table):\(key)"] = rows["\(table):\(key)"] ?? String(describing: record)
         }
         return [table: rows]
     }
 
     /// An id as text: `42`, not `Optional(42)`.
-    private static func plain(_ id: Any) -> String? {
+    static func plainID(_ id: Any) -> String? {
         if let optional = id as? any OptionalID { return optional.wrappedText }
         return "\(id)"
     }

@@ -57,7 +57,30 @@ public struct ActionCall: Sendable {
     }
 
     /// The app told the user the record `key` (`note:42`) is saved: it must survive.
+    /// Chaos then judges by key alone: a record that is there counts as kept, whatever
+    /// it holds. Give its value (``acknowledge(_:value:)``) to have its content judged.
     public func acknowledge(_ key: String) { report(WorkerEvent(event: .ack, key: key)) }
+
+    /// The app told the user the record `key` is saved with `value`: the row the target's
+    /// `snapshot()` gives for `key` (for `.records(...)`, `String(describing: record)`).
+    /// It is kept only if the final snapshot holds that key *with that row*; a record
+    /// whose row changed is **corrupted** (an app that serves damaged bytes as good), a
+    /// loss like a missing one unless the user was told. Only a digest of the value
+    /// travels (``RecordDigest``). A later acknowledgement of the same key (an update)
+    /// replaces the value; ``attempt(_:)`` of an acknowledged key makes its value
+    /// uncertain until it is acknowledged again (the rewrite may or may not land).
+    public func acknowledge(_ key: String, value: String) {
+        var event = WorkerEvent(event: .ack, key: key)
+        event.digest = RecordDigest.text(RecordDigest.of(value))
+        report(event)
+    }
+
+    /// The app told the user `record` is saved in `table`: its key and value as
+    /// `.records(table, ...)` writes them in a snapshot (`TABLE:ID`, `String(describing:)`).
+    public func acknowledge<Record: Identifiable>(_ record: Record, in table: String) {
+        guard let id = [String: [String: String]].plainID(record.id) else { return }
+        acknowledge("\(table):\(id)", value: String(describing: record))
+    }
     /// The app is about to write the record `key`: if the power goes out before the
     /// write is acknowledged, the record may be there or not.
     public func attempt(_ key: String) { report(WorkerEvent(event: .attempt, key: key)) }

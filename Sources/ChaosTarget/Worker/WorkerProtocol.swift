@@ -145,6 +145,8 @@ package struct WorkerEvent: Codable, Sendable, Equatable {
     package var event: Kind
     /// For `ack`, `attempt`, `removing`, `remove`: the record key (`table:id`).
     package var key: String?
+    /// For `ack`: the digest of the record's value (``RecordDigest``), when the app gave it.
+    package var digest: String?
     /// For `fired`.
     package var firing: FaultFiring?
     /// For `log`: a record the app logged through swift-log.
@@ -173,20 +175,33 @@ package struct WorkerEvent: Codable, Sendable, Equatable {
     /// without it; nil for any other event, or a key JSON would escape. Most lines of a
     /// sweep's trial are these: each cost a coder in the worker and one in the controller.
     package var plainLine: String? {
-        guard let key, firing == nil, log == nil, io == nil, key.utf8.allSatisfy(Self.isPlain) else { return nil }
-        return #"{"event":""# + event.rawValue + #"","key":""# + key + #""}"#
+        guard let key, firing == nil, log == nil, io == nil, key.utf8.allSatisfy(Self.isPlain),
+              digest?.utf8.allSatisfy(Self.isPlain) ?? true else { return nil }
+        let head = digest.map { #"{"digest":""# + $0 + #"","event":""# } ?? #"{"event":""#
+        return head + event.rawValue + #"","key":""# + key + #""}"#
     }
 
     /// Reads a line ``plainLine`` made; nil for any other line (a decoder reads those).
     package static func plain(line: String) -> WorkerEvent? {
-        let head = #"{"event":""#, middle = #"","key":""#, tail = #""}"#
+        let head = #"{"event":""#, middle = #"","key":""#, tail = #""}"#, digestHead = #"{"digest":""#
+        var digest: String?
+        var line = Substring(line)
+        if line.hasPrefix(digestHead) {
+            // `{"digest":"D","event":"ack","key":"K"}`: the digest is hex, so it ends at the first quote.
+            let rest = line.dropFirst(digestHead.count)
+            guard let quote = rest.firstIndex(of: "\""), rest[quote...].hasPrefix(#"","event":""#) else { return nil }
+            digest = String(rest[..<quote])
+            line = Substring("{" + rest[rest.index(after: quote)...].dropFirst())
+        }
         guard line.hasPrefix(head), line.hasSuffix(tail) else { return nil }
         let body = line.dropFirst(head.count).dropLast(tail.count)
         guard let split = body.range(of: middle) else { return nil }
         let key = body[split.upperBound...]
         guard let kind = Kind(rawValue: String(body[..<split.lowerBound])), kind != .fired, kind != .log,
-              key.utf8.allSatisfy(isPlain) else { return nil }
-        return WorkerEvent(event: kind, key: String(key))
+              key.utf8.allSatisfy(isPlain), digest == nil || kind == .ack else { return nil }
+        var event = WorkerEvent(event: kind, key: String(key))
+        event.digest = digest
+        return event
     }
 
     /// A byte JSON writes as it is in a string: printable ASCII but `"`, `\` and `/`

@@ -14,7 +14,7 @@ final class LedgerTarget: ChaosTarget {
     static let actions: [TargetAction<LedgerTarget>] = [
         TargetAction("ledger.add", parameters: [.int("amount", in: -1_000_000...1_000_000)]) { target, call in
             let amount = try call.int("amount", default: 1, in: -1_000_000...1_000_000)
-            call.acknowledge("entry:\(try await target.launched(target.ledger).add(amount: amount).id)")
+            call.acknowledge(try await target.launched(target.ledger).add(amount: amount), in: "entry")
             return .done()
         },
         TargetAction("ledger.list", parameters: []) { target, _ in .read(.int(try await target.ledger?.all().count ?? 0)) },

@@ -16,7 +16,7 @@ final class NotesTarget: ChaosTarget {
         TargetAction("notes.add", parameters: [.int("count", in: 1...10_000)]) { target, call in
             let repository = try target.launched(target.repository)  // or fail, saying what the launch said
             for _ in 0..<(try call.int("count", default: 1)) {
-                call.acknowledge("note:\(try repository.add(text: "a note").id)")  // the app said "saved"
+                call.acknowledge(try repository.add(text: "a note"), in: "note")  // the app said "saved", and what
             }
             return .done()
         },

@@ -16,7 +16,7 @@ final class TodosTarget: ChaosTarget {
     static let actions: [TargetAction<TodosTarget>] = [
         TargetAction("todos.add", parameters: [.int("count", in: 1...10_000)]) { target, call in
             let store = try target.launched(target.store)
-            for index in 1...(try call.int("count", default: 1)) { call.acknowledge("todo:\(try store.add(title: "to-do \(index)").id)") }
+            for index in 1...(try call.int("count", default: 1)) { call.acknowledge(try store.add(title: "to-do \(index)"), in: "todo") }
             return .done()
         },
         TargetAction("todos.list", parameters: []) { target, _ in .read(.int(try target.launched(target.store).all().count)) },

@@ -15,8 +15,15 @@ extension Sweeper {
             // After a trap or a hang there is no data to judge: the trap is the finding.
             case "preserved" where failed.observed == "no final snapshot",
                  "no-silent-loss" where failed.observed == "no final snapshot": break
-            case "preserved": kinds.append(failed.observed.contains("acknowledged, 0 lost") ? "unexpected records" : "lost acknowledged writes")
-            case "no-silent-loss": kinds.append("silent data loss")
+            case "preserved":
+                switch failed.records {
+                case let counts? where counts.lost > 0: kinds.append("lost acknowledged writes")
+                case let counts? where counts.corrupted > 0: kinds.append("corrupted acknowledged writes")
+                case .some: kinds.append("unexpected records")
+                case nil: kinds.append("lost acknowledged writes")
+                }
+            case "no-silent-loss":
+                kinds.append(failed.records.map { $0.lost == 0 && $0.corrupted > 0 } == true ? "silent corruption" : "silent data loss")
             case "responsive-within", "recovered-within": kinds.append("slow answers")
             default: break
             }
