@@ -20,7 +20,7 @@ import SystemUnderTest
 @MainActor
 final class SettingsDriver: FeatureDriver {
     static let actions: [TargetAction<SystemUnderTestTarget>] = [
-        action("settings.set", [.choice("key", SettingKey.allCases.map(\.rawValue)), .text("value")]) { _, call, app in
+        action("settings.set", [.choice("key", SettingKey.allCases.map(\.rawValue)).required, .text("value").required]) { _, call, app in
             let settings = app.settings
             let key = try SettingsDriver.key(call)
             let value = try call.string("value")

@@ -11,8 +11,8 @@ import SystemUnderTest
 @MainActor
 final class VocabularyDriver: FeatureDriver {
     static let actions: [TargetAction<SystemUnderTestTarget>] = [
-        action("vocabulary.create-set", [.text("name")]) { driver, call, app in try await driver.createSet(call, app: app) },
-        action("vocabulary.add-words", [.int("count", in: 1...10_000), .textOrNumber("set")]) { driver, call, app in
+        action("vocabulary.create-set", [.text("name").required]) { driver, call, app in try await driver.createSet(call, app: app) },
+        action("vocabulary.add-words", [.int("count", in: 1...10_000), .textOrNumber("set").required]) { driver, call, app in
             try await driver.addWords(call, app: app)
         },
         action("vocabulary.list") { _, _, app in
@@ -23,7 +23,7 @@ final class VocabularyDriver: FeatureDriver {
             outcome.isRead = ok
             return outcome
         },
-        action("quiz.generate", [.int("options", in: 0...100), .textOrNumber("set")]) { driver, call, app in
+        action("quiz.generate", [.int("options", in: 0...100), .textOrNumber("set").required]) { driver, call, app in
             try await driver.generateQuiz(call, app: app)
         },
         action("quiz.answer", [.flag("correct")]) { _, call, app in try await answer(call, app: app) },

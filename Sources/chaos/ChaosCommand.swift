@@ -30,6 +30,9 @@ struct ChaosCommand: AsyncParsableCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         if let code = await ReferenceApp.serve(commandLine: arguments) { Glibc.exit(code) }
+        // The controller's first instruction: an app that dies mid-request leaves a pipe
+        // with no reader, and a write to it must be an error Chaos judges, never SIGPIPE.
+        ControllerSignals.ignoreBrokenPipes()
         // What a worker leaves running comes back here to be found and ended
         // (ProcessLeftovers); what a killed controller left is removed first.
         ProcessLeftovers.becomeSubreaper()

@@ -107,11 +107,36 @@ import Testing
         let mine = try ScratchFolder.make(in: root.url, for: "mine")
         let other = root.url.appendingPathComponent("chaos-report-folder")
         for url in [dead, other] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        try Data(ScratchFolder.markText(for: dead.lastPathComponent).utf8).write(to: dead.appendingPathComponent(ScratchFolder.markName))
         #expect(ScratchFolder.owner(of: dead.lastPathComponent) == child.pid)
         #expect(ScratchFolder.owner(of: "chaos-report-folder") == nil)
         #expect(ScratchFolder.removeAbandoned(in: root.url) == [dead.lastPathComponent])
         #expect(FileManager.default.fileExists(atPath: mine.path))
         #expect(FileManager.default.fileExists(atPath: other.path))
+    }
+
+    /// A name is not a mark: a user's folder that happens to match the pattern of a dead
+    /// owner's scratch (`chaos-2024-holiday-photos`: "2024" read as a pid) is never
+    /// removed, nor one whose mark is a link, or names another folder.
+    @Test func aFolderThatOnlyLooksLikeScratchIsNeverRemoved() throws {
+        let root = try TemporaryFolder()
+        let child = try ChildProcess(executable: "/bin/true", arguments: [], environment: [:],
+                                     stderrFile: root.url.appendingPathComponent("stderr"))
+        child.closeInput()
+        _ = child.waitForExit()
+        let photos = root.url.appendingPathComponent("chaos-\(child.pid)-holiday-photos")
+        let linked = root.url.appendingPathComponent("chaos-\(child.pid)-linked-mark")
+        let borrowed = root.url.appendingPathComponent("chaos-\(child.pid)-borrowed-mark")
+        for url in [photos, linked, borrowed] { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        try Data("beach.jpg".utf8).write(to: photos.appendingPathComponent("beach.jpg"))
+        let real = root.url.appendingPathComponent("mark-elsewhere")
+        try Data(ScratchFolder.markText(for: linked.lastPathComponent).utf8).write(to: real)
+        try FileManager.default.createSymbolicLink(atPath: linked.appendingPathComponent(ScratchFolder.markName).path, withDestinationPath: real.path)
+        try Data(ScratchFolder.markText(for: "chaos-1-other").utf8).write(to: borrowed.appendingPathComponent(ScratchFolder.markName))
+        #expect(ScratchFolder.owner(of: photos.lastPathComponent) == child.pid, "the name alone would have it removed")
+        #expect(ScratchFolder.removeAbandoned(in: root.url).isEmpty)
+        #expect(FileManager.default.fileExists(atPath: photos.appendingPathComponent("beach.jpg").path))
+        #expect(FileManager.default.fileExists(atPath: linked.path) && FileManager.default.fileExists(atPath: borrowed.path))
     }
 }
 
@@ -161,7 +186,10 @@ import Testing
         let mark = "chaos-\(gone.pid)-sweep-1234abcd"
         let shm = URL(fileURLWithPath: "/dev/shm").appendingPathComponent(mark)
         let hasShm = access("/dev/shm", W_OK) == 0
-        if hasShm { try FileManager.default.createDirectory(at: shm, withIntermediateDirectories: true) }
+        if hasShm {
+            try FileManager.default.createDirectory(at: shm, withIntermediateDirectories: true)
+            try Data(ScratchFolder.markText(for: mark).utf8).write(to: shm.appendingPathComponent(ScratchFolder.markName))
+        }
         defer { try? FileManager.default.removeItem(at: shm) }
         let sleep = "987.\(UInt32.random(in: 100_000...999_999))"
         let orphan = try ChildProcess(executable: "/bin/sleep", arguments: [sleep], environment: [ProcessLeftovers.markVariable: mark],

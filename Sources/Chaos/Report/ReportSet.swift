@@ -57,13 +57,18 @@ package enum ReportSet {
         } catch {
             throw Refusal(description: "cannot create \(directory.path): \(Self.reason(error, at: directory))")
         }
-        let probe = directory.appendingPathComponent(".chaos-write-probe-\(getpid())")
-        let fd = open(probe.path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, 0o644)
+        // A new file of a name no one can guess, made here and nowhere else: never through
+        // a link planted in the folder (O_NOFOLLOW), never over a file (O_EXCL).
+        let probe = directory.appendingPathComponent(".chaos-write-probe-\(getpid())-\(UUID().uuidString.prefix(8))")
+        let fd = open(probe.path, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw Refusal(description: "cannot write into \(directory.path): \(String(cString: strerror(errno)))")
         }
         close(fd)
         unlink(probe.path)
+        if let link = linkedReportFile(in: directory) {
+            throw Refusal(description: "\(link.path) is a symbolic link: Chaos opens nothing in the report folder through a link; remove it")
+        }
         for name in reportNames {
             let file = directory.appendingPathComponent(name)
             if FileManager.default.fileExists(atPath: file.path), !wroteByChaos(file) {
@@ -80,7 +85,10 @@ package enum ReportSet {
     @discardableResult
     package static func write(_ report: RunReport, to directory: URL) throws -> Written {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        let lock = open(directory.appendingPathComponent(".chaos-report.lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        if let link = linkedReportFile(in: directory) {
+            throw Refusal(description: "\(link.path) is a symbolic link: Chaos opens nothing in the report folder through a link; remove it")
+        }
+        let lock = open(directory.appendingPathComponent(lockName).path, O_CREAT | O_RDWR | O_NOFOLLOW | O_CLOEXEC, 0o644)
         if lock >= 0 { flock(lock, LOCK_EX) }
         defer { if lock >= 0 { flock(lock, LOCK_UN); close(lock) } }
         let archived = try archivePrevious(in: directory, before: report.run.id)
@@ -90,6 +98,18 @@ package enum ReportSet {
         try Data(HTMLReportWriter.html(report).utf8).write(to: written.html, options: .atomic)
         try Data(JUnitReportWriter.xml(report).utf8).write(to: written.junit, options: .atomic)
         return written
+    }
+
+    /// The lock two runs writing into one folder take turns with.
+    static let lockName = ".chaos-report.lock"
+
+    /// The first file Chaos would open or replace in `directory` (the lock, a report)
+    /// that is a symbolic link; nil when none is.
+    static func linkedReportFile(in directory: URL) -> URL? {
+        ([lockName] + reportNames).map { directory.appendingPathComponent($0) }.first { file in
+            var info = stat()
+            return lstat(file.path, &info) == 0 && info.st_mode & S_IFMT == S_IFLNK
+        }
     }
 
     /// Moves the reports of another run in `directory` to `previous/`; nil when there

@@ -39,6 +39,7 @@ package final class CaseRunner {
     }
 
     package init(scenario: Scenario, options: RunOptions) {
+        ControllerSignals.ignoreBrokenPipes()
         self.scenario = scenario.bound(to: options.target.declaration)
         self.options = options
         seed = options.seed ?? scenario.seed

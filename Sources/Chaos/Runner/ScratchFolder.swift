@@ -5,15 +5,49 @@ import Synchronization
 /// temporary folder. A controller killed with SIGKILL cannot remove its own; the next
 /// one removes those whose owner is no longer alive (a pid that is alive again, reused,
 /// keeps its folder: nothing is removed that may still be in use).
+///
+/// A name is not enough to make a folder Chaos's: a user's `chaos-2024-holiday-photos`
+/// matches the pattern. Each scratch folder holds a mark, ``markName``, written when it
+/// is made (a regular file, not a link, saying whose it is); only a real folder of this
+/// user's that holds its mark, word for word, is ever removed as abandoned.
 package enum ScratchFolder {
     package static let prefix = "chaos-"
+    /// The file inside every scratch folder that says it is Chaos's.
+    package static let markName = ".chaos-scratch"
 
     /// A new folder for `what` (a scenario's name, `describe`), owned by this process.
     package static func make(in root: URL, for what: String) throws -> URL {
         removeAbandonedOnce(in: root)
-        let url = root.appendingPathComponent("\(prefix)\(getpid())-\(what)-\(UUID().uuidString.prefix(8))", isDirectory: true)
+        let name = "\(prefix)\(getpid())-\(what)-\(UUID().uuidString.prefix(8))"
+        let url = root.appendingPathComponent(name, isDirectory: true)
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        let mark = open(url.appendingPathComponent(markName).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard mark >= 0 else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
+        let text = Array(markText(for: name).utf8)
+        let written = text.withUnsafeBytes { write(mark, $0.baseAddress, $0.count) }
+        close(mark)
+        guard written == text.count else { throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: url.path]) }
         return url
+    }
+
+    /// What the mark of the folder `name` says.
+    static func markText(for name: String) -> String { "chaos scratch folder \(name)\n" }
+
+    /// Whether `name` in `root` is a scratch folder Chaos made: a folder (not a link) of
+    /// this user's, holding its mark as a regular file with the words ``make`` wrote.
+    static func isMarked(_ name: String, in root: URL) -> Bool {
+        let path = root.appendingPathComponent(name).path
+        var folder = stat()
+        guard lstat(path, &folder) == 0, folder.st_mode & S_IFMT == S_IFDIR, folder.st_uid == geteuid() else { return false }
+        let mark = open(path + "/" + markName, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard mark >= 0 else { return false }
+        defer { close(mark) }
+        var file = stat()
+        let expected = Array(markText(for: name).utf8)
+        guard fstat(mark, &file) == 0, file.st_mode & S_IFMT == S_IFREG, file.st_size == expected.count else { return false }
+        var bytes = [UInt8](repeating: 0, count: expected.count)
+        let read = bytes.withUnsafeMutableBytes { Glibc.read(mark, $0.baseAddress, $0.count) }
+        return read == expected.count && bytes == expected
     }
 
     /// The owner's pid of a folder named by ``make(in:for:)``, nil for any other name.
@@ -30,7 +64,7 @@ package enum ScratchFolder {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []
         var removed: [String] = []
         for name in names {
-            guard let pid = owner(of: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH else { continue }
+            guard let pid = owner(of: name), pid != getpid(), kill(pid, 0) != 0, errno == ESRCH, isMarked(name, in: root) else { continue }
             if remove(root.appendingPathComponent(name)) { removed.append(name) }
         }
         return removed

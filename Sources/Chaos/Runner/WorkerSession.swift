@@ -111,10 +111,28 @@ final class WorkerSession: WorkerLink {
             case let .line(text):
                 // Lines are written with sorted keys: an event starts with its "event" key
                 // (deciding by a failed decode costs more than the decode itself).
+                if let event = WorkerEvent.plain(line: text) {
+                    if let problem = WorkerLineBounds.problem(with: event) { return broke(problem) }
+                    onEvent(event)
+                    continue
+                }
+                if let problem = WorkerLineBounds.problem(with: text) { return broke(problem) }
                 if text.hasPrefix(#"{"event""#) {
-                    if let event = WorkerEvent.plain(line: text) ?? (try? decoder.decode(WorkerEvent.self, from: Data(text.utf8))) { onEvent(event) }
-                } else if let reply = try? decoder.decode(WorkerReply.self, from: Data(text.utf8)), reply.id == request.id {
-                    return .reply(reply)
+                    if let event = try? decoder.decode(WorkerEvent.self, from: Data(text.utf8)) {
+                        if let problem = WorkerLineBounds.problem(with: event) { return broke(problem) }
+                        onEvent(event)
+                    }
+                    continue
+                }
+                do {
+                    let reply = try decoder.decode(WorkerReply.self, from: Data(text.utf8))
+                    if reply.id == request.id { return .reply(reply) }
+                } catch {
+                    // A line that answers this request but cannot be read is the app's
+                    // failure, said at once — not a silence the case blames for a hang.
+                    if (try? decoder.decode(ReplyID.self, from: Data(text.utf8)))?.id == request.id {
+                        return broke("the worker's reply to request \(request.id) could not be read: \(Self.describe(error))")
+                    }
                 }
                 // Anything else is not a protocol line: ignored; stderr holds diagnostics.
             case .invalidUTF8:
@@ -141,6 +159,27 @@ final class WorkerSession: WorkerLink {
                 _ = process.waitForExit()
                 return .hung(nil)
             }
+        }
+    }
+
+    /// Ends the worker that broke the protocol, saying how.
+    private func broke(_ problem: String) -> WorkerOutcome {
+        process.killTree()
+        _ = process.waitForExit()
+        return .brokeProtocol(problem)
+    }
+
+    /// The id of a line that looks like a reply.
+    private struct ReplyID: Decodable { var id: Int }
+
+    /// A decoding error in a sentence: where in the reply, and what was wrong.
+    static func describe(_ error: any Error) -> String {
+        guard let error = error as? DecodingError else { return String(describing: error) }
+        switch error {
+        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context), let .dataCorrupted(context):
+            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
+            return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
+        @unknown default: return String(describing: error)
         }
     }
 

@@ -74,7 +74,10 @@ package enum ScenarioTargetCheck {
                                   at: location, suggestion: ClosestName.suggestion(for: name, among: target.actions))]
         }
         guard let parameters = target.parameters[name] else { return [] }
-        return action.arguments.keys.sorted().compactMap { key in
+        let missing = parameters.filter { $0.isRequired && action.arguments[$0.name] == nil }.map { parameter in
+            ScenarioError("'\(name)' needs the argument '\(parameter.name)' (with: { \(parameter.name): … })", at: location)
+        }
+        return missing + action.arguments.keys.sorted().compactMap { key in
             guard let parameter = parameters.first(where: { $0.name == key }) else {
                 let takes = parameters.isEmpty ? "it takes no arguments" : "it takes: " + NameList.text(parameters.map(\.name))
                 return ScenarioError("'\(name)' has no argument '\(key)'; \(takes)", at: location,

@@ -24,10 +24,29 @@ public struct ActionParameter: Sendable, Codable, Equatable {
 
     public let name: String
     public let kind: Kind
+    /// Whether the action needs it (`.text("set").required`): a `do:` without it is an
+    /// error at its line, before anything runs. Nil (absent on the wire): optional.
+    private let needed: Bool?
 
     public init(_ name: String, _ kind: Kind) {
+        self.init(name, kind, needed: nil)
+    }
+
+    private init(_ name: String, _ kind: Kind, needed: Bool?) {
         self.name = name
         self.kind = kind
+        self.needed = needed
+    }
+
+    /// True when a `do:` must give it.
+    public var isRequired: Bool { needed ?? false }
+
+    /// The same argument, which every `do:` of the action must give.
+    public var required: ActionParameter { ActionParameter(name, kind, needed: true) }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, kind
+        case needed = "required"
     }
 
     public static func int(_ name: String, in range: ClosedRange<Int>) -> ActionParameter { ActionParameter(name, .int(range)) }

@@ -25,6 +25,26 @@ import Testing
         #expect(result.stderr.contains(hint), "\(result.stderr)")
     }
 
+    /// A `do:` that leaves out an argument its action requires fails `validate` and
+    /// `run` at its line (it ran, and ended errored, exit 2).
+    @Test func aMissingRequiredArgumentIsRefusedBeforeAnythingRuns() throws {
+        let folder = try TemporaryFolder()
+        let path = try folder.write("no-set.yaml", """
+            name: no-set
+            summary: words added to no set
+            system: vocabulary
+            steps:
+              - launch
+              - do: vocabulary.add-words
+                with: { count: 3 }
+            """)
+        for command in [["validate", path.path], ["run", path.path, "--report-dir", folder.url.appendingPathComponent("reports").path]] {
+            let result = try ChaosExecutable.run(command)
+            #expect(result.exitCode == 64, "\(command[0]): \(result.stdout)\n\(result.stderr)")
+            #expect(result.stderr.contains("no-set.yaml:6:") && result.stderr.contains("needs the argument 'set'"), "\(result.stderr)")
+        }
+    }
+
     @Test func aValidScenarioValidates() throws {
         let folder = try TemporaryFolder()
         let path = try folder.write("ok.yaml", Self.valid)

@@ -132,6 +132,34 @@ import Testing
         #expect(outcome.only?.error?.contains("a line longer than 16 MiB") == true, "\(outcome.only?.error ?? "")")
     }
 
+    @Test func aReplyNestedPastTheBoundEndsTheCaseAtOnceNamingIt() throws {
+        let outcome = try Self.run("deep-replies")
+        Self.expectClean(outcome, within: .seconds(8))
+        #expect(outcome.result.exitCode == 2, "\(outcome.text)")
+        #expect(outcome.only?.verdict == .errored)
+        #expect(outcome.only?.error?.contains("nested more than 64 levels deep") == true, "\(outcome.only?.error ?? "")")
+    }
+
+    /// 400 MB of record keys: the first key past 1 KiB ends the case, and the controller
+    /// never holds them (it held 354 MB, then hung).
+    @Test func recordKeysPastTheBoundEndTheCaseAndKeepTheControllerSmall() throws {
+        let outcome = try Self.run("long-keys")
+        Self.expectClean(outcome, within: .seconds(8))
+        #expect(outcome.result.exitCode == 2, "\(outcome.text)")
+        #expect(outcome.only?.error?.contains("a record key of 102405 bytes") == true, "\(outcome.only?.error ?? "")")
+    }
+
+    /// A target that ends mid-request with no server in the case (nothing had made
+    /// SwiftNIO ignore SIGPIPE): every run is a verdict with a report, never a dead controller.
+    @Test func anAppThatClosesItsPipeMidRequestGivesAReportEveryTime() throws {
+        for run in 1...20 {
+            let outcome = try Self.run("closes-pipe-mid-request")
+            #expect(outcome.result.exitCode != 128 + SIGPIPE && outcome.report != nil, "run \(run): \(outcome.result.exitCode) \(outcome.text)")
+            #expect(outcome.only?.verdict == .deviated, "run \(run): \(outcome.text)")
+            if outcome.report == nil { break }
+        }
+    }
+
     @Test func aDeclarationOverAMegabyteIsRefusedBeforeTheRun() throws {
         let outcome = try Self.run("huge-declaration")
         Self.expectClean(outcome)

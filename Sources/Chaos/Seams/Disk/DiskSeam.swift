@@ -19,7 +19,8 @@ final class DiskSeam: FaultSeam {
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
         guard !steps.isEmpty else { return }
         switch TmpfsDisk.mount(over: setting.dataDirectory, sizeBytes: Self.sizeBytes,
-                               stderrFile: setting.scratch.appendingPathComponent("tmpfs.stderr"), deadline: setting.deadline) {
+                               stderrFile: setting.scratch.appendingPathComponent("tmpfs.stderr"), mark: setting.mark,
+                               deadline: setting.deadline) {
         case let .success(disk): tmpfs = disk
         case let .failure(unavailable):
             throw .skipped("skipped: a real full disk needs a tmpfs in a private mount namespace (unshare --mount), "

@@ -5,7 +5,10 @@ import ChaosTarget
 /// private mount namespace, so a full disk is the kernel's own ENOSPC, not a VFS
 /// answer.
 ///
-/// A holder process (`unshare --mount`) keeps the namespace alive for the whole case;
+/// A holder process (`unshare --mount`) keeps the namespace alive for the whole case,
+/// and not a moment past its controller: it waits on a pipe only the controller holds
+/// open (`read`), so the controller's end, killed or not, closes it and the holder exits;
+/// it also carries the case's mark, so the next command ends one that is somehow left.
 /// workers enter it with `nsenter`, so the data survives relaunches. The controller
 /// reaches the files through `/proc/PID/root`, the holder's view of the file system.
 /// Hosts that forbid mount namespaces (many CI containers) fail the probe: the case is
@@ -21,24 +24,24 @@ final class TmpfsDisk {
     }
 
     /// Mounts a tmpfs of `sizeBytes` over `directory`, or says why it cannot.
-    static func mount(over directory: URL, sizeBytes: Int, stderrFile: URL,
+    static func mount(over directory: URL, sizeBytes: Int, stderrFile: URL, mark: String,
                       deadline: ContinuousClock.Instant) -> Result<TmpfsDisk, TmpfsUnavailable> {
         // CHAOS_UNSHARE stands in for unshare(1), so a test can play a host that forbids it.
         let override = ProcessInfo.processInfo.environment["CHAOS_UNSHARE"]
         guard let unshare = override ?? Self.tool("unshare"), Self.tool("nsenter") != nil else {
             return .failure(TmpfsUnavailable(reason: "unshare and nsenter (util-linux) are not installed"))
         }
-        let script = #"mount -t tmpfs -o size="$1" chaos-tmpfs "$0" && echo mounted && exec sleep 86400"#
+        // `read` returns at the end of its input: when the controller closes the pipe or dies.
+        let script = #"mount -t tmpfs -o size="$1" chaos-tmpfs "$0" && echo mounted && while read -r _; do :; done"#
         let holder: ChildProcess
         do {
             holder = try ChildProcess(
                 executable: unshare, arguments: ["--mount", "--propagation", "private", "--", "/bin/sh", "-c", script,
                                                  directory.path, String(sizeBytes)],
-                environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin"], stderrFile: stderrFile)
+                environment: ["PATH": "/usr/sbin:/usr/bin:/sbin:/bin", ProcessLeftovers.markVariable: mark], stderrFile: stderrFile)
         } catch {
             return .failure(TmpfsUnavailable(reason: String(describing: error)))
         }
-        holder.closeInput()
         switch holder.readLine(deadline: deadline) {
         case .line("mounted"):
             return .success(TmpfsDisk(directory: directory, holder: holder))
