@@ -177,6 +177,12 @@ let package = Package(
                 path: "Examples/Orders/Sources/OrdersCore"),
         .executableTarget(name: "chaos-example-orders", dependencies: ["OrdersCore", "ChaosTarget"],
                           path: "Examples/Orders/Sources/OrdersTarget"),
+        // A seventh style: an upload server's folder of files, written through swift-nio's
+        // _NIOFileSystem (O_TMPFILE + linkat), judged by content (Examples/Uploads).
+        .target(name: "UploadsCore", dependencies: [.product(name: "_NIOFileSystem", package: "swift-nio")],
+                path: "Examples/Uploads/Sources/UploadsCore"),
+        .executableTarget(name: "chaos-example-uploads", dependencies: ["UploadsCore", "ChaosTarget"],
+                          path: "Examples/Uploads/Sources/UploadsTarget"),
         // A test app that never checkpoints its WAL (raw SQLite C API): what a file fault
         // that lands where SQLite does not read is tested on.
         .executableTarget(

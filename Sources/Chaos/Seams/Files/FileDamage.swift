@@ -68,7 +68,12 @@ package enum FileDamage {
             return "deleted \(path)"
 
         case .makeReadOnly:
-            try requireFile(file)
+            if FolderDamage.isFolder(file) {
+                // A folder: itself (no file may be made, removed or renamed in it) and every file in it.
+                for name in FolderDamage.files(in: file) { _ = try apply(.makeReadOnly, to: file.appendingPathComponent(name)) }
+            } else {
+                try requireFile(file)
+            }
             var status = stat()
             guard stat(path, &status) == 0 else { throw FileDamageError(path: path, problem: "cannot read its permissions: \(errnoText())") }
             let before = status.st_mode & 0o7777

@@ -44,6 +44,18 @@ final class FileSeam: FaultSeam {
             return note(fault, id: id, done: "left alone: \(url.lastPathComponent) does not exist",
                         effect: FaultEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"), in: context)
         }
+        if FolderDamage.isFolder(url) {
+            do {
+                if let outcome = try FolderDamage.apply(fault, to: url, seed: seed) {
+                    let done = outcome.done.replacingOccurrences(of: context.files.hostDataDirectory.path + "/", with: "")
+                    return note(fault, id: id, done: done, effect: outcome.effect, in: context)
+                }
+            } catch let end as CaseEnd {
+                throw end
+            } catch {
+                throw .harness("\(name) '\(fault.label)': \(error)")
+            }
+        }
         // A target that declares no SQLite keeps plain files: damage is measured in bytes.
         let plain = context.declaration.sqliteLibraries == 0
         var prepared: String?

@@ -1,0 +1,77 @@
+import Foundation
+import _NIOFileSystem
+
+/// An upload as the server keeps it: a file in its blobs folder, served back as it is
+/// read. Its `digest` is of the bytes the server has (64-bit FNV-1a: a check against
+/// damage, not against an attacker), so a snapshot of what it serves shows damage.
+public struct Blob: Sendable, Equatable, Identifiable {
+    /// The file's name in the blobs folder: `file-0001.bin`.
+    public var id: String
+    public var size: Int
+    public var digest: String
+
+    public init(id: String, bytes: [UInt8]) {
+        self.id = id
+        size = bytes.count
+        digest = Self.digest(of: bytes)
+    }
+
+    /// 64-bit FNV-1a of `bytes`, as 16 hex digits.
+    public static func digest(of bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash &*= 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// What the upload screen is told when something goes wrong, in plain words.
+public struct UploadProblem: LocalizedError, Sendable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var errorDescription: String? { message }
+}
+
+/// The upload server's store: a folder of files written through swift-nio's
+/// `_NIOFileSystem` (a new file is `O_TMPFILE` + `linkat`; a re-upload replaces it).
+/// Two variants: the one first shipped, and the one `chaos check` pushed it to.
+public protocol BlobStore: Sendable {
+    /// What the user was told at launch, if anything.
+    var notice: String? { get async }
+    /// Stores `bytes` as `name`, replacing an earlier upload of that name.
+    func put(_ name: String, bytes: [UInt8]) async throws -> Blob
+    /// Every upload, as the server would serve it now.
+    func all() async throws -> [Blob]
+}
+
+/// The content of the `index`th upload: seeded by its number, so a re-upload of a name
+/// brings other bytes.
+public func uploadBytes(_ index: Int, version: Int = 1, size: Int = 2048) -> [UInt8] {
+    var state = UInt64(index) &* 0x9E37_79B9_7F4A_7C15 ^ UInt64(version)
+    return (0..<size).map { _ in
+        state = state &* 6364136223846793005 &+ 1442695040888963407
+        return UInt8(truncatingIfNeeded: state >> 33)
+    }
+}
+
+/// Reads a whole file through `_NIOFileSystem`, as the server serves it.
+func readWhole(_ path: FilePath) async throws -> [UInt8] {
+    try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in
+        var buffer = try await handle.readToEnd(maximumSizeAllowed: .mebibytes(64))
+        return buffer.readBytes(length: buffer.readableBytes) ?? []
+    }
+}
+
+/// The names in `folder` that are uploads (not the fixed store's own files), sorted.
+func uploadNames(in folder: FilePath) async throws -> [String] {
+    try await FileSystem.shared.withDirectoryHandle(atPath: folder) { directory in
+        var names: [String] = []
+        for try await entry in directory.listContents() where entry.type == .regular && entry.name.string.hasSuffix(".bin") {
+            names.append(entry.name.string)
+        }
+        return names.sorted()
+    }
+}

@@ -1,0 +1,80 @@
+import Foundation
+import Glibc
+import _NIOFileSystem
+
+/// The store after Chaos, with what `chaos check` taught it:
+///
+/// - an upload is acknowledged only once its file and its folder are synced (the file's
+///   name is durable only when the folder is), and its digest is recorded in a manifest
+///   beside the folder, written and synced the same way (inside it, a folder lost whole
+///   took its manifest along, and the loss went unsaid);
+/// - every file is checked against its digest before it is served: a damaged one is set
+///   aside (moved to `damaged/`, never deleted) and the user is told, never served;
+/// - a failure to store is reported, never swallowed.
+public actor FixedBlobStore: BlobStore {
+    let folder: FilePath
+    let manifestPath: FilePath
+    private var manifest: [String: String]
+    private var setAside: [String] = []
+
+    public init(folder: String, manifest: String) async throws {
+        self.folder = FilePath(folder)
+        manifestPath = FilePath(manifest)
+        try await FileSystem.shared.createDirectory(at: self.folder, withIntermediateDirectories: true)
+        let data = try? await readWhole(manifestPath)
+        self.manifest = data.flatMap { try? JSONDecoder().decode([String: String].self, from: Data($0)) } ?? [:]
+    }
+
+    public var notice: String? {
+        setAside.isEmpty ? nil
+            : "\(setAside.count) of your uploads \(setAside.count == 1 ? "was" : "were") damaged on this server, so "
+                + "\(setAside.count == 1 ? "it was" : "they were") set aside. Please upload \(setAside.count == 1 ? "it" : "them") again."
+    }
+
+    public func put(_ name: String, bytes: [UInt8]) async throws -> Blob {
+        do {
+            try await writeDurably(folder.appending(name), bytes)
+            manifest[name] = Blob.digest(of: bytes)
+            try await writeDurably(manifestPath, Array(try JSONEncoder().encode(manifest)))
+            return Blob(id: name, bytes: bytes)
+        } catch {
+            throw UploadProblem("Your file could not be stored. Please try again.")
+        }
+    }
+
+    public func all() async throws -> [Blob] {
+        var blobs: [Blob] = []
+        for name in try await uploadNames(in: folder) {
+            let bytes = try? await readWhole(folder.appending(name))
+            guard let bytes, let digest = manifest[name], Blob.digest(of: bytes) == digest else {
+                await setAsideDamaged(name)
+                continue
+            }
+            blobs.append(Blob(id: name, bytes: bytes))
+        }
+        // An upload the manifest holds with no file left is gone: the user is told so too.
+        for name in manifest.keys.sorted() where !blobs.contains(where: { $0.id == name }) && !setAside.contains(name) {
+            setAside.append(name)
+        }
+        return blobs
+    }
+
+    /// The file, then its folder, synced: only then is the upload on the disk by its name.
+    private func writeDurably(_ path: FilePath, _ bytes: [UInt8]) async throws {
+        try await FileSystem.shared.withFileHandle(forWritingAt: path, options: .newFile(replaceExisting: true)) { file in
+            _ = try await file.write(contentsOf: bytes, toAbsoluteOffset: 0)
+            try await file.synchronize()
+        }
+        let descriptor = open(path.removingLastComponent().string, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard descriptor >= 0 else { throw UploadProblem("the uploads folder cannot be opened") }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw UploadProblem("the uploads folder cannot be synced") }
+    }
+
+    private func setAsideDamaged(_ name: String) async {
+        let damaged = folder.appending("damaged")
+        try? await FileSystem.shared.createDirectory(at: damaged, withIntermediateDirectories: true)
+        try? await FileSystem.shared.moveItem(at: folder.appending(name), to: damaged.appending("\(name).\(UUID().uuidString.prefix(8))"))
+        setAside.append(name)
+    }
+}

@@ -1,0 +1,55 @@
+import ChaosTarget
+import UploadsCore
+
+/// The upload example's Chaos target: a folder of files written through swift-nio's
+/// `_NIOFileSystem`, no SQLite at all, so storage faults and power cuts reach it through
+/// the libc seam, and damage is judged by content (each upload acknowledged with its
+/// digest). `--variant fixed|fragile`.
+@main
+final class UploadsTarget: ChaosTarget {
+    // The store is the uploads folder: the catalog damages the files in it one by one.
+    static let files = ["store": "blobs"]
+    static let variants = ["fixed", "fragile"]
+    static let modes: [Health.Mode] = Health.Mode.standard + ["set-aside"]
+    static let sqlite: [SQLiteLibrary] = []
+    static let workload: Workload? = Workload(write: "uploads.put", read: "uploads.list")
+    static let actions: [TargetAction<UploadsTarget>] = [
+        // A new upload of 2 KiB; `name:` uploads that name again, with other bytes.
+        TargetAction("uploads.put", parameters: [.int("count", in: 1...1_000), .text("name")]) { target, call in
+            let store = try target.launched(target.store)
+            for _ in 0..<(try call.int("count", default: 1)) {
+                let name = try call.string("name", default: target.nextName())
+                target.version[name, default: 0] += 1
+                let blob = try await store.put(name, bytes: uploadBytes(target.index(of: name), version: target.version[name] ?? 1))
+                call.acknowledge(blob, in: "file")  // the server said "stored", and what
+            }
+            return .done()
+        },
+        TargetAction("uploads.list", parameters: []) { target, _ in .read(.int(try await target.launched(target.store).all().count)) },
+    ]
+
+    private let context: TargetContext
+    private var store: (any BlobStore)?
+    private var version: [String: Int] = [:]
+
+    init(context: TargetContext) { self.context = context }
+
+    func launch() async -> Health {
+        do {
+            let folder = context.path("blobs")
+            store = context.variant == "fragile" ? try await FragileBlobStore(folder: folder) : try await FixedBlobStore(folder: folder, manifest: context.path("manifest.json"))
+            let served = try await store?.all() ?? []  // what the server checks at start
+            served.forEach { version[$0.id] = max(version[$0.id] ?? 0, 1) }
+        } catch {
+            return .unavailable("Your uploads are not available right now.")
+        }
+        return .warning(await store?.notice, mode: "set-aside")
+    }
+
+    func snapshot() async throws -> [String: [String: String]] { .records("file", (try? await store?.all()) ?? []) }
+
+    func stop() async {}
+
+    private func nextName() -> String { "file-" + String(1000 + version.count + 1).dropFirst() + ".bin" }
+    private func index(of name: String) -> Int { Int(name.filter(\.isNumber)) ?? 0 }
+}

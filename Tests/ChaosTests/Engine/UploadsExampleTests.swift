@@ -1,0 +1,47 @@
+import Chaos
+import Foundation
+import Testing
+
+/// The upload server (Examples/Uploads): a folder of files written through swift-nio's
+/// `_NIOFileSystem`, no SQLite. Damage is judged by content: the fragile variant serves
+/// damaged bytes as good and fails each damage case as *corrupted* (its keys are all
+/// there: a check by key passed seven of them), and loses uploads to a power cut; the
+/// fixed one checks each file's digest, sets damage aside and says so, and syncs.
+@Suite(.serialized) struct UploadsExampleTests {
+    static let damage = ["check-store-flipped-bytes", "check-store-garbage-header", "check-store-header-only",
+                         "check-store-truncated", "check-store-zero-length", "check-store-zeroed-pages"]
+
+    func check(_ variant: String) throws -> RunReport {
+        let reports = try TemporaryFolder()
+        _ = try ChaosExecutable.run(["check", "-j", "2", "--target-exec", CheckTests.example("uploads"), "--variant", variant,
+                                     "--report-dir", reports.url.path], timeout: .seconds(300))
+        return try JSONReportWriter.read(from: reports.url.appendingPathComponent(ReportSet.jsonFileName))
+    }
+
+    @Test func theFragileServerFailsTheDamageCasesAsCorruptedAndThePowerCutAsLost() throws {
+        let report = try check("fragile")
+        ExampleVerdicts.hold(report, example: "uploads", variant: "fragile")
+        for name in Self.damage {
+            let item = try #require(report.cases.first { $0.scenario == name })
+            let loss = try #require(item.expectations.first { $0.kind == "no-silent-loss" })
+            #expect(!loss.passed && (loss.records?.corrupted ?? 0) > 0 && loss.records?.lost == 0, "\(name): \(loss.observed)")
+            // The folder was damaged file by file, not refused as "a directory".
+            #expect(item.injections.contains { $0.detail.contains("file by file") }, "\(name): \(item.injections.map(\.detail))")
+        }
+        let cut = try #require(report.cases.first { $0.scenario == "check-power-loss-on-save" })
+        let lost = try #require(cut.expectations.first { $0.kind == "no-silent-loss" })
+        #expect(!lost.passed && (lost.records?.lost ?? 0) > 0, "\(lost.observed)")
+    }
+
+    @Test func theFixedServerPassesTheCatalogAndSaysWhatItSetAside() throws {
+        let report = try check("fixed")
+        ExampleVerdicts.hold(report, example: "uploads", variant: "fixed")
+        for name in Self.damage {
+            let item = try #require(report.cases.first { $0.scenario == name })
+            let loss = try #require(item.expectations.first { $0.kind == "no-silent-loss" })
+            #expect(loss.passed && loss.observed.contains("the user was told"), "\(name): \(loss.observed)")
+        }
+        let notADatabase = try #require(report.cases.first { $0.scenario == "check-store-not-a-database" })
+        #expect(notADatabase.verdict == .skipped && notADatabase.error?.contains("is a folder") == true, "\(notADatabase.error ?? "")")
+    }
+}
