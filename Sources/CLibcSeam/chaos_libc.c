@@ -19,12 +19,29 @@
 **   call does: go through, fail with an errno, or read short. While tracking is on
 **   (power loss), changes go through the crash simulator (chaos_libc_powerloss.c).
 **
+**   The calls, by the operation the hook is asked (chaos_libc_seam.h), so a policy
+**   written for the seven operations sees every way a file is changed:
+**     OPEN      open, openat, creat (and 64), mkstemp..., fopen/fdopen/freopen
+**               (chaos_libc_stdio.c); O_TMPFILE: the path is the folder, the fd's
+**               slot its unnamed file
+**     READ      read, pread; the source of copy_file_range and sendfile
+**     WRITE     write, pwrite, writev, pwritev(2), stdio's buffer as it reaches the
+**               file; the destination of copy_file_range and sendfile
+**     SYNC      fsync, fdatasync, sync_file_range and msync (chaos_libc_calls.c
+**               says which of them are durable)
+**     TRUNCATE  ftruncate, truncate, fallocate, posix_fallocate
+**     RENAME    rename, renameat, renameat2 (exchange too); link, linkat (amount
+**               1): a new name, AT_EMPTY_PATH and /proc/self/fd/N alike
+**     DELETE    unlink, unlinkat, rmdir, remove(3) (amount 1 for a folder)
+**   remove(3) is wrapped itself: glibc unlinks inside libc, past the PLT.
+**
 **   The seam never acts on itself: a thread-local depth counter sends the hook's own
 **   I/O, the simulator's and a crash's straight to libc.
 **
-**   Not seen: calls glibc makes internally (fopen/fwrite streams write through its
-**   own write; mkstemp's open is seen as mkstemp), raw syscalls, and executables
-**   linked statically against libc. The worker says when the seam is not loaded.
+**   Not seen: calls glibc makes to itself that no entry point here stands for (a
+**   freopen'd stream's writes; mkstemp's open is seen as mkstemp), raw syscalls,
+**   writes through mmap, and executables linked statically against libc. The
+**   worker says when the seam is not loaded.
 */
 #define _GNU_SOURCE
 #undef _FORTIFY_SOURCE
@@ -51,7 +68,11 @@ void chaos_libc_resolve(void) {
     FIND(fsync); FIND(fdatasync); FIND(ftruncate); FIND(renameat2); FIND(renameat);
     FIND(unlinkat); FIND(linkat); FIND(close); FIND(dup2); FIND(dup3); FIND(fclose);
     FIND(closedir); FIND(mkstemp); FIND(mkostemp); FIND(mkstemps); FIND(mkostemps);
-    FIND(sync); FIND(syncfs);
+    FIND(sync); FIND(syncfs); FIND(remove);
+    FIND(pwritev); FIND(pwritev2); FIND(fallocate); FIND(posix_fallocate); FIND(truncate);
+    FIND(copy_file_range); FIND(sendfile); FIND(sync_file_range); FIND(msync);
+    FIND(statfs); FIND(fstatfs); FIND(statvfs); FIND(fstatvfs);
+    FIND(fopen); FIND(freopen); FIND(fdopen);
 }
 
 __attribute__((constructor)) static void chaos_libc_init(void) { chaos_libc_resolve(); }
@@ -62,7 +83,7 @@ __attribute__((constructor)) static void chaos_libc_init(void) { chaos_libc_reso
 #define GEN_MASK 0x3fffffffu
 enum { SLOT_UNKNOWN = 0, SLOT_OUT = 1, SLOT_IN = 2 };
 
-static atomic_int g_active;                 /* a scope is set */
+atomic_int chaos_libc_active;               /* a scope is set */
 static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* slot paths, scope changes */
 /* Canonical, ending "/". Read without a lock: a call on a file outside the scope
  * must never wait, for it may come from a crash handler on a signal stack while
@@ -70,12 +91,13 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* slot paths, scope 
  * (a worker sets one or two in its life). */
 static _Atomic(const char *) g_scope;
 static _Atomic(chaos_libc_hook) g_hook;
+static atomic_int g_disk_full;              /* the hook's last answer to a write or growth was ENOSPC */
 static atomic_llong g_counts[CHAOS_LIBC_OP_COUNT];
 static _Atomic uint32_t g_slot[FD_SLOTS];   /* (generation << 2) | SLOT_* */
 static char *g_slot_path[FD_SLOTS];         /* for SLOT_IN; guarded by g_lock */
 static atomic_uint g_generation = 1;        /* a new scope forgets every slot */
 
-#define LOOKING() (atomic_load_explicit(&g_active, memory_order_relaxed) && !chaos_libc_depth)
+#define LOOKING() CHAOS_LOOKING()
 
 static inline uint32_t generation(void) {
     return atomic_load_explicit(&g_generation, memory_order_relaxed) & GEN_MASK;
@@ -203,7 +225,7 @@ static void note_slot(int fd, const char *canon) {
 
 /* Forgets fd, which is being closed (or replaced by dup2). */
 static void forget_slot(int fd) {
-    if (fd < 0 || fd >= FD_SLOTS || !atomic_load_explicit(&g_active, memory_order_relaxed)) return;
+    if (fd < 0 || fd >= FD_SLOTS || !atomic_load_explicit(&chaos_libc_active, memory_order_relaxed)) return;
     uint32_t v = atomic_load_explicit(&g_slot[fd], memory_order_relaxed);
     if (v == 0) return;
     if ((v & 3) != SLOT_IN) {
@@ -237,12 +259,15 @@ static int fd_in_scope(int fd, char path[PATH_MAX]) {
     return in;
 }
 
-/* A file under the scope was renamed: its open fds now name the new path. */
-static void rename_slots(const char *from, const char *to) {
+/* A file under the scope was renamed: its open fds now name the new path (an
+ * exchange: and the other file's fds the old one). */
+static void rename_slots(const char *from, const char *to, int exchange) {
     pthread_mutex_lock(&g_lock);
     for (int fd = 0; fd < FD_SLOTS; fd++) {
-        if (g_slot_path[fd] && strcmp(g_slot_path[fd], from) == 0) {
-            char *copy = strdup(to);
+        const char *now = !g_slot_path[fd] ? NULL : strcmp(g_slot_path[fd], from) == 0 ? to
+                        : exchange && strcmp(g_slot_path[fd], to) == 0 ? from : NULL;
+        if (now) {
+            char *copy = strdup(now);
             if (copy) {
                 free(g_slot_path[fd]);
                 g_slot_path[fd] = copy;
@@ -252,16 +277,29 @@ static void rename_slots(const char *from, const char *to) {
     pthread_mutex_unlock(&g_lock);
 }
 
-/* Counts the call and asks the hook; errno is left as it was. */
+/* Counts the call and asks the hook; errno is left as it was. Remembers whether the
+ * last write or growth was refused as a full disk refuses it (statfs says so). */
 static int ask(int op, const char *path, long long offset, long long amount) {
     atomic_fetch_add_explicit(&g_counts[op], 1, memory_order_relaxed);
     chaos_libc_hook hook = atomic_load(&g_hook);
-    if (!hook) return 0;
-    int saved = errno;
-    int verdict = hook(op, path, offset, amount);
-    errno = saved;
+    int verdict = 0;
+    if (hook) {
+        int saved = errno;
+        verdict = hook(op, path, offset, amount);
+        errno = saved;
+    }
+    if (op == CHAOS_LIBC_OP_WRITE || (op == CHAOS_LIBC_OP_TRUNCATE && amount != 0))
+        atomic_store_explicit(&g_disk_full, verdict == ENOSPC, memory_order_relaxed);
     return verdict;
 }
+
+/* The common part, for the other interposer files (chaos_libc_internal.h). */
+int chaos_libc_looks_at(int fd) { return looks_at(fd); }
+int chaos_libc_fd_in_scope(int fd, char path[PATH_MAX]) { return fd_in_scope(fd, path); }
+int chaos_libc_resolve_at(int dirfd, const char *path, char out[PATH_MAX]) { return resolve_at(dirfd, path, out); }
+int chaos_libc_scope_holds(const char *canon) { return scope_holds(canon); }
+int chaos_libc_ask(int op, const char *path, long long offset, long long amount) { return ask(op, path, offset, amount); }
+int chaos_libc_disk_full(void) { return atomic_load_explicit(&g_disk_full, memory_order_relaxed); }
 
 static inline int tracking(void) { return atomic_load_explicit(&chaos_lpl_active, memory_order_relaxed); }
 
@@ -287,11 +325,15 @@ static int seam_openat(int dirfd, const char *path, int flags, mode_t mode) {
         fd = tracking() ? chaos_lpl_open(dirfd, path, canon, flags, mode) : REAL(openat)(dirfd, path, flags, mode);
     }
     int e = errno;
+    /* O_TMPFILE: canon is the folder; the file is "#inode" in it, with no name yet. */
+    if (fd >= 0 && (flags & O_TMPFILE) == O_TMPFILE) chaos_libc_fd_path(fd, canon);
     if (fd >= 0) note_slot(fd, canon);
     chaos_libc_depth--;
     errno = e;
     return fd;
 }
+
+int chaos_libc_openat(int dirfd, const char *path, int flags, mode_t mode) { return seam_openat(dirfd, path, flags, mode); }
 
 static mode_t mode_arg(int flags, va_list ap) {
     return (flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE ? (mode_t)va_arg(ap, unsigned int) : 0;
@@ -355,7 +397,7 @@ static int seam_mkstemp(int which, char *template, int flags, int suffix) {
     if (!LOOKING() || !template || resolve_at(AT_FDCWD, template, canon) != 0 || !scope_holds(canon)) {
         int fd = real_mkstemp(which, template, flags, suffix);
         int e = errno;
-        if (fd >= 0 && atomic_load_explicit(&g_active, memory_order_relaxed)) note_slot(fd, NULL);
+        if (fd >= 0 && atomic_load_explicit(&chaos_libc_active, memory_order_relaxed)) note_slot(fd, NULL);
         errno = e;
         return fd;
     }
@@ -430,29 +472,42 @@ ssize_t pread64(int fd, void *buf, size_t n, off_t off) {
 
 /* ---- write ------------------------------------------------------------- */
 
-static ssize_t real_write(int fd, const void *buf, size_t n, int64_t off, const struct iovec *iov, int iovcnt) {
-    if (iov) return REAL(writev)(fd, iov, iovcnt);
-    return off < 0 ? REAL(write)(fd, buf, n) : REAL(pwrite)(fd, buf, n, (off_t)off);
+ssize_t chaos_libc_real_write(int fd, const chaos_write *w) {
+    if (w->rwf >= 0) {
+        if (!REAL(pwritev2)) {
+            errno = ENOSYS;
+            return -1;
+        }
+        return REAL(pwritev2)(fd, w->iov, w->iovcnt, (off_t)w->off, w->rwf);
+    }
+    if (w->iov) return w->off < 0 ? REAL(writev)(fd, w->iov, w->iovcnt) : REAL(pwritev)(fd, w->iov, w->iovcnt, (off_t)w->off);
+    return w->off < 0 ? REAL(write)(fd, w->buf, w->n) : REAL(pwrite)(fd, w->buf, w->n, (off_t)w->off);
 }
 
-static ssize_t seam_write(int fd, const void *buf, size_t n, int64_t off, const struct iovec *iov, int iovcnt) {
+static ssize_t perform_write(int fd, void *w) { return chaos_libc_real_write(fd, w); }
+
+ssize_t chaos_libc_write(int fd, const chaos_write *w) {
     char path[PATH_MAX];
     chaos_libc_depth++;
     ssize_t r;
     if (!fd_in_scope(fd, path)) {
-        r = real_write(fd, buf, n, off, iov, iovcnt);
+        r = chaos_libc_real_write(fd, w);
     } else {
-        size_t total = n;
-        if (iov) {
+        size_t total = w->n;
+        if (w->iov) {
             total = 0;
-            for (int i = 0; i < iovcnt; i++) total += iov[i].iov_len;
+            for (int i = 0; i < w->iovcnt; i++) total += w->iov[i].iov_len;
         }
-        int verdict = ask(CHAOS_LIBC_OP_WRITE, path, off, (long long)total);
+        int verdict = ask(CHAOS_LIBC_OP_WRITE, path, w->off, (long long)total);
         if (verdict > 0) {
             errno = verdict;
             r = -1;
+        } else if (tracking()) {
+            int rwf = w->rwf > 0 ? w->rwf : 0;
+            r = chaos_lpl_write(fd, w->off, (int64_t)total, (rwf & RWF_APPEND) != 0, (rwf & (RWF_DSYNC | RWF_SYNC)) != 0,
+                                perform_write, (void *)w);
         } else {
-            r = tracking() ? chaos_lpl_write(fd, buf, n, off, iov, iovcnt) : real_write(fd, buf, n, off, iov, iovcnt);
+            r = chaos_libc_real_write(fd, w);
         }
     }
     int e = errno;
@@ -462,19 +517,20 @@ static ssize_t seam_write(int fd, const void *buf, size_t n, int64_t off, const 
 }
 
 ssize_t write(int fd, const void *buf, size_t n) {
-    return looks_at(fd) ? seam_write(fd, buf, n, -1, NULL, 0) : REAL(write)(fd, buf, n);
+    return looks_at(fd) ? chaos_libc_write(fd, &(chaos_write){buf, n, NULL, 0, -1, -1}) : REAL(write)(fd, buf, n);
 }
 
 ssize_t pwrite(int fd, const void *buf, size_t n, off_t off) {
-    return looks_at(fd) && off >= 0 ? seam_write(fd, buf, n, off, NULL, 0) : REAL(pwrite)(fd, buf, n, off);
+    return looks_at(fd) && off >= 0 ? chaos_libc_write(fd, &(chaos_write){buf, n, NULL, 0, off, -1}) : REAL(pwrite)(fd, buf, n, off);
 }
 
 ssize_t pwrite64(int fd, const void *buf, size_t n, off_t off) {
-    return looks_at(fd) && off >= 0 ? seam_write(fd, buf, n, off, NULL, 0) : REAL(pwrite)(fd, buf, n, off);
+    return looks_at(fd) && off >= 0 ? chaos_libc_write(fd, &(chaos_write){buf, n, NULL, 0, off, -1}) : REAL(pwrite)(fd, buf, n, off);
 }
 
 ssize_t writev(int fd, const struct iovec *iov, int iovcnt) {
-    return looks_at(fd) && iov && iovcnt >= 0 ? seam_write(fd, NULL, 0, -1, iov, iovcnt) : REAL(writev)(fd, iov, iovcnt);
+    return looks_at(fd) && iov && iovcnt >= 0 ? chaos_libc_write(fd, &(chaos_write){NULL, 0, iov, iovcnt, -1, -1})
+                                              : REAL(writev)(fd, iov, iovcnt);
 }
 
 /* ---- sync, truncate ---------------------------------------------------- */
@@ -571,13 +627,13 @@ static int seam_rename(int olddirfd, const char *oldpath, int newdirfd, const ch
     if (verdict > 0) {
         errno = verdict;
         r = -1;
-    } else if (tracking() && !(flags & RENAME_EXCHANGE)) {
+    } else if (tracking()) {
         r = chaos_lpl_rename(olddirfd, oldpath, from, newdirfd, newpath, to, flags);
     } else {
         r = real_rename(olddirfd, oldpath, newdirfd, newpath, flags);
     }
     int e = errno;
-    if (r == 0) rename_slots(from, to);
+    if (r == 0) rename_slots(from, to, (flags & RENAME_EXCHANGE) != 0);
     chaos_libc_depth--;
     errno = e;
     return r;
@@ -591,19 +647,32 @@ int renameat2(int olddirfd, const char *oldpath, int newdirfd, const char *newpa
     return seam_rename(olddirfd, oldpath, newdirfd, newpath, flags);
 }
 
-static int seam_unlink(int dirfd, const char *path, int flags) {
+/* unlink, unlinkat (AT_REMOVEDIR: a folder), rmdir and remove(3), which glibc
+ * carries out inside itself (unlink, then rmdir on EISDIR): each is one DELETE,
+ * amount 1 for a folder. Folders are not tracked (their removal is durable). */
+enum { RM_FILE, RM_FOLDER, RM_EITHER };
+
+static int real_remove(int dirfd, const char *path, int how) {
+    if (how == RM_EITHER) return REAL(remove)(path); /* remove(3) takes no dirfd: AT_FDCWD */
+    return REAL(unlinkat)(dirfd, path, how == RM_FOLDER ? AT_REMOVEDIR : 0);
+}
+
+static int seam_unlink(int dirfd, const char *path, int how) {
     char canon[PATH_MAX];
-    if (!LOOKING() || !path || (flags & AT_REMOVEDIR) || resolve_at(dirfd, path, canon) != 0 || !scope_holds(canon)) {
-        return REAL(unlinkat)(dirfd, path, flags);
-    }
+    if (!LOOKING() || !path || resolve_at(dirfd, path, canon) != 0 || !scope_holds(canon)) return real_remove(dirfd, path, how);
     chaos_libc_depth++;
+    struct stat st;
+    int folder = how == RM_FOLDER || (how == RM_EITHER && lstat(canon, &st) == 0 && S_ISDIR(st.st_mode));
     int r;
-    int verdict = ask(CHAOS_LIBC_OP_DELETE, canon, 0, 0);
+    int verdict = ask(CHAOS_LIBC_OP_DELETE, canon, 0, folder);
     if (verdict > 0) {
         errno = verdict;
         r = -1;
+    } else if (folder) {
+        r = REAL(unlinkat)(dirfd, path, AT_REMOVEDIR);
     } else {
-        r = tracking() ? chaos_lpl_unlink(dirfd, path, canon, flags) : REAL(unlinkat)(dirfd, path, flags);
+        r = tracking() ? chaos_lpl_unlink(dirfd, path, canon, 0) : REAL(unlinkat)(dirfd, path, 0);
+        if (r != 0 && errno == EISDIR && how == RM_EITHER) r = REAL(unlinkat)(dirfd, path, AT_REMOVEDIR);
     }
     int e = errno;
     chaos_libc_depth--;
@@ -611,16 +680,32 @@ static int seam_unlink(int dirfd, const char *path, int flags) {
     return r;
 }
 
-int unlink(const char *path) { return seam_unlink(AT_FDCWD, path, 0); }
-int unlinkat(int dirfd, const char *path, int flags) { return seam_unlink(dirfd, path, flags); }
+int unlink(const char *path) { return seam_unlink(AT_FDCWD, path, RM_FILE); }
+int unlinkat(int dirfd, const char *path, int flags) {
+    if (flags & ~AT_REMOVEDIR) return REAL(unlinkat)(dirfd, path, flags); /* EINVAL, as the kernel says */
+    return seam_unlink(dirfd, path, flags & AT_REMOVEDIR ? RM_FOLDER : RM_FILE);
+}
+int rmdir(const char *path) { return seam_unlink(AT_FDCWD, path, RM_FOLDER); }
+int remove(const char *path) { return seam_unlink(AT_FDCWD, path, RM_EITHER); }
 
+/* link, linkat (AT_EMPTY_PATH, or /proc/self/fd/N with AT_SYMLINK_FOLLOW: an
+ * O_TMPFILE file given its first name): a new name, asked as a RENAME to it
+ * (amount 1: a link), as a rename is the other way to make a name. */
 static int seam_link(int olddirfd, const char *oldpath, int newdirfd, const char *newpath, int flags) {
     char to[PATH_MAX];
-    if (!LOOKING() || !tracking() || !oldpath || !newpath || resolve_at(newdirfd, newpath, to) != 0 || !scope_holds(to)) {
+    if (!LOOKING() || !oldpath || !newpath || resolve_at(newdirfd, newpath, to) != 0 || !scope_holds(to)) {
         return REAL(linkat)(olddirfd, oldpath, newdirfd, newpath, flags);
     }
     chaos_libc_depth++;
-    int r = chaos_lpl_link(olddirfd, oldpath, newdirfd, newpath, to, flags);
+    int r;
+    int verdict = ask(CHAOS_LIBC_OP_RENAME, to, 0, 1);
+    if (verdict > 0) {
+        errno = verdict;
+        r = -1;
+    } else {
+        r = tracking() ? chaos_lpl_link(olddirfd, oldpath, newdirfd, newpath, to, flags)
+                       : REAL(linkat)(olddirfd, oldpath, newdirfd, newpath, flags);
+    }
     int e = errno;
     chaos_libc_depth--;
     errno = e;
@@ -650,12 +735,12 @@ int dup3(int oldfd, int newfd, int flags) {
 }
 
 int fclose(FILE *stream) {
-    if (stream && atomic_load_explicit(&g_active, memory_order_relaxed)) forget_slot(fileno(stream));
+    if (stream && atomic_load_explicit(&chaos_libc_active, memory_order_relaxed)) forget_slot(fileno(stream));
     return REAL(fclose)(stream);
 }
 
 int closedir(DIR *folder) {
-    if (atomic_load_explicit(&g_active, memory_order_relaxed)) forget_slot(dirfd(folder));
+    if (atomic_load_explicit(&chaos_libc_active, memory_order_relaxed)) forget_slot(dirfd(folder));
     return REAL(closedir)(folder);
 }
 
@@ -682,7 +767,8 @@ static void api_set_scope(const char *directory) {
         atomic_store(&g_slot[fd], 0);
     }
     for (int op = 0; op < CHAOS_LIBC_OP_COUNT; op++) atomic_store(&g_counts[op], 0);
-    atomic_store(&g_active, copy != NULL);
+    atomic_store(&g_disk_full, 0);
+    atomic_store(&chaos_libc_active, copy != NULL);
     pthread_mutex_unlock(&g_lock);
 }
 

@@ -1,8 +1,10 @@
 #ifndef CHAOS_LIBC_INTERNAL_H
 #define CHAOS_LIBC_INTERNAL_H
 /*
-** Shared between the interposers (chaos_libc.c) and the file-level crash simulator
-** (chaos_libc_powerloss.c). Not part of the interface.
+** Shared between the interposers (chaos_libc.c; chaos_libc_calls.c for the rarer
+** calls, chaos_libc_stdio.c for stdio streams) and the file-level crash simulator
+** (chaos_libc_powerloss.c). Not part of the interface: hidden from the symbol table,
+** so a preloaded name never stands in for one of the app's own.
 */
 #include "chaos_libc_seam.h"
 #include "chaos_power_cut.h"
@@ -12,8 +14,12 @@
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/statfs.h>
+#include <sys/statvfs.h>
 #include <sys/types.h>
 #include <sys/uio.h>
+
+#define CHAOS_HIDDEN __attribute__((visibility("hidden")))
 
 /* The libc functions the seam stands in front of, found with dlsym(RTLD_NEXT). */
 typedef struct chaos_real {
@@ -41,25 +47,88 @@ typedef struct chaos_real {
     int (*mkostemps)(char *, int, int);
     void (*sync)(void);
     int (*syncfs)(int);
+    /* chaos_libc.c: removing */
+    int (*remove)(const char *);
+    /* chaos_libc_calls.c */
+    ssize_t (*pwritev)(int, const struct iovec *, int, off_t);
+    ssize_t (*pwritev2)(int, const struct iovec *, int, off_t, int);
+    int (*fallocate)(int, int, off_t, off_t);
+    int (*posix_fallocate)(int, off_t, off_t);
+    int (*truncate)(const char *, off_t);
+    ssize_t (*copy_file_range)(int, off_t *, int, off_t *, size_t, unsigned int);
+    ssize_t (*sendfile)(int, int, off_t *, size_t);
+    int (*sync_file_range)(int, off_t, off_t, unsigned int);
+    int (*msync)(void *, size_t, int);
+    int (*statfs)(const char *, struct statfs *);
+    int (*fstatfs)(int, struct statfs *);
+    int (*statvfs)(const char *, struct statvfs *);
+    int (*fstatvfs)(int, struct statvfs *);
+    /* chaos_libc_stdio.c */
+    FILE *(*fopen)(const char *, const char *);
+    FILE *(*freopen)(const char *, const char *, FILE *);
+    FILE *(*fdopen)(int, const char *);
 } chaos_real;
 
-extern chaos_real chaos_real_fn;
-void chaos_libc_resolve(void);
+extern chaos_real chaos_real_fn CHAOS_HIDDEN;
+void chaos_libc_resolve(void) CHAOS_HIDDEN;
 #define REAL(f) (chaos_real_fn.f ? chaos_real_fn.f : (chaos_libc_resolve(), chaos_real_fn.f))
 
 /* While positive, this thread's calls go straight to libc: the seam's own I/O, the
 ** hook's, and a crash in progress. Initial-exec TLS: the library is preloaded. */
-extern __thread int chaos_libc_depth __attribute__((tls_model("initial-exec")));
+extern __thread int chaos_libc_depth __attribute__((tls_model("initial-exec"))) CHAOS_HIDDEN;
+
+/* ---- the interposers' common part (chaos_libc.c), for the other files ----
+** A scope is set (cheap: one relaxed load), and whether a call on fd may be on a
+** file under it (the fast path, no lock). */
+extern atomic_int chaos_libc_active CHAOS_HIDDEN;
+#define CHAOS_LOOKING() (atomic_load_explicit(&chaos_libc_active, memory_order_relaxed) && !chaos_libc_depth)
+int chaos_libc_looks_at(int fd) CHAOS_HIDDEN;
+/* Whether fd's file is under the scope; its canonical path in `path` if so. */
+int chaos_libc_fd_in_scope(int fd, char path[PATH_MAX]) CHAOS_HIDDEN;
+/* `path` relative to dirfd, its folder canonical; 0 on success. */
+int chaos_libc_resolve_at(int dirfd, const char *path, char out[PATH_MAX]) CHAOS_HIDDEN;
+int chaos_libc_scope_holds(const char *canon) CHAOS_HIDDEN;
+/* Counts the call and asks the hook (0: go through; an errno; CHAOS_LIBC_SHORT). */
+int chaos_libc_ask(int op, const char *path, long long offset, long long amount) CHAOS_HIDDEN;
+/* The seam's open (asked, counted, tracked), as open(2) answers. */
+int chaos_libc_openat(int dirfd, const char *path, int flags, mode_t mode) CHAOS_HIDDEN;
+/* Whether the hook's last answer to a write or a growth under the scope was ENOSPC. */
+int chaos_libc_disk_full(void) CHAOS_HIDDEN;
+static inline int chaos_libc_tracking(void);
+
+/* One write as the seam forwards it: write, pwrite, writev, pwritev, pwritev2. */
+typedef struct chaos_write {
+    const void *buf;          /* write, pwrite */
+    size_t n;
+    const struct iovec *iov;  /* writev, pwritev, pwritev2: not NULL */
+    int iovcnt;
+    int64_t off;              /* -1: the fd's position */
+    int rwf;                  /* pwritev2's RWF_* flags; -1 for the others */
+} chaos_write;
+ssize_t chaos_libc_real_write(int fd, const chaos_write *w) CHAOS_HIDDEN;
+/* The seam's write: asked, counted, tracked; the fd is one looks_at said may be in scope. */
+ssize_t chaos_libc_write(int fd, const chaos_write *w) CHAOS_HIDDEN;
 
 /* ---- the crash simulator (chaos_libc_powerloss.c) ----
 ** Each is called with chaos_libc_depth > 0, for a file under the scope, while
 ** chaos_lpl_active; each performs the real call itself. Paths are canonical. */
-extern atomic_int chaos_lpl_active;
+extern atomic_int chaos_lpl_active CHAOS_HIDDEN;
+static inline int chaos_libc_tracking(void) { return atomic_load_explicit(&chaos_lpl_active, memory_order_relaxed); }
+
+/* The real call that makes a change, on fd; returns what that call returns. */
+typedef ssize_t (*chaos_perform)(int fd, void *ctx);
 
 int chaos_lpl_open(int dirfd, const char *path, const char *canon, int flags, mode_t mode);
 void chaos_lpl_created(const char *canon, int fd);
-ssize_t chaos_lpl_write(int fd, const void *buf, size_t n, int64_t off, const struct iovec *iov, int iovcnt);
+/* A write of up to `len` bytes at `off` (-1: the fd's position; its end if `append` or
+** the fd is O_APPEND), made by perform, which returns the bytes written; durable when
+** it returns if `durable` or the fd is O_DSYNC. */
+ssize_t chaos_lpl_write(int fd, int64_t off, int64_t len, int append, int durable, chaos_perform perform, void *ctx);
+/* A change perform makes (0 on success) to the bytes [from, to) and the size (to
+** new_size): fallocate's modes. */
+int chaos_lpl_reshape(int fd, int64_t from, int64_t to, int64_t new_size, chaos_perform perform, void *ctx);
 int chaos_lpl_truncate(int fd, off_t size);
+int chaos_lpl_truncate_path(const char *path, const char *canon, off_t size);
 int chaos_lpl_sync(int fd);
 void chaos_lpl_sync_failed(int fd);
 void chaos_lpl_sync_all(void);

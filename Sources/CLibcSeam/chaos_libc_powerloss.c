@@ -9,14 +9,22 @@
 **   Every call goes through to the real file at once, so the app reads what it
 **   would read without the simulator; what the cut would lose is logged:
 **
-**   - Contents, per inode: before each write or truncate (and an open with O_TRUNC)
-**     the bytes it overwrites and the old size (CPowerCut's entry). fsync or
-**     fdatasync of the file clears the inode's log; a write through an O_SYNC or
-**     O_DSYNC descriptor is durable at once. Closing is not durable.
+**   - Contents, per inode: before each write or truncate (and an open with O_TRUNC,
+**     a fallocate that changes what is read, a copy into the file) the bytes it
+**     overwrites and the old size (CPowerCut's entry), trimmed to what the call did.
+**     fsync, fdatasync or msync(MS_SYNC) of the file clears the inode's log; a write
+**     through an O_SYNC or O_DSYNC descriptor (or with RWF_DSYNC) is durable at once.
+**     Closing is not durable, nor is sync_file_range (no metadata, no disk cache).
 **   - Directory entries, in order: each create (open with O_CREAT of a new file,
-**     mkstemp, link), rename and unlink of a regular file, with what undoing it needs
-**     (the replaced or unlinked file's bytes, kept in memory). fsync of a folder
-**     makes the entries in it durable (a rename: both folders).
+**     mkstemp, link), rename (an exchange too) and unlink of a regular file, with
+**     what undoing it needs (the replaced or unlinked file's bytes, kept in memory).
+**     fsync of a folder makes the entries in it durable (a rename: both folders).
+**   - A file made with O_TMPFILE has no name until linkat gives it one (AT_EMPTY_PATH
+**     or /proc/self/fd/N): its writes are logged against its inode; the link is a
+**     create like any other, undone at a cut unless its folder was synced after it,
+**     and the contents stay pending unless the fd was synced. A name replaced the
+**     way swift-nio replaces one (linkat, EEXIST, remove(3), linkat) is an unlink
+**     and a link: undone newest first, the old file comes back with its bytes.
 **   - A failed fsync (an injected one) behaves as Linux does (ext4, XFS; the
 **     PostgreSQL "fsyncgate"): the dirty pages are marked clean, so what was pending
 **     is lost for good ("doomed": reverted at a cut whatever its mode) while the app
@@ -35,8 +43,7 @@
 **   sector by sector), and its doomed changes reverted. Then _exit(86).
 **
 **   Not modelled: folders themselves (mkdir, rmdir are durable), symlinks and
-**   special files (their changes are durable), renames that exchange two names,
-**   writes through mmap. Kept bytes are bounded (1 GiB); past that a change fails
+**   special files (their changes are durable), writes through mmap. Kept bytes are bounded (1 GiB); past that a change fails
 **   with ENOMEM rather than go unrecorded.
 */
 #define _GNU_SOURCE
@@ -72,7 +79,7 @@ typedef struct lpl_node {
     struct lpl_node *next;
 } lpl_node;
 
-enum { DIR_CREATE = 1, DIR_RENAME, DIR_UNLINK, DIR_LINK };
+enum { DIR_CREATE = 1, DIR_RENAME, DIR_UNLINK, DIR_LINK, DIR_EXCHANGE };
 
 /* One directory entry changed and not yet durable. */
 typedef struct lpl_dirop {
@@ -82,7 +89,7 @@ typedef struct lpl_dirop {
     char *folder, *old_folder;
     int folder_synced, old_folder_synced;
     lpl_node *node;      /* the inode the name is about */
-    lpl_node *replaced;  /* a rename over an existing file: that file */
+    lpl_node *replaced;  /* a rename over an existing file: that file; an exchange: the other */
     unsigned char *copy; /* an unlink: the file's bytes; a rename: the replaced file's */
     int64_t copy_len;
     mode_t mode;
@@ -122,9 +129,12 @@ static lpl_node *node_get(dev_t dev, ino_t ino, const char *path) {
     return n;
 }
 
+/* An inode with no link (O_TMPFILE, not linked yet) has no name: its /proc path
+ * ("/data/#1234 (deleted)") is not one. */
 static lpl_node *node_of_fd(int fd, const struct stat *st) {
     char path[PATH_MAX];
-    return node_get(st->st_dev, st->st_ino, chaos_libc_fd_path(fd, path) == 0 ? path : NULL);
+    int named = st->st_nlink > 0 && chaos_libc_fd_path(fd, path) == 0;
+    return node_get(st->st_dev, st->st_ino, named ? path : NULL);
 }
 
 static void free_entries(lpl_node *n) {
@@ -133,6 +143,32 @@ static void free_entries(lpl_node *n) {
         free(n->entries[i].pre);
     }
     n->count = 0;
+}
+
+/* Forgets the newest `k` entries of n: the call they were logged for changed nothing. */
+static void drop_last(lpl_node *n, int k) {
+    for (; n && k > 0 && n->count > 0; k--) {
+        n->count--;
+        g_bytes -= n->entries[n->count].pre_len;
+        free(n->entries[n->count].pre);
+    }
+}
+
+/* The write just logged on n wrote `done` bytes: a short one is trimmed to them, a
+ * failed one (done <= 0) forgotten, so a cut undoes what the call did, no more. */
+static void settle(lpl_node *n, int64_t done) {
+    if (!n || n->count == 0) return;
+    chaos_cut_entry *e = &n->entries[n->count - 1];
+    if (done <= 0) {
+        drop_last(n, 1);
+    } else if (done < e->len) {
+        e->len = done;
+        e->new_size = e->off + done > e->old_size ? e->off + done : e->old_size;
+        if (e->pre_len > done) {
+            g_bytes -= e->pre_len - done;
+            e->pre_len = done;
+        }
+    }
 }
 
 static int append_entry(lpl_node *n, const chaos_cut_entry *e) {
@@ -347,36 +383,29 @@ void chaos_lpl_created(const char *canon, int fd) {
     pthread_mutex_unlock(&g_lock);
 }
 
-ssize_t chaos_lpl_write(int fd, const void *buf, size_t n, int64_t off, const struct iovec *iov, int iovcnt) {
+ssize_t chaos_lpl_write(int fd, int64_t off, int64_t len, int append, int durable, chaos_perform perform, void *ctx) {
     pthread_mutex_lock(&g_lock);
     struct stat st;
     int flags = fcntl(fd, F_GETFL);
     ssize_t r;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || flags < 0) {
-        r = iov ? REAL(writev)(fd, iov, iovcnt) : off < 0 ? REAL(write)(fd, buf, n) : REAL(pwrite)(fd, buf, n, (off_t)off);
+        r = perform(fd, ctx);
     } else {
-        int64_t at = off >= 0 ? off : (flags & O_APPEND) ? (int64_t)st.st_size : (int64_t)lseek(fd, 0, SEEK_CUR);
-        size_t total = n;
-        if (iov) {
-            total = 0;
-            for (int i = 0; i < iovcnt; i++) total += iov[i].iov_len;
-        }
+        /* Linux writes at the end of an O_APPEND file whatever the offset (pwrite's too). */
+        int64_t at = append || (flags & O_APPEND) ? (int64_t)st.st_size : off >= 0 ? off : (int64_t)lseek(fd, 0, SEEK_CUR);
         lpl_node *node = node_of_fd(fd, &st);
-        int rc = at >= 0 ? log_change(fd, node, at, (int64_t)total, st.st_size, -1, 0) : EINVAL;
+        int rc = at >= 0 ? log_change(fd, node, at, len, st.st_size, -1, 0) : EINVAL;
         if (rc) {
             pthread_mutex_unlock(&g_lock);
             errno = rc;
             return -1;
         }
-        r = iov ? REAL(writev)(fd, iov, iovcnt) : off < 0 ? REAL(write)(fd, buf, n) : REAL(pwrite)(fd, buf, n, (off_t)off);
+        r = perform(fd, ctx);
         int e = errno;
+        settle(node, r);
         if (r > 0) {
-            /* O_SYNC and O_DSYNC: the write is durable when it returns. */
-            if ((flags & O_DSYNC) == O_DSYNC && node && node->count > 0) {
-                node->count--;
-                g_bytes -= node->entries[node->count].pre_len;
-                free(node->entries[node->count].pre);
-            }
+            /* O_SYNC, O_DSYNC, RWF_SYNC, RWF_DSYNC: the write is durable when it returns. */
+            if (durable || (flags & O_DSYNC) == O_DSYNC) drop_last(node, 1);
             count_change();
         }
         errno = e;
@@ -387,21 +416,60 @@ ssize_t chaos_lpl_write(int fd, const void *buf, size_t n, int64_t off, const st
     return r;
 }
 
-int chaos_lpl_truncate(int fd, off_t size) {
+int chaos_lpl_reshape(int fd, int64_t from, int64_t to, int64_t new_size, chaos_perform perform, void *ctx) {
     pthread_mutex_lock(&g_lock);
     struct stat st;
-    int rc = 0;
-    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && size != st.st_size) {
-        lpl_node *node = node_of_fd(fd, &st);
-        rc = size < st.st_size ? log_change(fd, node, size, st.st_size - size, st.st_size, size, 1)
-                               : log_change(fd, node, st.st_size, size - st.st_size, st.st_size, size, 1);
+    lpl_node *node = NULL;
+    int logged = 0, rc = 0;
+    if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode)) {
+        int64_t old = st.st_size;
+        node = node_of_fd(fd, &st);
+        /* The size first (a shrink keeps the bytes cut off), then the bytes that stay
+         * in the file and change: undone newest first, they put the file back. */
+        if (new_size != old) {
+            rc = log_change(fd, node, new_size < old ? new_size : old, new_size < old ? old - new_size : new_size - old, old, new_size, 1);
+            logged += rc == 0;
+        }
+        int64_t end = to < old ? to : old;
+        if (end > new_size) end = new_size;
+        if (!rc && end > from) {
+            rc = log_change(fd, node, from, end - from, new_size, new_size, 0);
+            logged += rc == 0;
+        }
     }
     int r = -1;
-    if (rc) errno = rc;
-    else r = REAL(ftruncate)(fd, size);
+    if (rc) {
+        errno = rc;
+    } else {
+        r = (int)perform(fd, ctx);
+    }
     int e = errno;
-    if (r == 0 && !rc) count_change();
+    if (r != 0) drop_last(node, logged);
+    else count_change();
     pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
+/* ftruncate and truncate: a reshape that changes the size alone. */
+static ssize_t perform_ftruncate(int fd, void *size) { return REAL(ftruncate)(fd, *(off_t *)size); }
+
+int chaos_lpl_truncate(int fd, off_t size) { return chaos_lpl_reshape(fd, size, size, size, perform_ftruncate, &size); }
+
+typedef struct { const char *path; off_t size; } truncate_call;
+static ssize_t perform_truncate(int fd, void *call) {
+    (void)fd; /* read for the pre-image only: the call is by path */
+    const truncate_call *t = call;
+    return REAL(truncate)(t->path, t->size);
+}
+
+int chaos_lpl_truncate_path(const char *path, const char *canon, off_t size) {
+    truncate_call call = {path, size};
+    int fd = REAL(openat)(AT_FDCWD, canon, O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return REAL(truncate)(path, size); /* unreadable: the kernel answers, untracked */
+    int r = chaos_lpl_reshape(fd, size, size, size, perform_truncate, &call);
+    int e = errno;
+    REAL(close)(fd);
     errno = e;
     return r;
 }
@@ -480,9 +548,30 @@ static int release(unsigned char *copy, int64_t copy_len, int r, int e) {
     return r;
 }
 
+/* RENAME_EXCHANGE: two files swap names; undone by swapping them back. */
+static int exchange(int olddirfd, const char *oldpath, const char *oldcanon, int newdirfd, const char *newpath,
+                    const char *newcanon, unsigned int flags) {
+    struct stat from, to;
+    int tracked = lstat(oldcanon, &from) == 0 && S_ISREG(from.st_mode) && lstat(newcanon, &to) == 0 && S_ISREG(to.st_mode);
+    int r = REAL(renameat2)(olddirfd, oldpath, newdirfd, newpath, flags);
+    int e = errno;
+    if (r == 0 && tracked) {
+        lpl_node *a = node_get(from.st_dev, from.st_ino, oldcanon), *b = node_get(to.st_dev, to.st_ino, newcanon);
+        set_path(a, newcanon);
+        set_path(b, oldcanon);
+        lpl_dirop *op = append_op(DIR_EXCHANGE, newcanon, oldcanon, a);
+        if (op) op->replaced = b;
+        count_change();
+    }
+    pthread_mutex_unlock(&g_lock);
+    errno = e;
+    return r;
+}
+
 int chaos_lpl_rename(int olddirfd, const char *oldpath, const char *oldcanon, int newdirfd, const char *newpath,
                      const char *newcanon, unsigned int flags) {
     pthread_mutex_lock(&g_lock);
+    if (flags & RENAME_EXCHANGE) return exchange(olddirfd, oldpath, oldcanon, newdirfd, newpath, newcanon, flags);
     struct stat from, to;
     int tracked = lstat(oldcanon, &from) == 0 && S_ISREG(from.st_mode);
     int replaces = tracked && lstat(newcanon, &to) == 0;
@@ -544,7 +633,11 @@ int chaos_lpl_link(int olddirfd, const char *oldpath, int newdirfd, const char *
     int e = errno;
     struct stat st;
     if (r == 0 && lstat(newcanon, &st) == 0 && S_ISREG(st.st_mode)) {
-        append_op(DIR_LINK, newcanon, NULL, node_get(st.st_dev, st.st_ino, newcanon));
+        lpl_node *node = node_get(st.st_dev, st.st_ino, newcanon);
+        /* A file with no name (O_TMPFILE, or unlinked while open) is named by the link:
+         * its unsynced contents are undone there, if the name survives the cut. */
+        if (node && !node->path) set_path(node, newcanon);
+        append_op(DIR_LINK, newcanon, NULL, node);
         count_change();
     }
     pthread_mutex_unlock(&g_lock);
@@ -581,6 +674,11 @@ static void undo_op(lpl_dirop *op) {
     case DIR_UNLINK:
         restore_copy(op->path, op->copy, op->copy_len, op->mode);
         set_path(op->node, op->path);
+        break;
+    case DIR_EXCHANGE:
+        REAL(renameat2)(AT_FDCWD, op->path, AT_FDCWD, op->old_path, RENAME_EXCHANGE);
+        if (names(op->node, op->path)) set_path(op->node, op->old_path);
+        if (names(op->replaced, op->old_path)) set_path(op->replaced, op->path);
         break;
     }
 }

@@ -131,4 +131,156 @@ struct LibcSeamTests {
         #expect(outcome.lines.contains("OK write:../outside:kept 4") && outcome.lines.contains("ERR write:inside:lost \(EIO)"))
         #expect(try String(contentsOf: folder.url.appendingPathComponent("outside"), encoding: .utf8) == "kept")
     }
+
+    // MARK: - Every way Linux creates, replaces, removes and syncs a file
+    //
+    // What real stacks call, measured with `strace -f -e trace=%file,%desc` through
+    // chaos-test-file-ops and through a probe on swift-nio 2.101.3's _NIOFileSystem
+    // (glibc 2.36, Swift 6.3.1, Linux 6.18, as root), replayed here with raw calls:
+    //
+    // - Foundation's Data.write(to:options: .atomic) (`atomic:`): openat(DIR/.dat.nosyncXXXX,
+    //   O_RDWR|O_CREAT|O_EXCL, 0666), write, fsync(fd), renameat(temporary, N), close.
+    //   The folder is never synced. Data.write without options: openat(N,
+    //   O_WRONLY|O_CREAT|O_TRUNC, 0666), write, fsync(fd), close.
+    // - FileManager.replaceItemAt(N, withItemAt: N.new) (`replace-item:`): lstat and
+    //   listxattr of both, then renameat(N, N.new) — the original moved over the
+    //   replacement; no renameat2 tried — and chmod(N) fails ENOENT: it throws
+    //   NSFileNoSuchFileError (ENOENT beneath), N is gone and N.new holds the old bytes
+    //   (swift-corelibs-foundation's _replaceItem falls back to renameat(original, new)
+    //   when it does not find renameat2). Seen the same without the seam.
+    // - _NIOFileSystem, withFileHandle(forWritingAt:options: .newFile(replaceExisting: true)):
+    //   openat(AT_FDCWD, DIR, O_WRONLY|O_TMPFILE, 0644), pwrite64(fd, bytes, 0),
+    //   fsync(fd) only if synchronize() is called, linkat(fd, "", AT_FDCWD, DIR/N,
+    //   AT_EMPTY_PATH); over an existing N: EEXIST, unlink(DIR/N) (remove(3), inside
+    //   glibc), linkat again; close. Nothing syncs the folder (`tmpfile:`, `nio-replace:`).
+    //   Under the seam, a cut after a re-upload through the probe left the old file,
+    //   as `nio-replace:` does here; before remove(3) was wrapped it left neither.
+    // - stdio (`stdio:`): openat(N, O_WRONLY|O_CREAT|O_TRUNC, 0666), one write at
+    //   fflush, fsync(fileno), close: all but the fsync inside glibc, where the seam
+    //   counted 0 opens and 0 writes before it wrapped fopen.
+
+    @Test func removeIsADeleteTheHookCanFail() throws {
+        let outcome = try run(["scope", "write:a:x", "fail:delete:EIO:1", "remove:a", "remove:a", "mkdir:d", "remove:d", "stats"])
+        #expect(outcome.lines.contains("ERR remove:a \(EIO)") && outcome.lines.contains("OK remove:a 0"))
+        #expect(outcome.lines.contains("OK remove:d 0"), "a folder is removed as remove(3) removes it, with rmdir")
+        #expect(outcome.lines.contains("STATS calls=1,0,1,0,0,0,3 writes=0 syncs=0 pending=0"))
+        #expect(outcome.files.isEmpty)
+    }
+
+    @Test func aRemovedFileComesBackAfterTheCutUnlessItsFolderWasSynced() throws {
+        #expect(try run(Self.durable + ["remove:list", "crash:drop:1"]).files == ["list": "old"])
+        #expect(try run(Self.durable + ["remove:list", "fsyncdir", "crash:drop:1"]).files.isEmpty)
+    }
+
+    @Test(arguments: ["", ":proc"])
+    func aNameReplacedAsSwiftNIODoesBringsTheOldFileBackAfterTheCut(link: String) throws {
+        // linkat → EEXIST → remove(3) → linkat (AT_EMPTY_PATH, or /proc/self/fd/N), the new file synced, its folder not.
+        let replace = "nio-replace:list:new:fsync" + link
+        #expect(try run(Self.durable + [replace, "crash:drop:1"]).files == ["list": "old"], "the removal and the new link undone")
+        #expect(try run(Self.durable + [replace, "crash:keep:1"]).files == ["list": "new"])
+        #expect(try run(Self.durable + [replace, "fsyncdir", "crash:drop:1"]).files == ["list": "new"])
+        // Never synced, as swift-nio writes unless asked: the folder's sync keeps the name, not the bytes.
+        #expect(try run(Self.durable + ["nio-replace:list:newer" + link, "fsyncdir", "crash:drop:1"]).files == ["list": ""])
+    }
+
+    @Test(arguments: ["", ":proc"])
+    func anUnnamedFileLinkedInVanishesAtTheCutUnlessItsFolderWasSynced(link: String) throws {
+        let created = "tmpfile:blob:data:fsync" + link
+        #expect(try run(["scope", "track", created, "crash:drop:1"]).files.isEmpty)
+        #expect(try run(["scope", "track", created, "fsyncdir", "crash:drop:1"]).files == ["blob": "data"])
+        // Linked and its folder synced, its descriptor never: the name stays, the bytes do not.
+        #expect(try run(["scope", "track", "tmpfile:blob:data" + link, "fsyncdir", "crash:drop:1"]).files == ["blob": ""])
+        let counted = try run(["scope", "tmpfile:blob:data" + link, "stats"])
+        #expect(counted.lines.contains("STATS calls=1,0,1,0,0,1,0 writes=0 syncs=0 pending=0"), "the open, the write, the link (asked as a rename)")
+    }
+
+    @Test func stdioStreamsOpenAndWriteThroughTheSeam() throws {
+        let seen = try run(["scope", "stdio:a:hello", "stats"])
+        #expect(seen.lines.contains("STATS calls=1,0,1,1,0,0,0 writes=0 syncs=0 pending=0"), "fopen, the flush's write, fsync(fileno)")
+        #expect(seen.files == ["a": "hello"])
+        // A write the disk refuses fails the flush, where the bytes reach the file.
+        let full = try run(["scope", "fail:write:ENOSPC", "stdio:a:hello"])
+        #expect(full.lines.contains("STDIO fopen=0 fputs=0 fflush=\(ENOSPC) fsync=0 fclose=0") && full.files == ["a": ""])
+        let refused = try run(["scope", "fail:open:EDQUOT", "stdio:a:hello"])
+        #expect(refused.lines.contains("STDIO fopen=\(EDQUOT) fputs=- fflush=- fsync=- fclose=-") && refused.files.isEmpty)
+        // fileno answers the stream's descriptor: the sync reaches the file (EBADF would say it did not).
+        let synced = try run(["scope", "fail:sync:EIO", "stdio:a:hello"])
+        #expect(synced.lines.contains("STDIO fopen=0 fputs=0 fflush=0 fsync=\(EIO) fclose=0"))
+    }
+
+    @Test func stdioWritesAreUndoneAtTheCutUnlessTheStreamsFileWasSynced() throws {
+        #expect(try run(Self.durable + ["stdio:list:rewritten:nosync", "crash:drop:1"]).files == ["list": "old"])
+        #expect(try run(Self.durable + ["stdio:list:rewritten", "crash:drop:1"]).files == ["list": "rewritten"])
+    }
+
+    @Test func vectoredWritesAreWritesAndTheirFlagsCount() throws {
+        let failed = try run(["scope", "write:a:xxxxxxxx", "fail:write:EIO:1", "pwritev:a:2:AB", "pwritev:a:2:ABCD"])
+        #expect(failed.lines.contains("ERR pwritev:a:2:AB \(EIO)") && failed.files == ["a": "xxABCDxx"])
+        #expect(try run(Self.durable + ["pwritev:list:1:XY", "crash:drop:1"]).files == ["list": "old"])
+        #expect(try run(Self.durable + ["pwritev:list:1:XY", "crash:keep:1"]).files == ["list": "oXY"])
+        #expect(try run(Self.durable + ["pwritev2:list:0:NEW:0", "crash:drop:1"]).files == ["list": "old"])
+        #expect(try run(Self.durable + ["pwritev2:list:0:NEW:dsync", "crash:drop:1"]).files == ["list": "NEW"], "RWF_DSYNC: durable when it returns")
+        #expect(try run(Self.durable + ["pwritev2:list:0:+tail:append", "crash:keep:1"]).files == ["list": "old+tail"], "RWF_APPEND: at the end")
+        #expect(try run(Self.durable + ["pwritev2:list:0:+tail:append", "crash:drop:1"]).files == ["list": "old"])
+    }
+
+    @Test func fallocateAndTruncateByPathAreTruncates() throws {
+        let full = try run(["scope", "write:a:x", "fail:truncate:ENOSPC", "fallocate:a:4096", "fallocate:a:8192:keep", "truncate-path:a:0", "stats"])
+        #expect(full.lines.contains("ERR fallocate:a:4096 \(ENOSPC)") && full.lines.contains("ERR fallocate:a:8192:keep \(ENOSPC)"))
+        #expect(full.lines.contains("ERR truncate-path:a:0 \(ENOSPC)") && full.files == ["a": "x"])
+        #expect(full.lines.contains("STATS calls=3,0,1,0,3,0,0 writes=0 syncs=0 pending=0"))
+        #expect(try run(Self.durable + ["fallocate:list:4096", "crash:drop:1"]).files == ["list": "old"], "the growth undone")
+        #expect(try run(Self.durable + ["fallocate:list:4096", "crash:keep:1"]).files["list"]?.utf8.count == 4096)
+        #expect(try run(Self.durable + ["truncate-path:list:1", "crash:drop:1"]).files == ["list": "old"])
+        #expect(try run(Self.durable + ["truncate-path:list:1", "fsync:list", "crash:drop:1"]).files == ["list": "o"])
+    }
+
+    @Test func aCopyIsAReadOfItsSourceAndAWriteOfItsDestination() throws {
+        let faults = try run(["scope", "write:a:hello", "fail:read:EIO:1", "copy:a:b", "fail:write:ENOSPC:1", "copy:a:c", "copy:a:d", "sendfile:a:e"])
+        #expect(faults.lines.contains("ERR copy:a:b \(EIO)") && faults.lines.contains("ERR copy:a:c \(ENOSPC)"))
+        #expect(faults.files == ["a": "hello", "b": "", "c": "", "d": "hello", "e": "hello"])
+        let source = ["write:src:NEWDATA", "fsync:src"]
+        #expect(try run(Self.durable + source + ["copy:src:list", "crash:drop:1"]).files == ["list": "old"])
+        #expect(try run(Self.durable + source + ["sendfile:src:list", "crash:drop:1"]).files == ["list": "old"])
+        #expect(try run(Self.durable + ["copy:list:copy", "fsync:copy", "fsyncdir", "crash:drop:1"]).files == ["list": "old", "copy": "old"])
+    }
+
+    @Test func syncFileRangeIsASyncThatMakesNothingDurable() throws {
+        // Linux writes back the range's data pages only (no metadata, no disk cache):
+        // its man page promises nothing after a crash.
+        let cut = try run(Self.durable + ["pwrite:list:0:NEW", "sync-range:list", "stats", "crash:drop:1"])
+        #expect(cut.lines.contains("STATS calls=5,0,2,3,0,0,0 writes=3 syncs=2 pending=1") && cut.files == ["list": "old"])
+        #expect(try run(["scope", "write:a:x", "fail:sync:EIO", "sync-range:a"]).lines.contains("ERR sync-range:a \(EIO)"))
+    }
+
+    @Test func msyncIsASyncOfTheMappedFile() throws {
+        let synced = try run(Self.durable + ["pwrite:list:0:NEW", "msync:list", "stats", "crash:drop:1"])
+        #expect(synced.lines.contains("STATS calls=5,0,2,3,0,0,0 writes=3 syncs=3 pending=0") && synced.files == ["list": "NEW"])
+        let failed = try run(Self.durable + ["pwrite:list:0:NEW", "fail:sync:EIO", "msync:list", "crash:drop:1"])
+        #expect(failed.lines.contains("ERR msync:list \(EIO)") && failed.files == ["list": "old"])
+    }
+
+    @Test func statfsReadsFullOnlyWhileTheHookRefusesWritesAsAFullDisk() throws {
+        let outcome = try run(["scope", "write:../outside:x", "write:a:x", "statfs:a", "fail:write:ENOSPC:1", "write:a:y",
+                               "statfs:a", "statfs:../outside", "write:a:z", "statfs:a"])
+        #expect(outcome.lines.filter { $0.hasPrefix("STATFS") } == ["STATFS a room", "STATFS a full", "STATFS ../outside room", "STATFS a room"])
+    }
+
+    @Test func aLinkIsAskedAsARenameToItsNewName() throws {
+        let outcome = try run(["scope", "write:a:x", "fail:rename:EROFS:1", "link:a:b", "link:a:c", "stats"])
+        #expect(outcome.lines.contains("ERR link:a:b \(EROFS)") && outcome.lines.contains("STATS calls=1,0,1,0,0,2,0 writes=0 syncs=0 pending=0"))
+        #expect(outcome.files == ["a": "x", "c": "x"])
+    }
+
+    @Test func anExchangeOfTwoNamesIsUndoneAtTheCutUnlessTheFolderWasSynced() throws {
+        let exchanged = ["scope", "track", "write:a:one", "fsync:a", "write:b:two", "fsync:b", "fsyncdir", "exchange:a:b"]
+        #expect(try run(exchanged + ["crash:drop:1"]).files == ["a": "one", "b": "two"])
+        #expect(try run(exchanged + ["fsyncdir", "crash:drop:1"]).files == ["a": "two", "b": "one"])
+    }
+
+    @Test func foundationsReplaceItemAtIsUndoneAtTheCutUnlessTheFolderWasSynced() throws {
+        // Whichever way this Foundation replaces the name (see above: here it moves
+        // the original over the replacement and throws), nothing synced the folder.
+        #expect(try run(Self.durable + ["replace-item:list:new", "crash:drop:1"]).files == ["list": "old"])
+    }
 }
