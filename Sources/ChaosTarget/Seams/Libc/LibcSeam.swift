@@ -10,12 +10,17 @@ import Synchronization
 ///
 /// What reaches it: every call the app makes through the dynamic libc — Foundation,
 /// a JSON encoder, a copy of SQLite compiled into the app (sqlite-nio's, SQLCipher's).
-/// What does not: a statically linked executable, a wrapper that clears `LD_PRELOAD`,
-/// raw syscalls, stdio streams (fwrite writes through glibc's own write). When the
-/// seam is not loaded, ``isLoaded`` is false and the worker says so in its ready line.
+/// Calls glibc makes to itself are wrapped at their entry points: `remove(3)` (which
+/// unlinks inside libc) and stdio (`fopen` of a file in scope opens through the seam and
+/// writes through it at each flush). What does not reach it: a statically linked
+/// executable, a wrapper that clears `LD_PRELOAD`, raw syscalls, a `freopen`'d stream's
+/// writes. When the seam is not loaded, ``isLoaded`` is false and the worker says so in
+/// its ready line.
 ///
-/// Related: `Sources/CLibcSeam/chaos_libc.c` (the interposers),
-/// `chaos_libc_powerloss.c` (the power cut at the file level).
+/// Related: `Sources/CLibcSeam/chaos_libc.c` (the interposers and their "Method:"),
+/// `chaos_libc_calls.c` (vectored writes, fallocate, copies, range syncs, statfs),
+/// `chaos_libc_stdio.c` (streams), `chaos_libc_powerloss.c` (the power cut at the file
+/// level: unnamed files linked in, replaced names).
 package enum LibcSeam {
     /// The seam's table, or nil when this process has none loaded.
     nonisolated(unsafe) private static let table: UnsafePointer<chaos_libc_seam>? = chaos_libc_seam_find()
