@@ -66,6 +66,10 @@ package struct CaseEvidence: Sendable {
     package var logsNotRead: String?
     /// The power went out during the case (a power loss fired).
     package var powerWentOut = false
+    /// The tracked writes and syncs of the run a power cut ended, as its last answer
+    /// before the cut counted them (nil: not tracked): what explains a loss at the cut.
+    package var writesBeforeCut: Int?
+    package var syncsBeforeCut: Int?
     /// The durability settings the app gave its store, as the worker last reported them.
     package var storeSettings: StoreSettings?
     /// The records the app makes by itself: never unexpected.

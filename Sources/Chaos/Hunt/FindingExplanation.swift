@@ -59,7 +59,17 @@ struct FindingExplanation {
         guard !failed.isEmpty else { return nil }
         return "Failed: " + failed.map { result in
             "\(result.label) — \(result.observed)" + (result.detail.map { " (\(Self.firstLine($0)))" } ?? "")
-        }.joined(separator: "; ") + "."
+        }.joined(separator: "; ") + "." + causes(of: failed)
+    }
+
+    /// The causes the evidence named beside a loss (`cause: the app synced nothing…`), said once each.
+    private func causes(of failed: [ExpectationResult]) -> String {
+        var seen: [String] = []
+        for line in failed.compactMap(\.detail).flatMap({ $0.split(separator: "\n") }) where line.hasPrefix(LossCause.marker) {
+            let cause = String(line.dropFirst(LossCause.marker.count))
+            if !seen.contains(cause) { seen.append(cause) }
+        }
+        return seen.map { " The cause: " + $0 }.joined()
     }
 
     static func firstLine(_ text: String) -> String {

@@ -24,6 +24,8 @@ package struct HuntOutcome: Sendable {
     /// Hangs seen under the hunt's bound on one step that their file, run at the case's
     /// full timeout, never showed: slow steps, not hangs — not findings.
     package var unconfirmedHangs = 0
+    /// Ways of failing that, shrunk, proved the cause of a finding already made: counted there.
+    package var sameCause = 0
     package var runMs = 0
     package var durationMs = 0
     package var interrupted = false

@@ -113,6 +113,7 @@ extension Hunter {
             // Shrunk, two failures may prove one cause (a clock jump that played no part
             // was all that told them apart): one finding, their schedules counted together.
             if let same = outcome.findings.firstIndex(where: { $0.failure == finding.failure }) {
+                outcome.sameCause += 1
                 progress(.sameAs(first.failure, finding: outcome.findings[same]))
                 found.shrunk[first.failure.signature] = same
                 try? FileManager.default.removeItem(at: foundDirectory.appendingPathComponent(finding.name + ".yaml"))

@@ -79,6 +79,8 @@ final class CaseApp {
         switch stop {
         case .powerLost:
             log.evidence.powerWentOut = true
+            log.evidence.writesBeforeCut = log.tracked?.writes
+            log.evidence.syncsBeforeCut = log.tracked?.syncs
         case let .trapped(trap):
             log.evidence.trap = trap
             log.evidence.evidenceGap = ExpectationResult.notReached("the app trapped")

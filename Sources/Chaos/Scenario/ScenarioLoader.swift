@@ -37,7 +37,7 @@ package enum ScenarioLoader {
         }
     }
 
-    /// A scenario of `catalog` (the target's own) by name, or a scenario file by path
+    /// A scenario of `catalog` (the target's own) or of the storage catalog by name, or a scenario file by path
     /// (anything ending in `.yaml`/`.yml` or containing a `/`). An unknown name suggests
     /// the closest one of the catalog.
     package static func resolve(_ nameOrPath: String, in catalog: ScenarioCatalog?) throws(ScenarioError) -> Scenario {
@@ -45,11 +45,19 @@ package enum ScenarioLoader {
         if isPath {
             return try load(contentsOf: URL(fileURLWithPath: nameOrPath))
         }
+        if let scenario = try catalog?.scenario(named: nameOrPath) { return scenario }
+        // A case of the storage catalog (`check-store-missing`), by the name `chaos check`
+        // printed in its reproduce lines: it runs on any target.
+        if let folder = StorageCatalog.checkDirectory,
+           let scenario = try ScenarioCatalog(folder: folder, fixtures: folder.appendingPathComponent("fixtures"), origin: .storageCatalog)
+               .scenario(named: nameOrPath) {
+            return scenario
+        }
         guard let catalog else {
             throw ScenarioError(file: nameOrPath, line: 0, column: 0,
-                                message: "no scenario named '\(nameOrPath)': the target ships no scenarios of its own; give a path to a .yaml file")
+                                message: "no scenario named '\(nameOrPath)': the target ships no scenarios of its own, and the storage "
+                                    + "catalog has none of that name (chaos check --list); give a path to a .yaml file")
         }
-        if let scenario = try catalog.scenario(named: nameOrPath) { return scenario }
         let names = catalog.names
         let known = names.isEmpty ? "the target's catalog is empty" : "the target's: " + names.joined(separator: ", ")
         throw ScenarioError(

@@ -32,8 +32,9 @@ struct CrashReproduction {
         }
         let signature = CrashSignature(log: text)
         guard !signature.isEmpty else {
-            print("The crash log has no Swift \"Fatal error\" line and no backtrace frame in project code: nothing to match.")
-            throw CommandFailure("", .failed)
+            // Input Chaos cannot use: bad usage, as a malformed scenario is.
+            throw CommandFailure("chaos reproduce: the crash log has no Swift \"Fatal error\" line and no backtrace frame in "
+                + "project code: nothing to match", .usage)
         }
         print("crash log: \(signature.message.map { "\"\($0)\"" } ?? "no message")\(signature.site.map { " at \($0)" } ?? "")")
         if !scenarios.isEmpty { return try fromScenarios(signature) }
@@ -61,7 +62,7 @@ struct CrashReproduction {
         }
         print("Hunt longer (--budget 10m), write a scenario for it (docs/SCENARIOS.md), or put the user's damaged database in "
             + "place with replace-file.")
-        throw CommandFailure("", .failed)
+        // Not reproduced is no finding: exit 0, as docs/HUNT.md says (1 is for a crash reproduced).
     }
 
     /// The variants to try: the one asked for; legacy for the built-in app (the code the
@@ -174,7 +175,6 @@ struct CrashReproduction {
         }
         print("No scenario traps at that site or with that message.")
         print("Drop --scenarios to run the storage catalog and hunt for it, or write a scenario (docs/SCENARIOS.md).")
-        throw CommandFailure("", .failed)
     }
 
     private func rerun(_ matches: [(report: CaseReport, match: CrashMatch)], candidates: [Scenario], options: RunOptions) throws {

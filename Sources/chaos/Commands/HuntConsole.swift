@@ -15,7 +15,9 @@ final class HuntConsole {
             say("plain run: \(cases) actions, \(points); " + (surface.files.isEmpty ? "no files" : "files \(surface.files.joined(separator: ", "))")
                 + (surface.remotes.isEmpty ? "" : "; remotes \(surface.remotes.joined(separator: ", "))"))
         case let .ran(done, failed, findings):
-            let line = "  schedules \(done), failed \(failed), distinct failures \(findings)"
+            // Ways of failing, before shrinking: each becomes a finding at the end, or proves
+            // the cause of one already made, or (a hang its file never shows) none.
+            let line = "  schedules \(done), failed \(failed), ways of failing \(findings) (each shrunk to a finding at the end)"
             if terminal {
                 print("\r" + line, terminator: "")
                 fflush(nil)
@@ -75,7 +77,15 @@ final class HuntConsole {
         }
         let count = outcome.findings.count
         let folder = outcome.findings.first.map { ($0.file as NSString).deletingLastPathComponent } ?? ""
-        say(count == 0 ? "findings: none" : "findings: \(count) distinct failure\(count == 1 ? "" : "s"), in \(folder)/")
+        // The same count as the progress line's "ways of failing", and where each went.
+        let ways = max(outcome.failuresBySignature.count, count + outcome.sameCause + outcome.unconfirmedHangs)
+        let unshrunk = ways - count - outcome.sameCause - outcome.unconfirmedHangs
+        let from = ways == count ? "" : " (of \(ways) ways of failing: " + [
+            outcome.sameCause > 0 ? "\(outcome.sameCause) shrunk to the cause of another" : nil,
+            outcome.unconfirmedHangs > 0 ? "\(outcome.unconfirmedHangs) not a hang" : nil,
+            unshrunk > 0 ? "\(unshrunk) not shrunk in the budget" : nil,
+        ].compactMap { $0 }.joined(separator: ", ") + ")"
+        say(count == 0 ? "findings: none" + from : "findings: \(count) distinct failure\(count == 1 ? "" : "s")\(from), in \(folder)/")
         if outcome.interrupted { say("interrupted: the hunt did not finish") }
     }
 

@@ -57,6 +57,15 @@ public func uploadBytes(_ index: Int, version: Int = 1, size: Int = 2048) -> [UI
     }
 }
 
+/// Where the upload `name` goes in `folder`: a plain name, or the request is refused (a
+/// `chaos hunt` of the first version uploaded `name: ""`, which wrote over the folder).
+func uploadPath(_ name: String, in folder: FilePath) throws -> FilePath {
+    guard !name.isEmpty, !name.contains("/"), name != ".", name != "..", name.hasSuffix(".bin") else {
+        throw UploadProblem("A file needs a name ending in .bin, without slashes.")
+    }
+    return folder.appending(name)
+}
+
 /// Reads a whole file through `_NIOFileSystem`, as the server serves it.
 func readWhole(_ path: FilePath) async throws -> [UInt8] {
     try await FileSystem.shared.withFileHandle(forReadingAt: path) { handle in

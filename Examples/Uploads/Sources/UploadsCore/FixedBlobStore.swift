@@ -32,8 +32,9 @@ public actor FixedBlobStore: BlobStore {
     }
 
     public func put(_ name: String, bytes: [UInt8]) async throws -> Blob {
+        let path = try uploadPath(name, in: folder)
         do {
-            try await writeDurably(folder.appending(name), bytes)
+            try await writeDurably(path, bytes)
             manifest[name] = Blob.digest(of: bytes)
             try await writeDurably(manifestPath, Array(try JSONEncoder().encode(manifest)))
             return Blob(id: name, bytes: bytes)

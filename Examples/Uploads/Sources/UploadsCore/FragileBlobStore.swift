@@ -16,7 +16,7 @@ public struct FragileBlobStore: BlobStore {
     public var notice: String? { nil }
 
     public func put(_ name: String, bytes: [UInt8]) async throws -> Blob {
-        try await FileSystem.shared.withFileHandle(forWritingAt: folder.appending(name), options: .newFile(replaceExisting: true)) { file in
+        try await FileSystem.shared.withFileHandle(forWritingAt: try uploadPath(name, in: folder), options: .newFile(replaceExisting: true)) { file in
             _ = try await file.write(contentsOf: bytes, toAbsoluteOffset: 0)
         }
         return Blob(id: name, bytes: bytes)

@@ -19,6 +19,7 @@ final class UploadsTarget: ChaosTarget {
             let store = try target.launched(target.store)
             for _ in 0..<(try call.int("count", default: 1)) {
                 let name = try call.string("name", default: target.nextName())
+                if target.version[name] != nil { call.attempt("file:\(name)") }  // a re-upload: either version may stand
                 target.version[name, default: 0] += 1
                 let blob = try await store.put(name, bytes: uploadBytes(target.index(of: name), version: target.version[name] ?? 1))
                 call.acknowledge(blob, in: "file")  // the server said "stored", and what
