@@ -308,10 +308,12 @@ static inline int tracking(void) { return atomic_load_explicit(&chaos_lpl_active
 static int seam_openat(int dirfd, const char *path, int flags, mode_t mode) {
     if (!LOOKING() || !path) return REAL(openat)(dirfd, path, flags, mode);
     char canon[PATH_MAX];
-    if (resolve_at(dirfd, path, canon) != 0 || !scope_holds(canon)) {
+    int resolved = resolve_at(dirfd, path, canon) == 0;
+    if (!resolved || !scope_holds(canon)) {
         int fd = REAL(openat)(dirfd, path, flags, mode);
         int e = errno;
         if (fd >= 0) note_slot(fd, NULL);
+        if (fd >= 0 && resolved) chaos_libc_note_outside(canon, flags);
         errno = e;
         return fd;
     }
@@ -325,6 +327,7 @@ static int seam_openat(int dirfd, const char *path, int flags, mode_t mode) {
         fd = tracking() ? chaos_lpl_open(dirfd, path, canon, flags, mode) : REAL(openat)(dirfd, path, flags, mode);
     }
     int e = errno;
+    chaos_libc_note_refused(CHAOS_LIBC_OP_OPEN, fd < 0, verdict > 0, e);
     /* O_TMPFILE: canon is the folder; the file is "#inode" in it, with no name yet. */
     if (fd >= 0 && (flags & O_TMPFILE) == O_TMPFILE) chaos_libc_fd_path(fd, canon);
     if (fd >= 0) note_slot(fd, canon);
@@ -633,6 +636,7 @@ static int seam_rename(int olddirfd, const char *oldpath, int newdirfd, const ch
         r = real_rename(olddirfd, oldpath, newdirfd, newpath, flags);
     }
     int e = errno;
+    chaos_libc_note_refused(CHAOS_LIBC_OP_RENAME, r < 0, verdict > 0, e);
     if (r == 0) rename_slots(from, to, (flags & RENAME_EXCHANGE) != 0);
     chaos_libc_depth--;
     errno = e;
@@ -675,6 +679,7 @@ static int seam_unlink(int dirfd, const char *path, int how) {
         if (r != 0 && errno == EISDIR && how == RM_EITHER) r = REAL(unlinkat)(dirfd, path, AT_REMOVEDIR);
     }
     int e = errno;
+    chaos_libc_note_refused(CHAOS_LIBC_OP_DELETE, r < 0, verdict > 0, e);
     chaos_libc_depth--;
     errno = e;
     return r;
@@ -707,6 +712,7 @@ static int seam_link(int olddirfd, const char *oldpath, int newdirfd, const char
                        : REAL(linkat)(olddirfd, oldpath, newdirfd, newpath, flags);
     }
     int e = errno;
+    chaos_libc_note_refused(CHAOS_LIBC_OP_RENAME, r < 0, verdict > 0, e);
     chaos_libc_depth--;
     errno = e;
     return r;
@@ -767,6 +773,7 @@ static void api_set_scope(const char *directory) {
         atomic_store(&g_slot[fd], 0);
     }
     for (int op = 0; op < CHAOS_LIBC_OP_COUNT; op++) atomic_store(&g_counts[op], 0);
+    chaos_libc_watch_reset();
     atomic_store(&g_disk_full, 0);
     atomic_store(&chaos_libc_active, copy != NULL);
     pthread_mutex_unlock(&g_lock);
@@ -792,6 +799,8 @@ static const chaos_libc_seam g_table = {
     .powerloss_arm = chaos_lpl_arm,
     .powerloss_crash = api_crash,
     .powerloss_stats = chaos_lpl_stats,
+    .refused = chaos_libc_refused,
+    .outside = chaos_libc_outside,
 };
 
 __attribute__((visibility("default"))) const chaos_libc_seam *chaos_libc_seam_get(void) { return &g_table; }

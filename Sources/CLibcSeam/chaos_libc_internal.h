@@ -94,6 +94,14 @@ int chaos_libc_ask(int op, const char *path, long long offset, long long amount)
 int chaos_libc_openat(int dirfd, const char *path, int flags, mode_t mode) CHAOS_HIDDEN;
 /* Whether the hook's last answer to a write or a growth under the scope was ENOSPC. */
 int chaos_libc_disk_full(void) CHAOS_HIDDEN;
+/* What the app did that no fault asked about (chaos_libc_watch.c): a call under the
+** scope the kernel refused (EACCES, EPERM, EROFS), not one the hook failed; a file
+** made or opened for writing outside it. */
+void chaos_libc_note_refused(int op, int failed, int injected, int error) CHAOS_HIDDEN;
+void chaos_libc_note_outside(const char *canon, int flags) CHAOS_HIDDEN;
+void chaos_libc_watch_reset(void) CHAOS_HIDDEN;
+void chaos_libc_refused(long long out[CHAOS_LIBC_OP_COUNT]) CHAOS_HIDDEN;
+int chaos_libc_outside(char *buffer, int capacity) CHAOS_HIDDEN;
 static inline int chaos_libc_tracking(void);
 
 /* One write as the seam forwards it: write, pwrite, writev, pwritev, pwritev2. */

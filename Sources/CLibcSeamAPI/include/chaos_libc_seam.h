@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* The version of the table below; a worker refuses a seam of another version. */
-#define CHAOS_LIBC_SEAM_VERSION 1
+#define CHAOS_LIBC_SEAM_VERSION 2
 
 /* `enum : int` (C23, clang) makes Swift import the constants as Int32; gcc before
 ** 13 lacks it, and builds the preloads (PreloadLibrary.swift) with a plain enum. */
@@ -78,7 +78,16 @@ typedef struct chaos_libc_seam {
     void (*powerloss_crash)(int mode, unsigned long long seed);
     /* Since enabling: changes and syncs counted, and changes pending now. */
     void (*powerloss_stats)(long long *writes, long long *syncs, long long *pending);
+    /* Calls on files under the scope since it was set that the kernel refused with
+    ** EACCES, EPERM or EROFS (not faults the hook injected), by CHAOS_LIBC_OP_*. */
+    void (*refused)(long long out[CHAOS_LIBC_OP_COUNT]);
+    /* The folders outside the scope where the app made or wrote files since it was
+    ** set, one a line, the first CHAOS_LIBC_OUTSIDE_MAX; returns how many it knows. */
+    int (*outside)(char *buffer, int capacity);
 } chaos_libc_seam;
+
+/* How many folders outside the scope the seam remembers. */
+#define CHAOS_LIBC_OUTSIDE_MAX 8
 
 /* The preloaded library's table (exported by libChaosLibcSeam.so). */
 const chaos_libc_seam *chaos_libc_seam_get(void);

@@ -72,6 +72,13 @@ package struct CaseEvidence: Sendable {
     package var syncsBeforeCut: Int?
     /// The durability settings the app gave its store, as the worker last reported them.
     package var storeSettings: StoreSettings?
+    /// Folders outside its data folder where the app made or wrote files while the libc
+    /// seam watched (the first few): where its files went when no fault reached them.
+    package var filesElsewhere: [String] = []
+    /// File calls the seams saw under the data folder in the app's last run, as its last
+    /// answer counted them (nil: no seam counted): none, with files elsewhere, means the
+    /// app never met what Chaos did to its data folder.
+    package var callsUnderDataFolder: Int?
     /// The records the app makes by itself: never unexpected.
     package var ownRecords = OwnRecords()
 

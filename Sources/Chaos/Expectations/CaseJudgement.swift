@@ -27,9 +27,18 @@ struct CaseJudgement: Equatable {
             return CaseJudgement(verdict: .errored, expectations: results,
                                  error: "no final snapshot to judge the data by: \(evidence.evidenceGap ?? "not taken")")
         }
-        guard results.allSatisfy(\.passed) else { return CaseJudgement(verdict: .deviated, expectations: results) }
         // Passing proves something only if every fault reached what the app reads.
         let idle = faults.filter { $0.hadEffect == false && $0.id != TrialPlan.faultID }
+        // The app's files went elsewhere, and no fault reached it (or it made no call under
+        // its data folder at all): what the expectations saw is not the faults' doing, and
+        // the data judged may not be the app's. Said, never a deviation, never a pass.
+        let caseFaults = faults.filter { $0.id != TrialPlan.faultID }
+        if ending == nil, !caseFaults.isEmpty, let elsewhere = FilesElsewhere.sentence(evidence.filesElsewhere),
+           idle.count == caseFaults.count || evidence.callsUnderDataFolder == 0 {
+            let why = idle.count == caseFaults.count ? "no fault had an effect" : "the app made no file call under its data folder"
+            return CaseJudgement(verdict: .inconclusive, expectations: results, error: "\(why): \(elsewhere)")
+        }
+        guard results.allSatisfy(\.passed) else { return CaseJudgement(verdict: .deviated, expectations: results) }
         guard idle.isEmpty else {
             let reasons = idle.map { "\($0.id.replacingOccurrences(of: "-", with: " ")) '\($0.label)' had \($0.effect ?? "no effect")" }
             return CaseJudgement(verdict: .inconclusive, expectations: results, error: reasons.joined(separator: "; "))

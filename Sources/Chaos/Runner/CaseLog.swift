@@ -131,6 +131,10 @@ final class CaseLog {
     /// What a reply says beyond its answer: the writes and syncs the worker tracked.
     func record(_ reply: WorkerReply) {
         if let settings = reply.storeSettings { evidence.storeSettings = settings }
+        if let reach = reply.reach {
+            for folder in reach.outside ?? [] where !evidence.filesElsewhere.contains(folder) { evidence.filesElsewhere.append(folder) }
+            evidence.callsUnderDataFolder = reach.libcCalls + reach.vfsOpens
+        }
         if let points = reply.pointsHit { pointsHit.formUnion(points) }
         if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { tracked = TrackedIO(writes: writes, syncs: syncs) }
     }

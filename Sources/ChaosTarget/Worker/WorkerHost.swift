@@ -22,6 +22,9 @@ package enum WorkerHost {
         if Target.logging == .captured { ChaosLogHandler.bootstrap() }
         // The data folder is there before the target is made: no target creates it.
         try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
+        // A target of plain files is seen by the libc seam alone: it watches the data folder
+        // from the start, so every case knows what the app did there, and where else it wrote.
+        if Target.sqlite.isEmpty { LibcSeam.watch(context.dataDirectory.path) }
         let target = Target(context: context)
         let faults = WorkerFaults(
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
@@ -50,7 +53,8 @@ package enum WorkerHost {
                 reply.trackedWrites = stats.writes
                 reply.trackedSyncs = stats.syncs
             }
-            if !StorageHook.armedIDs.isEmpty { reply.reach = StorageReach.now() }
+            // While storage faults are armed, or the seam watches a plain-file target's folder.
+            if !StorageHook.armedIDs.isEmpty || Target.sqlite.isEmpty { reply.reach = StorageReach.now() }
             reply.storeSettings = SQLiteFaultVFS.storeSettings
             WorkerOutput.write(reply)
             if request.op == .stop { return 0 }
@@ -163,7 +167,12 @@ extension StorageReach {
         var opens: Int64 = 0
         chaos_vfs_counters(&opens, nil, nil, nil)
         let libc = LibcSeam.calls()
-        return StorageReach(vfsOpens: Int(opens), libcOpens: libc[.open] ?? 0, libcCalls: libc.values.reduce(0, +))
+        var reach = StorageReach(vfsOpens: Int(opens), libcOpens: libc[.open] ?? 0, libcCalls: libc.values.reduce(0, +))
+        let refused = LibcSeam.refused()
+        if !refused.isEmpty { reach.libcRefused = Dictionary(uniqueKeysWithValues: refused.map { ($0.key.rawValue, $0.value) }) }
+        let outside = LibcSeam.outsideFolders()
+        if !outside.isEmpty { reach.outside = outside }
+        return reach
     }
 }
 

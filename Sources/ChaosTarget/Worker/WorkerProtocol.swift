@@ -257,6 +257,11 @@ package struct StorageReach: Codable, Sendable, Equatable {
     package var vfsOpens: Int
     package var libcOpens: Int
     package var libcCalls: Int
+    /// Calls under the data folder the kernel refused (EACCES, EPERM, EROFS), by
+    /// operation (`open`, `rename`, `delete`…); nil when none was.
+    package var libcRefused: [String: Int]?
+    /// Folders outside the data folder where the app made or wrote files; nil when none.
+    package var outside: [String]?
 
     package init(vfsOpens: Int, libcOpens: Int, libcCalls: Int) {
         self.vfsOpens = vfsOpens

@@ -44,4 +44,27 @@ import Testing
         let notADatabase = try #require(report.cases.first { $0.scenario == "check-store-not-a-database" })
         #expect(notADatabase.verdict == .skipped && notADatabase.error?.contains("is a folder") == true, "\(notADatabase.error ?? "")")
     }
+
+    /// An app whose files are not in its data folder (Foundation's documents folder as
+    /// root, a path of its own): no case passes or deviates on data Chaos never touched —
+    /// each is inconclusive and names the folder the app used. (17 cases once said
+    /// "deviated: 1 of 1 acknowledged records lost" while every fault said "no effect",
+    /// and not-a-database passed on a file put where the app never read.)
+    @Test func anAppWhoseFilesAreElsewhereIsToldWhereEveryTime() throws {
+        let elsewhere = try TemporaryFolder()
+        let folder = elsewhere.url.appendingPathComponent("blobs").path
+        let reports = try TemporaryFolder()
+        let cases = ["check-store-not-a-database", "check-store-flipped-bytes", "check-disk-full-on-save", "check-power-loss-on-save"]
+        let result = try ChaosExecutable.run(["check", "-j", "2", "--target-exec", CheckTests.example("uploads"), "--variant", "fragile",
+                                              "--option", "blobs-folder=\(folder)", "--report-dir", reports.url.path]
+                                             + cases.flatMap { ["--only", $0] }, timeout: .seconds(300))
+        #expect(result.exitCode == 1, "inconclusive fails the gate: \(result.stdout)")
+        let report = try JSONReportWriter.read(from: reports.url.appendingPathComponent(ReportSet.jsonFileName))
+        #expect(report.cases.count == cases.count)
+        for item in report.cases {
+            #expect(item.verdict == .inconclusive, "\(item.scenario): \(item.verdict)")
+            #expect(item.error?.contains("the app wrote its files in \(folder), outside its data folder") == true,
+                    "\(item.scenario): \(item.error ?? "")")
+        }
+    }
 }

@@ -13,6 +13,9 @@ final class UploadsTarget: ChaosTarget {
     static let modes: [Health.Mode] = Health.Mode.standard + ["set-aside"]
     static let sqlite: [SQLiteLibrary] = []
     static let workload: Workload? = Workload(write: "uploads.put", read: "uploads.list")
+    // Where the uploads go: a folder outside the data folder shows how Chaos tells an app
+    // whose files are elsewhere (every case inconclusive, naming the folder).
+    static let options = [TargetOption("blobs-folder", .text, summary: "the uploads folder (default: blobs in the data folder)")]
     static let actions: [TargetAction<UploadsTarget>] = [
         // A new upload of 2 KiB; `name:` uploads that name again, with other bytes.
         TargetAction("uploads.put", parameters: [.int("count", in: 1...1_000), .text("name")]) { target, call in
@@ -37,7 +40,7 @@ final class UploadsTarget: ChaosTarget {
 
     func launch() async -> Health {
         do {
-            let folder = context.path("blobs")
+            let folder = context.options["blobs-folder"] ?? context.path("blobs")
             store = context.variant == "fragile" ? try await FragileBlobStore(folder: folder) : try await FixedBlobStore(folder: folder, manifest: context.path("manifest.json"))
             let served = try await store?.all() ?? []  // what the server checks at start
             served.forEach { version[$0.id] = max(version[$0.id] ?? 0, 1) }

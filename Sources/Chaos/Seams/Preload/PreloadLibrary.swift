@@ -38,7 +38,7 @@ package enum PreloadLibrary: String, Sendable, CaseIterable {
         switch self {
         case .libcSeam:
             return (["\(root)/CLibcSeam/chaos_libc.c", "\(root)/CLibcSeam/chaos_libc_powerloss.c", "\(root)/CLibcSeam/chaos_libc_calls.c",
-                     "\(root)/CLibcSeam/chaos_libc_stdio.c", "\(root)/CPowerCut/chaos_power_cut.c"],
+                     "\(root)/CLibcSeam/chaos_libc_stdio.c", "\(root)/CLibcSeam/chaos_libc_watch.c", "\(root)/CPowerCut/chaos_power_cut.c"],
                     ["\(root)/CLibcSeam/include", "\(root)/CLibcSeamAPI/include", "\(root)/CPowerCut/include"])
         case .timerfdShim:
             return (["\(root)/CTimerfdShim/timerfd_shim.c"], ["\(root)/CTimerfdShim/include"])

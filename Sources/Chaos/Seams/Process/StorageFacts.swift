@@ -36,6 +36,9 @@ struct StorageFacts {
         case .libc:
             if let libcSeamMissing { return "the libc seam is not in the app's process: \(libcSeamMissing)" }
             if let reach, reach.libcCalls == 0 {
+                if let elsewhere = FilesElsewhere.sentence(reach.outside ?? []) {
+                    return "the app made no file call under its data folder while it was armed: \(elsewhere)"
+                }
                 return "the app made no file call under its data folder through libc while it was armed "
                     + "(its files live elsewhere, or it writes them with raw syscalls)"
             }

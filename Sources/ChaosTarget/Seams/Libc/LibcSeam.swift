@@ -85,6 +85,30 @@ package enum LibcSeam {
         return result
     }
 
+    /// Calls under the scope the kernel refused (EACCES, EPERM, EROFS), by operation:
+    /// what a read-only file or folder did to the app, as the app met it.
+    package static func refused() -> [StorageCall.Operation: Int] {
+        guard let table else { return [:] }
+        var counts = [Int64](repeating: 0, count: Int(CHAOS_LIBC_OP_COUNT))
+        counts.withUnsafeMutableBufferPointer { buffer in
+            buffer.baseAddress!.withMemoryRebound(to: CLongLong.self, capacity: buffer.count) { table.pointee.refused($0) }
+        }
+        var result: [StorageCall.Operation: Int] = [:]
+        for (index, count) in counts.enumerated() where count > 0 {
+            if let operation = operation(of: Int32(index)) { result[operation] = Int(count) }
+        }
+        return result
+    }
+
+    /// The folders outside the scope where the app made or wrote files, the first few.
+    package static func outsideFolders() -> [String] {
+        guard let table else { return [] }
+        var buffer = [CChar](repeating: 0, count: Int(CHAOS_LIBC_OUTSIDE_MAX) * Int(PATH_MAX) + 1)
+        _ = buffer.withUnsafeMutableBufferPointer { table.pointee.outside($0.baseAddress, Int32($0.count)) }
+        let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+        return text.split(separator: "\n").map(String.init)
+    }
+
     /// The operation of a `CHAOS_LIBC_OP_*` code.
     static func operation(of op: Int32) -> StorageCall.Operation? {
         switch op {
