@@ -43,7 +43,7 @@ import Testing
                 return !code.isEmpty && !code.hasPrefix("//")
             }.count
         }
-        #expect(targets.count == 6, "the six examples' targets were found: \(targets.keys.sorted())")
+        #expect(targets.count == 7, "the seven examples' targets were found: \(targets.keys.sorted())")
         #expect(targets.values.allSatisfy { $0 <= 40 }, "\(targets.sorted { $0.key < $1.key })")
     }
 

@@ -109,38 +109,16 @@ final class WorkerSession: WorkerLink {
         while true {
             switch process.readLine(deadline: readUntil) {
             case let .line(text):
-                // Lines are written with sorted keys: an event starts with its "event" key
-                // (deciding by a failed decode costs more than the decode itself).
-                if let event = WorkerEvent.plain(line: text) {
-                    if let problem = WorkerLineBounds.problem(with: event) { return broke(problem) }
-                    onEvent(event)
-                    continue
+                switch WorkerLine(text, answering: request.id, decoder: decoder) {
+                case let .event(event): onEvent(event)
+                case let .reply(reply): return .reply(reply)
+                case let .broke(problem): return broke(problem)
+                case .other: continue  // not a protocol line: stderr holds diagnostics
                 }
-                if let problem = WorkerLineBounds.problem(with: text) { return broke(problem) }
-                if text.hasPrefix(#"{"event""#) {
-                    if let event = try? decoder.decode(WorkerEvent.self, from: Data(text.utf8)) {
-                        if let problem = WorkerLineBounds.problem(with: event) { return broke(problem) }
-                        onEvent(event)
-                    }
-                    continue
-                }
-                do {
-                    let reply = try decoder.decode(WorkerReply.self, from: Data(text.utf8))
-                    if reply.id == request.id { return .reply(reply) }
-                } catch {
-                    // A line that answers this request but cannot be read is the app's
-                    // failure, said at once — not a silence the case blames for a hang.
-                    if (try? decoder.decode(ReplyID.self, from: Data(text.utf8)))?.id == request.id {
-                        return broke("the worker's reply to request \(request.id) could not be read: \(Self.describe(error))")
-                    }
-                }
-                // Anything else is not a protocol line: ignored; stderr holds diagnostics.
             case .invalidUTF8:
                 continue
             case let .tooLong(length):
-                process.killTree()
-                _ = process.waitForExit()
-                return .brokeProtocol("the worker wrote a line longer than \(process.maxLineBytes >> 20) MiB (\(length) bytes and no end) "
+                return broke("the worker wrote a line longer than \(process.maxLineBytes >> 20) MiB (\(length) bytes and no end) "
                     + "while answering; set CHAOS_MAX_LINE_MB if its snapshots are really that large")
             case .endOfFile:
                 // A worker that closed its output is ending (a trap's backtrace takes a
@@ -167,20 +145,6 @@ final class WorkerSession: WorkerLink {
         process.killTree()
         _ = process.waitForExit()
         return .brokeProtocol(problem)
-    }
-
-    /// The id of a line that looks like a reply.
-    private struct ReplyID: Decodable { var id: Int }
-
-    /// A decoding error in a sentence: where in the reply, and what was wrong.
-    static func describe(_ error: any Error) -> String {
-        guard let error = error as? DecodingError else { return String(describing: error) }
-        switch error {
-        case let .typeMismatch(_, context), let .valueNotFound(_, context), let .keyNotFound(_, context), let .dataCorrupted(context):
-            let path = context.codingPath.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined()
-            return (path.isEmpty ? "" : "at \(path): ") + context.debugDescription
-        @unknown default: return String(describing: error)
-        }
     }
 
     /// Until when a pool's trial reads a request's answer next: the deadline, once the
@@ -219,7 +183,7 @@ final class WorkerSession: WorkerLink {
         while true {
             switch process.readLine(deadline: deadline) {
             case let .line(text):
-                guard !text.hasPrefix(#"{"event""#) else { continue }
+                guard !WorkerLine.isEvent(text) else { continue }
                 let reply: WorkerReply
                 do {
                     reply = try JSONDecoder().decode(WorkerReply.self, from: Data(text.utf8))

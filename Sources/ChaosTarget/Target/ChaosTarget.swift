@@ -93,7 +93,8 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// Every record of user data: table → record key → canonical row text. The keys
     /// are those the write actions acknowledge. `.records("note", notes)` makes a table.
     func snapshot() async throws -> [String: [String: String]]
-    /// Graceful stop: close the store.
+    /// Graceful stop: close the store. Default: nothing to close (an app whose every
+    /// write is finished when its action answers).
     func stop() async
     /// A target's own fault effect at a fault point (`reset-context`), on whatever
     /// thread hit the point: it must be thread-safe.
@@ -108,6 +109,7 @@ extension ChaosTarget {
     public static var sqlite: [SQLiteLibrary] { [.system] }
     public static var options: [TargetOption] { [] }
     public static var remotes: [Remote] { [] }
+    public func stop() async {}
     public static var systems: [String] { [] }
     public static var ownRecords: [String] { [] }
     public static var logging: TargetLogging { .captured }

@@ -24,7 +24,13 @@ package enum WorkerHost {
         try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
         // A target of plain files is seen by the libc seam alone: it watches the data folder
         // from the start, so every case knows what the app did there, and where else it wrote.
-        if Target.sqlite.isEmpty { LibcSeam.watch(context.dataDirectory.path) }
+        let environment = ProcessInfo.processInfo.environment
+        let watching = Target.sqlite.isEmpty || environment[LibcSeam.watchVariable] == "1"
+        if watching { LibcSeam.watch(context.dataDirectory.path) }
+        if ReadOnlyPaths.load(environment: environment, dataDirectory: context.dataDirectory) {
+            LibcSeam.watch(context.dataDirectory.path)
+            StorageHook.refuseReadOnlyPaths()
+        }
         let target = Target(context: context)
         let faults = WorkerFaults(
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
@@ -54,7 +60,7 @@ package enum WorkerHost {
                 reply.trackedSyncs = stats.syncs
             }
             // While storage faults are armed, or the seam watches a plain-file target's folder.
-            if !StorageHook.armedIDs.isEmpty || Target.sqlite.isEmpty { reply.reach = StorageReach.now() }
+            if !StorageHook.armedIDs.isEmpty || watching { reply.reach = StorageReach.now() }
             reply.storeSettings = SQLiteFaultVFS.storeSettings
             WorkerOutput.write(reply)
             if request.op == .stop { return 0 }
@@ -168,10 +174,11 @@ extension StorageReach {
         chaos_vfs_counters(&opens, nil, nil, nil)
         let libc = LibcSeam.calls()
         var reach = StorageReach(vfsOpens: Int(opens), libcOpens: libc[.open] ?? 0, libcCalls: libc.values.reduce(0, +))
-        let refused = LibcSeam.refused()
+        let refused = LibcSeam.refused().merging(ReadOnlyPaths.refused(), uniquingKeysWith: +)
         if !refused.isEmpty { reach.libcRefused = Dictionary(uniqueKeysWithValues: refused.map { ($0.key.rawValue, $0.value) }) }
         let outside = LibcSeam.outsideFolders()
         if !outside.isEmpty { reach.outside = outside }
+        if LibcSeam.isLoaded { reach.libcChanges = [.write, .truncate, .rename, .delete].reduce(0) { $0 + (libc[$1] ?? 0) } }
         return reach
     }
 }

@@ -262,6 +262,9 @@ package struct StorageReach: Codable, Sendable, Equatable {
     package var libcRefused: [String: Int]?
     /// Folders outside the data folder where the app made or wrote files; nil when none.
     package var outside: [String]?
+    /// Calls under the data folder that change a file or a name (write, truncate, rename,
+    /// link, delete): what the app attempted, whatever came of it; nil when not counted.
+    package var libcChanges: Int?
 
     package init(vfsOpens: Int, libcOpens: Int, libcCalls: Int) {
         self.vfsOpens = vfsOpens

@@ -84,3 +84,25 @@ func uploadNames(in folder: FilePath) async throws -> [String] {
         return names.sorted()
     }
 }
+
+/// What the workload uploads next: a new name (`file-001.bin`, …) or one uploaded before
+/// again, each time with other bytes (its version).
+public struct UploadQueue: Sendable {
+    private var versions: [String: Int] = [:]
+
+    public init() {}
+
+    /// The name and bytes of the next upload of `name` (nil: a new name), and whether it
+    /// replaces an upload the server already has.
+    public mutating func next(_ name: String?) -> (name: String, bytes: [UInt8], replaces: Bool) {
+        let name = name ?? "file-" + String(1000 + versions.count + 1).dropFirst() + ".bin"
+        let replaces = versions[name] != nil
+        versions[name, default: 0] += 1
+        return (name, uploadBytes(Int(name.filter(\.isNumber)) ?? 0, version: versions[name] ?? 1), replaces)
+    }
+
+    /// The uploads a server has at launch: names already taken.
+    public mutating func learn(_ blobs: [Blob]) {
+        for blob in blobs { versions[blob.id] = max(versions[blob.id] ?? 0, 1) }
+    }
+}

@@ -13,19 +13,16 @@ final class UploadsTarget: ChaosTarget {
     static let modes: [Health.Mode] = Health.Mode.standard + ["set-aside"]
     static let sqlite: [SQLiteLibrary] = []
     static let workload: Workload? = Workload(write: "uploads.put", read: "uploads.list")
-    // Where the uploads go: a folder outside the data folder shows how Chaos tells an app
-    // whose files are elsewhere (every case inconclusive, naming the folder).
+    // A folder outside the data folder shows how Chaos tells an app whose files are elsewhere.
     static let options = [TargetOption("blobs-folder", .text, summary: "the uploads folder (default: blobs in the data folder)")]
     static let actions: [TargetAction<UploadsTarget>] = [
         // A new upload of 2 KiB; `name:` uploads that name again, with other bytes.
         TargetAction("uploads.put", parameters: [.int("count", in: 1...1_000), .text("name")]) { target, call in
             let store = try target.launched(target.store)
             for _ in 0..<(try call.int("count", default: 1)) {
-                let name = try call.string("name", default: target.nextName())
-                if target.version[name] != nil { call.attempt("file:\(name)") }  // a re-upload: either version may stand
-                target.version[name, default: 0] += 1
-                let blob = try await store.put(name, bytes: uploadBytes(target.index(of: name), version: target.version[name] ?? 1))
-                call.acknowledge(blob, in: "file")  // the server said "stored", and what
+                let upload = target.queue.next(call.arguments["name"] == nil ? nil : try call.string("name"))
+                if upload.replaces { call.attempt("file:\(upload.name)") }  // a re-upload: either version may stand
+                call.acknowledge(try await store.put(upload.name, bytes: upload.bytes), in: "file")  // "stored", and what
             }
             return .done()
         },
@@ -34,16 +31,16 @@ final class UploadsTarget: ChaosTarget {
 
     private let context: TargetContext
     private var store: (any BlobStore)?
-    private var version: [String: Int] = [:]
+    private var queue = UploadQueue()
 
     init(context: TargetContext) { self.context = context }
 
     func launch() async -> Health {
         do {
             let folder = context.options["blobs-folder"] ?? context.path("blobs")
-            store = context.variant == "fragile" ? try await FragileBlobStore(folder: folder) : try await FixedBlobStore(folder: folder, manifest: context.path("manifest.json"))
-            let served = try await store?.all() ?? []  // what the server checks at start
-            served.forEach { version[$0.id] = max(version[$0.id] ?? 0, 1) }
+            store = context.variant == "fragile" ? try await FragileBlobStore(folder: folder)
+                : try await FixedBlobStore(folder: folder, manifest: context.path("manifest.json"))
+            queue.learn(try await store?.all() ?? [])  // what the server checks at start
         } catch {
             return .unavailable("Your uploads are not available right now.")
         }
@@ -51,9 +48,4 @@ final class UploadsTarget: ChaosTarget {
     }
 
     func snapshot() async throws -> [String: [String: String]] { .records("file", (try? await store?.all()) ?? []) }
-
-    func stop() async {}
-
-    private func nextName() -> String { "file-" + String(1000 + version.count + 1).dropFirst() + ".bin" }
-    private func index(of name: String) -> Int { Int(name.filter(\.isNumber)) ?? 0 }
 }

@@ -12,6 +12,12 @@ final class FileSeam: FaultSeam {
     /// Effects known only at the end of the case (a read-only file: did the app still
     /// write it?).
     private var deferred: [String: () -> FaultEffect] = [:]
+    /// A read-only fault is measured by what the app attempts after it: the libc seam
+    /// watches the data folder from each launch, and its counts come back in the replies.
+    private var watching = false
+    private var attempts = AttemptTally()
+    /// The list of read-only paths workers read at their start (``ReadOnlyPaths``).
+    private var readOnlyList: URL?
 
     func carries(_ fault: AnyFault) -> Bool {
         fault.base is any FileFault
@@ -19,11 +25,16 @@ final class FileSeam: FaultSeam {
 
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
         let needsBits = steps.contains { (type(of: $0.fault.base) as? any FileFault.Type)?.needsPermissionBits == true }
+        watching = needsBits
+        if needsBits { readOnlyList = setting.scratch.appendingPathComponent("read-only.list") }
         guard needsBits, getuid() == 0 else { return }
         setpriv = ["/usr/bin/setpriv", "/bin/setpriv"].first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
     func wrap(_ command: WorkerCommand) -> WorkerCommand {
+        var command = command
+        if watching { command.perLaunch.environment[LibcSeam.watchVariable] = "1" }
+        if let readOnlyList { command.perLaunch.environment[ReadOnlyPaths.listVariable] = readOnlyList.path }
         guard let setpriv else { return command }
         var inside = command
         inside.arguments = ["--bounding-set=-dac_override,-dac_read_search", "--", command.executable] + command.arguments
@@ -75,7 +86,9 @@ final class FileSeam: FaultSeam {
                 ?? FileDamageEffect.bytes(before: bytesBefore, url: url)
             if plan == .makeReadOnly {
                 // No byte changes: its effect is what the app meets when it next writes.
-                deferred[id] = Self.stayedUnwritten(url)
+                attempts.startCounting()
+                refuseChanges(to: url, under: context.files.hostDataDirectory)
+                deferred[id] = measureReadOnly(url)
                 measured = FileDamageEffect(hadEffect: true, summary: "\(url.lastPathComponent) lost its write permission; "
                     + "what the app meets shows when it next writes")
             }
@@ -96,15 +109,53 @@ final class FileSeam: FaultSeam {
         return FaultEffect(hadEffect: activity.hadEffect ?? false, summary: activity.effect ?? "not measured")
     }
 
-    /// A read-only file bites when the app no longer writes it.
-    private static func stayedUnwritten(_ url: URL) -> () -> FaultEffect {
+    /// From the next launch on, the libc seam refuses every change to `url` as a read-only
+    /// file system does (EROFS): a rename or link onto it too, which its bits do not stop.
+    private func refuseChanges(to url: URL, under data: URL) {
+        guard let readOnlyList else { return }
+        let relative = url.standardizedFileURL.path.replacingOccurrences(of: data.standardizedFileURL.path + "/", with: "")
+        let listed = ((try? String(contentsOf: readOnlyList, encoding: .utf8)) ?? "") + relative + "\n"
+        try? Data(listed.utf8).write(to: readOnlyList, options: .atomic)
+    }
+
+    /// What the app's process told: the libc seam's counts, in the runs after a read-only fault.
+    func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] {
+        switch news {
+        case .ready: attempts.newRun()
+        case let .reply(reply): if let reach = reply.reach { attempts.heard(reach) }
+        case .event, .exited: break
+        }
+        return []
+    }
+
+    /// A read-only file bites when the app meets it: what the seam saw refused (an open
+    /// for writing, a rename, a link, a delete failed with EACCES, EPERM or EROFS). Nothing
+    /// attempted is no effect, said so — never "refused" for a file nobody tried to write;
+    /// written all the same is no effect either.
+    private func measureReadOnly(_ url: URL) -> () -> FaultEffect {
         let untouched = FileStamp(url)
-        return {
-            !untouched.writtenSince(FileStamp(url))
-                ? FaultEffect(hadEffect: true, summary: "the app's writes were refused: \(url.lastPathComponent) stayed unwritten "
-                    + "after it lost its write permission")
-                : FaultEffect(hadEffect: false, summary: "no effect: the app still wrote to \(url.lastPathComponent) "
+        let name = url.lastPathComponent
+        return { [unowned self] in
+            let seen = attempts.total
+            if seen.refused > 0 {
+                let calls = seen.refusedByOperation.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+                return FaultEffect(hadEffect: true, summary: "the app was refused \(seen.refused) call\(seen.refused == 1 ? "" : "s") "
+                    + "under its data folder after \(name) lost its write permission (\(calls): EACCES, EPERM or EROFS)")
+            }
+            if untouched.writtenSince(FileStamp(url)) {
+                return FaultEffect(hadEffect: false, summary: "no effect: the app still wrote to \(name) "
                     + "(it runs as root, whom the permission bits do not stop, and does not check them itself)")
+            }
+            if seen.counted, seen.changes == 0 {
+                return FaultEffect(hadEffect: false, summary: "no effect: nothing tried to write under the data folder after "
+                    + "\(name) lost its write permission")
+            }
+            if seen.counted {
+                return FaultEffect(hadEffect: false, summary: "no effect: the app wrote under its data folder and was refused "
+                    + "nothing: it never wrote \(name)")
+            }
+            return FaultEffect(hadEffect: true, summary: "\(name) stayed unwritten after it lost its write permission "
+                + "(the libc seam was not in the app's process to say what the app attempted)")
         }
     }
 

@@ -52,6 +52,10 @@ package enum LibcSeam {
         return "the controller preloaded no libChaosLibcSeam.so (a controller older than this target?)"
     }
 
+    /// Set to `1` in a worker's environment: the seam watches its data folder from the
+    /// first launch (a case whose fault is measured by what the app attempts: read-only).
+    package static let watchVariable = "CHAOS_WATCH_DATA"
+
     private static let scope = Mutex<String?>(nil)
 
     /// Looks at calls on files under `directory` from now on (the worker's data folder).

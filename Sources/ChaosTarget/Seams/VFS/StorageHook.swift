@@ -75,7 +75,12 @@ package enum StorageHook {
     private static func installHooks(_ policy: StorageFaultPolicy) {
         let seams = Set(policy.armed.map(\.seam))
         chaos_vfs_set_hook(seams.contains(.vfs) ? storageFaultHook : nil, nil)
-        LibcSeam.setHook(seams.contains(.libc) ? libcFaultHook : nil)
+        LibcSeam.setHook(seams.contains(.libc) || !ReadOnlyPaths.isEmpty ? libcFaultHook : nil)
+    }
+
+    /// The read-only paths the controller listed (``ReadOnlyPaths``) refused from now on.
+    package static func refuseReadOnlyPaths() {
+        policy.withLock { installHooks($0) }
     }
 
     /// Disarms the fault armed under `id`.
@@ -133,5 +138,9 @@ private let storageFaultHook: chaos_vfs_hook = { _, op, kind, path, offset, amou
 /// The libc seam's C hook: an errno, `CHAOS_LIBC_SHORT`, or 0.
 private let libcFaultHook: chaos_libc_hook = { op, path, offset, amount in
     guard let path, let operation = LibcSeam.operation(of: op) else { return 0 }
+    if !ReadOnlyPaths.isEmpty {
+        let refused = ReadOnlyPaths.answer(operation, path: String(cString: path), amount: amount)
+        if refused != 0 { return refused }
+    }
     return StorageHook.decide(StorageFaultPolicy.Call(libc: operation, path: path, offset: offset, amount: amount)).libcAnswer
 }
