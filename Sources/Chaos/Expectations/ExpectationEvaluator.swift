@@ -130,6 +130,7 @@ package enum ExpectationEvaluator {
             var detail = trap.message.map { message in
                 TrapParser.messageMarkers.contains { message.hasPrefix($0) } ? message : "Fatal error: \(message)"
             }
+            if let note = trap.siteNote { detail = [detail, "no site: " + note].compactMap { $0 }.joined(separator: "\n") }
             if trap.message?.contains(Self.secondLoggingBootstrap) == true {
                 detail? += "\n(the app bootstraps swift-log itself, after Chaos's worker host did: declare "
                     + "`static let logging = TargetLogging.own` in the target, and Chaos leaves logging to the app)"

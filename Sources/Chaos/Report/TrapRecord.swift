@@ -17,6 +17,9 @@ package struct TrapRecord: Codable, Sendable, Equatable {
     /// The first frame in project code, `File.swift:LINE`.
     @ExplicitNull package var site: String?
     @ExplicitNull package var backtrace: String?
+    /// When no site is named: why not, and what the backtrace does show (a trap on a
+    /// thread with no frame of the app's code: its first frame, in which dependency).
+    package var siteNote: String?
 
     package init(signal: Int32, signalName: String, message: String? = nil, site: String? = nil, backtrace: String? = nil) {
         self.signal = signal

@@ -17,12 +17,32 @@ package enum TrapParser {
         // A worker's raw frames, named here once per distinct frame (``TrapSymbolizer``);
         // a trap at a named instruction has the frames named then (``KnownTrapSites``).
         let stderr = TrapSymbolizer.shared.symbolicate(TrapSymbolizer.shared.expandKnownTrap(raw))
-        return TrapRecord(
+        var record = TrapRecord(
             signal: signal,
             signalName: ChildProcess.signalName(signal),
             message: message(in: stderr),
             site: site(in: stderr),
             backtrace: backtrace(in: stderr) ?? Backtracer.missingBacktrace(in: stderr))
+        if record.site == nil { record.siteNote = siteNote(in: stderr) }
+        return record
+    }
+
+    /// Why a trap names no site of the app's, from what its backtrace shows: the first
+    /// frame with a source line, in a dependency's checkout or the toolchain, on a thread
+    /// that ran none of the app's code (a connection released on one of NIO's threads);
+    /// or that no frame has a source line at all.
+    static func siteNote(in stderr: String) -> String? {
+        guard backtrace(in: stderr) != nil else { return "no backtrace was written" + (Backtracer.missingBacktrace(in: stderr).map { ": \($0)" } ?? "") }
+        guard let first = frames(in: stderr).first else {
+            return "no frame of the backtrace has a source line (a build without debug information?)"
+        }
+        let file = URL(fileURLWithPath: first.path).lastPathComponent
+        let owner = first.path.range(of: "/checkouts/").map { range in
+            " of the dependency " + (first.path[range.upperBound...].split(separator: "/").first.map(String.init) ?? "?")
+        } ?? " of the Swift toolchain"
+        return "the thread that trapped ran no code of the app's: its first frame with a source line is \(file):\(first.line)"
+            + "\(owner) — work the app handed to a library's own thread (a connection released, a callback), "
+            + "started by the step the case names"
     }
 
     /// How the runtime begins the message of each way Swift code stops the program.

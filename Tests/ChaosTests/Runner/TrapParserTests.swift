@@ -177,6 +177,10 @@ struct TrapParserTests {
 
             """
         #expect(TrapParser.site(in: stderr) == nil)
+        // Said why, with what the backtrace does show: never a trap left with nothing to go on.
+        #expect(TrapParser.siteNote(in: stderr) == "the thread that trapped ran no code of the app's: its first frame with a "
+            + "source line is SQLiteConnection.swift:356 of the dependency sqlite-nio — work the app handed to a library's own "
+            + "thread (a connection released, a callback), started by the step the case names")
         #expect(TrapParser.message(in: stderr) == "Assertion failed: SQLiteConnection was not closed before deinitializing")
         // Without symbolicated frames, the message line is all there is (a sweep's trial
         // runs again with its backtrace to decide).
