@@ -198,7 +198,9 @@ struct ScenarioLoaderTests {
             _ = try ScenarioLoader.resolve("corrupted-db", in: nil)
             Issue.record("expected an error")
         } catch {
-            #expect(error.message.contains("the target ships no scenarios of its own; give a path"), "\(error.message)")
+            #expect(error.message.contains("the target ships no scenarios of its own, and the storage catalog has none of that name"),
+                    "\(error.message)")
+            #expect(error.message.contains("give a path to a .yaml file"), "\(error.message)")
         }
     }
 

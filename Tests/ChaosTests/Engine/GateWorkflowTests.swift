@@ -84,7 +84,8 @@ import Testing
         let crash = try folder.write("crash.log", "MyApp/Sources/Nowhere.swift:3: Fatal error: something else entirely\n")
         let result = try ChaosExecutable.run(["reproduce", "--from-crash", crash.path, "--budget", "10s", "-j", "2", "--report-dir", folder.url.path],
                                              timeout: .seconds(300))
-        #expect(result.exitCode == 1, "\(result.stdout)\n\(result.stderr)")
+        // Not reproduced is no finding: 0, as docs/HUNT.md says (1 is for a crash reproduced).
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("No catalog case, and no schedule hunted in 10s, traps at Nowhere.swift:3."), "\(result.stdout)")
     }
 

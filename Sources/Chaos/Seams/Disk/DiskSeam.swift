@@ -54,9 +54,13 @@ final class DiskSeam: FaultSeam {
 
     func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] {
         guard let tmpfs, filledBy.contains(where: { context.ledger.scope(scope, covers: $0) }) else { return [] }
-        _ = tmpfs.drain()
-        filledBy = []
-        return ["the tmpfs ballast"]
+        do {
+            let done = try tmpfs.drain()
+            filledBy = []
+            return ["the tmpfs ballast (\(done))"]
+        } catch {
+            throw .harness("clearing the full disk: \(error)")
+        }
     }
 
     func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {

@@ -87,11 +87,25 @@ final class TmpfsDisk {
         return "filled the tmpfs with \(written) bytes of ballast until the kernel said: \(reason)"
     }
 
-    /// Frees the space again.
-    func drain() -> String {
-        try? FileManager.default.removeItem(at: hostView.appendingPathComponent(Self.ballastName))
-        return "removed the ballast: space is free again"
+    /// Frees the space again, and says how much there is: a ballast that could not be
+    /// removed, or a disk still full after it, is the harness's failure, never the app's
+    /// (a save that still failed after `clear` once read as the app not recovering).
+    func drain() throws -> String {
+        let ballast = hostView.appendingPathComponent(Self.ballastName).path
+        guard unlink(ballast) == 0 || errno == ENOENT else {
+            throw ChaosError.io("cannot remove the ballast \(ballast): \(String(cString: strerror(errno)))")
+        }
+        var info = statvfs()
+        guard statvfs(hostView.path, &info) == 0 else { return "removed the ballast" }
+        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
+        guard free >= UInt64(Self.roomAfterDrain) else {
+            throw ChaosError.io("the tmpfs still has only \(free) bytes free after its ballast was removed: the app's own files fill it")
+        }
+        return "removed the ballast: \(free) bytes free again"
     }
+
+    /// The room a drained disk must have again: enough for the app to save once more.
+    static let roomAfterDrain = 1 << 20
 
     /// Ends the namespace; the tmpfs and everything on it go with it.
     func unmount() {
