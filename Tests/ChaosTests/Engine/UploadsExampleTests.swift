@@ -67,4 +67,23 @@ import Testing
                     "\(item.scenario): \(item.error ?? "")")
         }
     }
+
+    /// A re-upload (swift-nio replaces a file as linkat → EEXIST → remove → linkat): the
+    /// power cut at every write and sync of it loses nothing on the fixed server, which
+    /// syncs file and folder; the fragile one is caught both ways, lost and corrupted.
+    @Test func aCrashSweepOfAReUploadFailsNoTrialOnTheFixedServer() throws {
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Uploads/scenarios/uploads-reupload.yaml").path
+        for variant in ["fixed", "fragile"] {
+            let reports = try TemporaryFolder()
+            let result = try ChaosExecutable.run(["explore", scenario, "--sweep", "crash", "--target-exec", CheckTests.example("uploads"),
+                                                  "--variant", variant, "--report-dir", reports.url.path], timeout: .seconds(300))
+            if variant == "fixed" {
+                #expect(result.exitCode == 0 && result.stdout.contains("failures: none"), "\(result.stdout)")
+            } else {
+                #expect(result.exitCode == 1 && result.stdout.contains("silent corruption") && result.stdout.contains("silent data loss"),
+                        "\(result.stdout)")
+            }
+        }
+    }
 }
