@@ -86,4 +86,20 @@ import Testing
             }
         }
     }
+
+    /// `io-error op: delete` bites on a re-upload: swift-nio removes the old name with
+    /// remove(3), which glibc unlinks inside itself — the seam wraps remove itself (it
+    /// reported "no effect").
+    @Test func aFailedRemoveBitesOnAReUpload() throws {
+        let scenario = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Examples/Uploads/scenarios/uploads-reupload-remove-fails.yaml").path
+        let reports = try TemporaryFolder()
+        let result = try ChaosExecutable.run(["run", scenario, "--target-exec", CheckTests.example("uploads"), "--variant", "fixed",
+                                              "--report-dir", reports.url.path])
+        #expect(result.exitCode == 0, "\(result.stdout)")
+        let item = try #require(try JSONReportWriter.read(from: reports.url.appendingPathComponent(ReportSet.jsonFileName)).cases.first)
+        let fault = try #require(item.faults?.first { $0.kind == "io-error" })
+        #expect(fault.fired == 1 && fault.hadEffect == true, "\(fault.effect ?? "")")
+        #expect(item.steps.contains { $0.outcome == "expected-error" && $0.label.contains("file-001.bin") })
+    }
 }
