@@ -72,7 +72,7 @@ void chaos_libc_resolve(void) {
     FIND(pwritev); FIND(pwritev2); FIND(fallocate); FIND(posix_fallocate); FIND(truncate);
     FIND(copy_file_range); FIND(sendfile); FIND(sync_file_range); FIND(msync);
     FIND(statfs); FIND(fstatfs); FIND(statvfs); FIND(fstatvfs);
-    FIND(fopen); FIND(freopen); FIND(fdopen);
+    FIND(fopen); FIND(freopen); FIND(fdopen); FIND(access); FIND(faccessat); FIND(euidaccess);
 }
 
 __attribute__((constructor)) static void chaos_libc_init(void) { chaos_libc_resolve(); }

@@ -67,6 +67,10 @@ typedef struct chaos_real {
     FILE *(*fopen)(const char *, const char *);
     FILE *(*freopen)(const char *, const char *, FILE *);
     FILE *(*fdopen)(int, const char *);
+    /* chaos_libc_watch.c */
+    int (*access)(const char *, int);
+    int (*faccessat)(int, const char *, int, int);
+    int (*euidaccess)(const char *, int);
 } chaos_real;
 
 extern chaos_real chaos_real_fn CHAOS_HIDDEN;

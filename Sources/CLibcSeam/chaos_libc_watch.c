@@ -17,6 +17,11 @@
 **     /sys and Chaos's own scratch folders (a path component `chaos-` and a digit,
 **     as ScratchFolder names them) are not the app's files.
 **
+**   - Asking whether a file may be written (access, faccessat, euidaccess with W_OK):
+**     an app that checks before it writes meets a read-only file there, not at a
+**     write. Under the scope it is asked of the hook as an open for writing, and a
+**     refusal (the hook's, or the kernel's EACCES/EROFS) is what the app met.
+**
 **   Recording never waits: a call outside the scope may come from a crash handler on
 **   a signal stack while another thread holds a lock, so the folder list is taken
 **   with a try-lock, and a call that finds it busy is not recorded.
@@ -28,6 +33,7 @@
 #include <fcntl.h>
 #include <pthread.h>
 #include <string.h>
+#include <unistd.h>
 
 static atomic_llong g_refused[CHAOS_LIBC_OP_COUNT];
 static pthread_mutex_t g_outside_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -96,3 +102,37 @@ int chaos_libc_outside(char *buffer, int capacity) {
     pthread_mutex_unlock(&g_outside_lock);
     return count;
 }
+
+/* ---- asking whether a file may be written -------------------------------- */
+
+typedef int (*real_access)(int dirfd, const char *path, int mode, int flags);
+
+static int seam_access(int dirfd, const char *path, int mode, int flags, real_access real) {
+    char canon[PATH_MAX];
+    if (!CHAOS_LOOKING() || !path || !(mode & W_OK) || chaos_libc_resolve_at(dirfd, path, canon) != 0 ||
+        !chaos_libc_scope_holds(canon))
+        return real(dirfd, path, mode, flags);
+    chaos_libc_depth++;
+    int verdict = chaos_libc_ask(CHAOS_LIBC_OP_OPEN, canon, 0, O_WRONLY);
+    int r;
+    if (verdict > 0) {
+        errno = verdict;
+        r = -1;
+    } else {
+        r = real(dirfd, path, mode, flags);
+    }
+    int e = errno;
+    chaos_libc_note_refused(CHAOS_LIBC_OP_OPEN, r < 0, verdict > 0, e);
+    chaos_libc_depth--;
+    errno = e;
+    return r;
+}
+
+static int real_plain(int dirfd, const char *path, int mode, int flags) { (void)dirfd; (void)flags; return REAL(access)(path, mode); }
+static int real_at(int dirfd, const char *path, int mode, int flags) { return REAL(faccessat)(dirfd, path, mode, flags); }
+static int real_euid(int dirfd, const char *path, int mode, int flags) { (void)dirfd; (void)flags; return REAL(euidaccess)(path, mode); }
+
+int access(const char *path, int mode) { return seam_access(AT_FDCWD, path, mode, 0, real_plain); }
+int faccessat(int dirfd, const char *path, int mode, int flags) { return seam_access(dirfd, path, mode, flags, real_at); }
+int euidaccess(const char *path, int mode) { return seam_access(AT_FDCWD, path, mode, 0, real_euid); }
+int eaccess(const char *path, int mode) { return seam_access(AT_FDCWD, path, mode, 0, real_euid); }

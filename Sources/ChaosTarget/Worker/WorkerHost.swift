@@ -24,7 +24,12 @@ package enum WorkerHost {
         try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
         // A target of plain files is seen by the libc seam alone: it watches the data folder
         // from the start, so every case knows what the app did there, and where else it wrote.
-        let environment = ProcessInfo.processInfo.environment
+        // getenv, not ProcessInfo: a worker forked by its fork server had these set after
+        // Foundation cached the server's environment (``WorkerForkServer``).
+        var environment: [String: String] = [:]
+        for name in [LibcSeam.watchVariable, ReadOnlyPaths.listVariable] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
         let watching = Target.sqlite.isEmpty || environment[LibcSeam.watchVariable] == "1"
         if watching { LibcSeam.watch(context.dataDirectory.path) }
         if ReadOnlyPaths.load(environment: environment, dataDirectory: context.dataDirectory) {

@@ -104,10 +104,13 @@ extension AppStore {
         return (writer, health)
     }
 
-    /// The permission bits are the signal (the app may run as root, which ignores them).
+    /// Whether the store may be written: the system is asked first (`access(W_OK)`: a
+    /// read-only file system, or the bits for a user), then the permission bits, which
+    /// are the signal for an app run as root (whom they do not stop).
     static func hasWritePermission(_ path: String) -> Bool {
+        let systemAllows = access(path, W_OK) == 0 || errno == ENOENT
         guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
-              let permissions = attributes[.posixPermissions] as? NSNumber else { return true }
-        return permissions.intValue & 0o222 != 0
+              let permissions = attributes[.posixPermissions] as? NSNumber else { return systemAllows }
+        return systemAllows && permissions.intValue & 0o222 != 0
     }
 }

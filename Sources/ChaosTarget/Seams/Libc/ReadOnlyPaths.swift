@@ -1,11 +1,12 @@
 import Foundation
 import Synchronization
 
-/// A read-only fault, carried out by the libc seam as a read-only file system does: every
-/// call that would change a read-only file or folder of the app's — an open for writing,
-/// a truncate, a rename or link onto it (a replacement), a delete, anything made inside a
-/// read-only folder — fails with EROFS, for root as for anyone. Permission bits alone do
-/// not stop a replacement by rename, nor root.
+/// A read-only fault, carried out by the libc seam: every call that would change the
+/// read-only file or folder itself — an open for writing, a write, a truncate, a rename or
+/// link onto it (a replacement), a delete of it, anything made, renamed or removed inside
+/// a read-only folder — fails with EROFS, for root as for anyone. Permission bits alone do
+/// not stop a replacement by rename, nor root. What is refused is that file (its inode),
+/// not its name: once the app has moved it aside, a new file by that name is its own.
 ///
 /// The controller writes the paths (relative to the data folder, one a line) into the
 /// file ``listVariable`` names when it applies the fault; each worker started after reads
@@ -14,8 +15,14 @@ package enum ReadOnlyPaths {
     /// The environment variable naming the list's file.
     package static let listVariable = "CHAOS_READ_ONLY_LIST"
 
-    /// Canonical paths: a file's, or a folder's ending in `/`.
-    private static let paths = Mutex<[String]>([])
+    /// A read-only file or folder: its canonical path and the inode that was made read-only.
+    struct Entry: Sendable {
+        var path: String
+        var inode: UInt64
+        var isFolder: Bool
+    }
+
+    private static let entries = Mutex<[Entry]>([])
     /// Calls refused so far, by operation: what the fault did, as the app met it.
     private static let refusals = Mutex<[StorageCall.Operation: Int]>([:])
 
@@ -25,21 +32,21 @@ package enum ReadOnlyPaths {
     package static func load(environment: [String: String], dataDirectory: URL) -> Bool {
         guard let list = environment[listVariable], let text = try? String(contentsOfFile: list, encoding: .utf8) else { return false }
         let base = dataDirectory.resolvingSymlinksInPath().path
-        var found: [String] = []
+        var found: [Entry] = []
         for line in text.split(separator: "\n") where !line.isEmpty {
             let path = base + "/" + line
-            var isFolder: ObjCBool = false
-            let exists = FileManager.default.fileExists(atPath: path, isDirectory: &isFolder)
-            found.append(exists && isFolder.boolValue ? path + "/" : path)
+            var info = stat()
+            guard lstat(path, &info) == 0 else { continue }
+            found.append(Entry(path: path, inode: UInt64(info.st_ino), isFolder: info.st_mode & S_IFMT == S_IFDIR))
         }
-        paths.withLock { $0 = found }
+        entries.withLock { $0 = found }
         return !found.isEmpty
     }
 
-    /// Whether `paths` holds any path.
-    static var isEmpty: Bool { paths.withLock { $0.isEmpty } }
+    /// Whether any path is read-only.
+    static var isEmpty: Bool { entries.withLock { $0.isEmpty } }
 
-    /// EROFS for a call that would change a read-only path; 0 for any other.
+    /// EROFS for a call that would change a read-only file or folder; 0 for any other.
     static func answer(_ operation: StorageCall.Operation, path: String, amount: Int64) -> Int32 {
         let changes: Bool
         switch operation {
@@ -48,8 +55,14 @@ package enum ReadOnlyPaths {
         default: changes = false
         }
         guard changes else { return 0 }
-        let hit = paths.withLock { list in
-            list.contains { $0.hasSuffix("/") ? path.hasPrefix($0) || path + "/" == $0 : path == $0 }
+        let hit = entries.withLock { list in
+            list.contains { entry in
+                let inside = entry.isFolder ? path.hasPrefix(entry.path + "/") || path == entry.path : path == entry.path
+                guard inside else { return false }
+                // Still the file (or folder) that was made read-only, not a new one by its name.
+                var info = stat()
+                return lstat(entry.path, &info) == 0 && UInt64(info.st_ino) == entry.inode
+            }
         }
         guard hit else { return 0 }
         refusals.withLock { $0[operation, default: 0] += 1 }
