@@ -22,20 +22,7 @@ package enum WorkerHost {
         if Target.logging == .captured { ChaosLogHandler.bootstrap() }
         // The data folder is there before the target is made: no target creates it.
         try? FileManager.default.createDirectory(at: context.dataDirectory, withIntermediateDirectories: true)
-        // A target of plain files is seen by the libc seam alone: it watches the data folder
-        // from the start, so every case knows what the app did there, and where else it wrote.
-        // getenv, not ProcessInfo: a worker forked by its fork server had these set after
-        // Foundation cached the server's environment (``WorkerForkServer``).
-        var environment: [String: String] = [:]
-        for name in [LibcSeam.watchVariable, ReadOnlyPaths.listVariable] {
-            if let value = getenv(name) { environment[name] = String(cString: value) }
-        }
-        let watching = Target.sqlite.isEmpty || environment[LibcSeam.watchVariable] == "1"
-        if watching { LibcSeam.watch(context.dataDirectory.path) }
-        if ReadOnlyPaths.load(environment: environment, dataDirectory: context.dataDirectory) {
-            LibcSeam.watch(context.dataDirectory.path)
-            StorageHook.refuseReadOnlyPaths()
-        }
+        let watching = watchDataFolder(plainFiles: Target.sqlite.isEmpty, dataDirectory: context.dataDirectory)
         let target = Target(context: context)
         let faults = WorkerFaults(
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
@@ -169,6 +156,28 @@ package enum WorkerHost {
         } else {
             PowerLoss.arm(atSync: order.atSync, afterWrites: order.afterWrites, mode: mode, seed: seed)
         }
+    }
+}
+
+extension WorkerHost {
+    /// What the libc seam does from the first call: a target of plain files is seen by it
+    /// alone, so it watches the data folder from the start (every case knows what the app
+    /// did there, and where else it wrote); so does a case that measures a read-only fault,
+    /// whose paths it refuses. Returns whether it watches.
+    static func watchDataFolder(plainFiles: Bool, dataDirectory: URL) -> Bool {
+        // getenv, not ProcessInfo: a worker forked by its fork server had these set after
+        // Foundation cached the server's environment (``WorkerForkServer``).
+        var environment: [String: String] = [:]
+        for name in [LibcSeam.watchVariable, ReadOnlyPaths.listVariable] {
+            if let value = getenv(name) { environment[name] = String(cString: value) }
+        }
+        let watching = plainFiles || environment[LibcSeam.watchVariable] == "1"
+        if watching { LibcSeam.watch(dataDirectory.path) }
+        if ReadOnlyPaths.load(environment: environment, dataDirectory: dataDirectory) {
+            LibcSeam.watch(dataDirectory.path)
+            StorageHook.refuseReadOnlyPaths()
+        }
+        return watching
     }
 }
 

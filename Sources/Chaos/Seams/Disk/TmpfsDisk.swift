@@ -70,7 +70,7 @@ final class TmpfsDisk {
     /// Fills the disk with a ballast file until the kernel says ENOSPC.
     func fill() throws -> String {
         let ballast = hostView.appendingPathComponent(Self.ballastName)
-        let descriptor = open(ballast.path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        let descriptor = open(ballast.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw ChaosError.io("cannot create the ballast \(ballast.path): \(String(cString: strerror(errno)))") }
         defer { close(descriptor) }
         let chunk = [UInt8](repeating: 0xA5, count: 64 * 1024)
@@ -90,18 +90,39 @@ final class TmpfsDisk {
     /// Frees the space again, and says how much there is: a ballast that could not be
     /// removed, or a disk still full after it, is the harness's failure, never the app's
     /// (a save that still failed after `clear` once read as the app not recovering).
+    /// A removed file's space comes back only once no process holds it open: the wait
+    /// for it is bounded, and a disk still full names who holds the ballast.
     func drain() throws -> String {
         let ballast = hostView.appendingPathComponent(Self.ballastName).path
         guard unlink(ballast) == 0 || errno == ENOENT else {
             throw ChaosError.io("cannot remove the ballast \(ballast): \(String(cString: strerror(errno)))")
         }
-        var info = statvfs()
-        guard statvfs(hostView.path, &info) == 0 else { return "removed the ballast" }
-        let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
-        guard free >= UInt64(Self.roomAfterDrain) else {
-            throw ChaosError.io("the tmpfs still has only \(free) bytes free after its ballast was removed: the app's own files fill it")
+        let started = ContinuousClock.now
+        while true {
+            var info = statvfs()
+            guard statvfs(hostView.path, &info) == 0 else { return "removed the ballast" }
+            let free = UInt64(info.f_bavail) * UInt64(info.f_frsize)
+            if free >= UInt64(Self.roomAfterDrain) {
+                let waited = (ContinuousClock.now - started).wholeMilliseconds
+                return "removed the ballast: \(free) bytes free again" + (waited > 0 ? " (after \(waited) ms)" : "")
+            }
+            guard ContinuousClock.now - started < .seconds(2) else {
+                let holders = Self.holders(of: Self.ballastName)
+                throw ChaosError.io("the tmpfs still has only \(free) bytes free 2 s after its ballast was removed"
+                    + (holders.isEmpty ? ": the app's own files fill it" : "; the ballast is still open in " + holders.joined(separator: ", ")))
+            }
+            usleep(5_000)
         }
-        return "removed the ballast: \(free) bytes free again"
+    }
+
+    /// The processes that hold a file of that name open (its space not yet freed).
+    static func holders(of name: String) -> [String] {
+        ProcessTable.entries().filter { entry in
+            let folder = "/proc/\(entry.pid)/fd"
+            return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains { fd in
+                (try? FileManager.default.destinationOfSymbolicLink(atPath: folder + "/" + fd))?.contains(name) == true
+            }
+        }.map(ProcessTable.describe)
     }
 
     /// The room a drained disk must have again: enough for the app to save once more.

@@ -77,25 +77,22 @@ package enum LibcSeam {
 
     /// Calls on files under the scope so far, by operation.
     package static func calls() -> [StorageCall.Operation: Int] {
-        guard let table else { return [:] }
-        var counts = [Int64](repeating: 0, count: Int(CHAOS_LIBC_OP_COUNT))
-        counts.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CLongLong.self, capacity: buffer.count) { table.pointee.counters($0) }
-        }
-        var result: [StorageCall.Operation: Int] = [:]
-        for (index, count) in counts.enumerated() where count > 0 {
-            if let operation = operation(of: Int32(index)) { result[operation] = Int(count) }
-        }
-        return result
+        byOperation { table, out in table.pointee.counters(out) }
     }
 
     /// Calls under the scope the kernel refused (EACCES, EPERM, EROFS), by operation:
     /// what a read-only file or folder did to the app, as the app met it.
     package static func refused() -> [StorageCall.Operation: Int] {
+        byOperation { table, out in table.pointee.refused(out) }
+    }
+
+    /// One of the seam's tables of counts by `CHAOS_LIBC_OP_*`, by operation.
+    private static func byOperation(_ read: (UnsafePointer<chaos_libc_seam>, UnsafeMutablePointer<CLongLong>) -> Void)
+        -> [StorageCall.Operation: Int] {
         guard let table else { return [:] }
         var counts = [Int64](repeating: 0, count: Int(CHAOS_LIBC_OP_COUNT))
         counts.withUnsafeMutableBufferPointer { buffer in
-            buffer.baseAddress!.withMemoryRebound(to: CLongLong.self, capacity: buffer.count) { table.pointee.refused($0) }
+            buffer.baseAddress!.withMemoryRebound(to: CLongLong.self, capacity: buffer.count) { read(table, $0) }
         }
         var result: [StorageCall.Operation: Int] = [:]
         for (index, count) in counts.enumerated() where count > 0 {
