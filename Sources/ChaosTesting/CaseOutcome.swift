@@ -51,7 +51,7 @@ public struct CaseOutcome: Sendable, CustomStringConvertible {
     /// Each failed expectation, at its line; a trap's evidence with the no-trap one.
     static func failures(of report: CaseReport, scenario: Scenario?) -> [Failure] {
         let start = scenario?.location ?? ScenarioLocation(file: report.scenarioFile, line: 1, column: 1)
-        let trappedStep = report.steps.firstIndex { $0.outcome == StepRecord.Outcome.trapped }
+        let trappedStep = report.steps.firstIndex { $0.outcome == .trapped }
         // One issue for the app's end, which names the expectations it kept from being judged.
         let unreached = report.expectations.filter(\.wasNotReached)
         return report.expectations.filter { !$0.passed && !$0.wasNotReached }.map { result in

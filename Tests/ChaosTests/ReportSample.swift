@@ -4,6 +4,17 @@
 /// A run with one case of each verdict that matters, and the hostile strings
 /// a worker can send back.
 enum ReportSample {
+    /// `report` as a hang at its last step leaves it: that step an error, and no-trap
+    /// failed with the hang as its end.
+    static func hung(_ report: CaseReport, during: String?, endedBy: AppEnd.Hang.Bound = .stepBound) -> CaseReport {
+        var report = report
+        let end = AppEnd.hung(.init(during: during, waitedMs: report.steps.last?.durationMs, endedBy: endedBy))
+        var noTrap = ExpectationResult(kind: "no-trap", label: "no-trap", passed: false, expected: "no trap, no hang", observed: end.sentence)
+        noTrap.end = end
+        report.expectations = [noTrap]
+        return report
+    }
+
     static let hostileMessage = #"Fatal error: <script>alert(1)</script> "quotes" & ampersands 'single'"#
 
     static let passed = CaseReport(
@@ -18,12 +29,12 @@ enum ReportSample {
         durationMs: 920,
         recoveryMs: 84,
         steps: [
-            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 120, outcome: StepRecord.Outcome.ok),
-            StepRecord(index: 1, label: "do: favorites.add", startMs: 120, durationMs: 200, outcome: StepRecord.Outcome.ok),
-            StepRecord(index: 2, label: "stop", startMs: 320, durationMs: 80, outcome: StepRecord.Outcome.ok),
-            StepRecord(index: 3, label: "fault: corrupt-file", startMs: 400, durationMs: 10, outcome: StepRecord.Outcome.ok),
-            StepRecord(index: 4, label: "launch", startMs: 410, durationMs: 300, outcome: StepRecord.Outcome.ok),
-            StepRecord(index: 5, label: "do: favorites.list", startMs: 710, durationMs: 150, outcome: StepRecord.Outcome.ok, detail: "25 favourites"),
+            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 120, outcome: StepOutcome.ok),
+            StepRecord(index: 1, label: "do: favorites.add", startMs: 120, durationMs: 200, outcome: StepOutcome.ok),
+            StepRecord(index: 2, label: "stop", startMs: 320, durationMs: 80, outcome: StepOutcome.ok),
+            StepRecord(index: 3, label: "fault: corrupt-file", startMs: 400, durationMs: 10, outcome: StepOutcome.ok),
+            StepRecord(index: 4, label: "launch", startMs: 410, durationMs: 300, outcome: StepOutcome.ok),
+            StepRecord(index: 5, label: "do: favorites.list", startMs: 710, durationMs: 150, outcome: StepOutcome.ok, detail: "25 favourites"),
         ],
         injections: [
             InjectionRecord(kind: "corrupt-file", target: "store", detail: "how: garbage-header", atMs: 405, mechanism: InjectionRecord.Mechanism.fileDamage),
@@ -49,9 +60,9 @@ enum ReportSample {
         durationMs: 600,
         recoveryMs: nil,
         steps: [
-            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 100, outcome: StepRecord.Outcome.ok),
-            StepRecord(index: 1, label: "fault: throw", startMs: 100, durationMs: 5, outcome: StepRecord.Outcome.ok),
-            StepRecord(index: 2, label: "do: quiz.generate", startMs: 105, durationMs: 40, outcome: StepRecord.Outcome.trapped, detail: hostileMessage),
+            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 100, outcome: StepOutcome.ok),
+            StepRecord(index: 1, label: "fault: throw", startMs: 100, durationMs: 5, outcome: StepOutcome.ok),
+            StepRecord(index: 2, label: "do: quiz.generate", startMs: 105, durationMs: 40, outcome: StepOutcome.trapped, detail: hostileMessage),
         ],
         injections: [
             InjectionRecord(kind: "throw", target: "store/words/fetch", detail: "DatabaseError.fetch <b>bold</b>", atMs: 120, count: 3, mechanism: InjectionRecord.Mechanism.faultPoint),
@@ -83,7 +94,7 @@ enum ReportSample {
         verdict: .errored,
         durationMs: 3_000,
         steps: [
-            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 3_000, outcome: StepRecord.Outcome.timedOut, detail: "no reply within 3s"),
+            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 3_000, outcome: StepOutcome.timedOut, detail: "no reply within 3s"),
         ],
         reproduce: "chaos run network-down --seed 3 --variant hardened",
         error: "worker did not answer `launch` within 3s\nstderr: <nothing>",

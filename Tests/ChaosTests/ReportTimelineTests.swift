@@ -26,9 +26,9 @@ import Testing
     @Test func recoveryStartsAtAClearStep() {
         var report = ReportSample.passed
         report.steps = [
-            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 100, outcome: "ok"),
-            StepRecord(index: 1, label: "fault: network-down", startMs: 100, durationMs: 5, outcome: "ok"),
-            StepRecord(index: 2, label: "clear: network-down", startMs: 500, durationMs: 5, outcome: "ok"),
+            StepRecord(index: 0, label: "launch", startMs: 0, durationMs: 100, outcome: .ok),
+            StepRecord(index: 1, label: "fault: network-down", startMs: 100, durationMs: 5, outcome: .ok),
+            StepRecord(index: 2, label: "clear: network-down", startMs: 500, durationMs: 5, outcome: .ok),
         ]
         report.injections = [InjectionRecord(kind: "network-down", target: "remote", detail: "", atMs: 102, mechanism: "proxy")]
         #expect(CaseTimeline(report).recoveryStartMs == 500)

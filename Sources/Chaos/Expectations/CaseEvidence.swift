@@ -5,7 +5,7 @@ package struct CaseEvidence: Sendable {
     /// The worker trapped (signal 4/5/6/7/8/11).
     package var trap: TrapRecord?
     /// The worker ended some other unexpected way, or hung and was killed.
-    package var abnormalEnd: String?
+    package var abnormalEnd: AppEnd?
     /// The `health` reply of the last launch.
     package var health: [String: ScenarioValue]?
     /// The `surfaced` probe at the end of the case.
@@ -54,7 +54,7 @@ package struct CaseEvidence: Sendable {
     /// Probe answers for `state:` expectations.
     package var probes: [String: ScenarioValue] = [:]
     /// Why the end-of-case evidence could not be gathered, if it could not.
-    package var evidenceGap: String?
+    package var evidenceGap: MissingEvidence?
     /// The text arguments of the scenario's actions: what the user typed.
     package var userInput: [UserContent] = []
     /// The records the app logged through swift-log, in the order they came.
@@ -100,5 +100,27 @@ package struct CaseEvidence: Sendable {
     /// Whether the final snapshot holds a record with this key, in any table.
     package func isPresent(_ key: String) -> Bool {
         finalSnapshot?.values.contains { $0[key] != nil } ?? false
+    }
+}
+
+/// Why the end-of-case evidence could not be gathered: the words a report shows, and the
+/// app's end that kept it, if one did (what ``EvidenceGap/appEnd`` carries).
+package struct MissingEvidence: Sendable, Equatable {
+    package var text: String
+    package var appEnd: AppEndKind?
+
+    package init(text: String, appEnd: AppEndKind? = nil) {
+        self.text = text
+        self.appEnd = appEnd
+    }
+
+    /// The app's end kept the evidence from being gathered: `not reached: the app trapped`.
+    package static func notReached(_ end: AppEndKind) -> MissingEvidence {
+        let words = switch end {
+        case .trapped: "the app trapped"
+        case .hung: "the app hung"
+        case .ended: "the app ended unexpectedly"
+        }
+        return MissingEvidence(text: "not reached: " + words, appEnd: end)
     }
 }

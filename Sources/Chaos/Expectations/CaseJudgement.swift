@@ -22,10 +22,10 @@ struct CaseJudgement: Equatable {
         // Evidence the harness failed to gather is not data lost: the case proves nothing
         // — unless the app failed an expectation that stands without it (a store it
         // keeps using though SQLite calls it malformed, no successful read): deviated.
-        let standing = results.filter { !$0.passed && $0.observed != ExpectationResult.noFinalSnapshot }
+        let standing = results.filter { !$0.passed && !$0.lacksFinalSnapshot }
         if ending == nil, needsFinalSnapshot, evidence.finalSnapshot == nil, standing.isEmpty {
             return CaseJudgement(verdict: .errored, expectations: results,
-                                 error: "no final snapshot to judge the data by: \(evidence.evidenceGap ?? "not taken")")
+                                 error: "no final snapshot to judge the data by: \(evidence.evidenceGap?.text ?? "not taken")")
         }
         // Passing proves something only if every fault reached what the app reads.
         let idle = faults.filter { $0.hadEffect == false && $0.id != TrialPlan.faultID }

@@ -14,7 +14,7 @@ package enum ExpectationEvaluator {
         case let .surfaced(level): return surfaced(level, evidence, judge)
         case let .state(probe, value):
             guard let seen = evidence.probes[probe] else {
-                return judge(false, expected: "\(probe) = \(value)", observed: "not answered", detail: evidence.evidenceGap)
+                return judge.missing(expected: "\(probe) = \(value)", observed: "not answered", evidence.evidenceGap)
             }
             return judge(seen == value, expected: "\(probe) = \(value)", observed: "\(probe) = \(seen)")
         case .integrity, .integrityIfUsed:
@@ -27,7 +27,7 @@ package enum ExpectationEvaluator {
         case let .recordsAtLeast(count):
             let expected = "at least \(count) records after a restart"
             guard let snapshot = evidence.finalSnapshot else {
-                return judge(false, expected: expected, observed: "not read", detail: evidence.evidenceGap)
+                return judge.missing(expected: expected, observed: "not read", evidence.evidenceGap)
             }
             let held = snapshot.values.reduce(0) { $0 + $1.count }
             return judge(held >= count, expected: expected, observed: "\(held) record\(held == 1 ? "" : "s")",
@@ -47,7 +47,7 @@ package enum ExpectationEvaluator {
                          detail: ifUsed ? nil : "integrity: ok needs a SQLite store; hold this target to integrity: ok-if-used")
         }
         guard evidence.integrityChecked else {
-            return judge(false, expected: expected, observed: "not checked", detail: evidence.evidenceGap)
+            return judge.missing(expected: expected, observed: "not checked", evidence.evidenceGap)
         }
         return judge(evidence.integrityProblem == nil, expected: expected, observed: evidence.integrityProblem ?? "ok")
     }
@@ -58,7 +58,7 @@ package enum ExpectationEvaluator {
     static func noSilentLoss(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         let expected = "every acknowledged record kept as saved, or the loss shown to the user"
         guard evidence.finalSnapshot != nil else {
-            return judge(false, expected: expected, observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
+            return judge.missing(expected: expected, observed: ExpectationResult.noFinalSnapshot, evidence.evidenceGap, finalSnapshot: true)
         }
         let check = AcknowledgedSetCheck(evidence)
         let judged = judge.with(records: check)
@@ -84,8 +84,11 @@ package enum ExpectationEvaluator {
         if !told.isEmpty, told.count == damaged.count, let message = evidence.launchMessage {
             return judged(true, expected: expected, observed: "\(lost); the user was told at a launch after they were saved (\"\(message)\")")
         }
-        return judged(false, expected: expected, observed: "\(lost), and nothing shown to the user",
-                      detail: [check.summary, LossCause.named(by: evidence)].compactMap { $0 }.joined(separator: "\n"))
+        let cause = LossCause.named(by: evidence)
+        var result = judged(false, expected: expected, observed: "\(lost), and nothing shown to the user",
+                            detail: [check.summary, cause?.line].compactMap { $0 }.joined(separator: "\n"))
+        result.lossCause = cause
+        return result
     }
 
     /// `2 of 5 acknowledged records lost`, `1 of 5 acknowledged records corrupted (present, not as saved)`, or both.
@@ -110,6 +113,14 @@ package enum ExpectationEvaluator {
             var result = ExpectationResult(kind: expectation.wireName, label: expectation.label, passed: passed,
                                            expected: expected, observed: observed, detail: detail)
             result.records = records
+            return result
+        }
+
+        /// An expectation the evidence it needs was missing for: failed, with the gap's
+        /// words as its detail and the gap typed beside them.
+        func missing(expected: String, observed: String, _ gap: MissingEvidence?, finalSnapshot: Bool = false) -> ExpectationResult {
+            var result = self(false, expected: expected, observed: observed, detail: gap?.text)
+            if finalSnapshot || gap?.appEnd != nil { result.gap = EvidenceGap(finalSnapshot: finalSnapshot, appEnd: gap?.appEnd) }
             return result
         }
 
@@ -138,14 +149,16 @@ package enum ExpectationEvaluator {
             return judge(false, expected: "no trap", observed: "\(trap.signalName)\(site)", detail: detail)
         }
         if let end = evidence.abnormalEnd {
-            return judge(false, expected: "no trap, no hang", observed: end)
+            var result = judge(false, expected: "no trap, no hang", observed: end.sentence)
+            result.end = end
+            return result
         }
         return judge(true, expected: "no trap", observed: "no trap")
     }
 
     static func fallback(_ mode: String, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         guard let seen = evidence.health?["mode"] else {
-            return judge(false, expected: "mode \(mode)", observed: "no health reported", detail: evidence.evidenceGap)
+            return judge.missing(expected: "mode \(mode)", observed: "no health reported", evidence.evidenceGap)
         }
         let text = seen.stringValue ?? seen.description
         return judge(text == mode, expected: "mode \(mode)", observed: "mode \(text)",
@@ -155,7 +168,8 @@ package enum ExpectationEvaluator {
     static func recovered(within bound: Duration, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         let boundMs = bound.wholeMilliseconds
         guard let measured = evidence.recoveryMs else {
-            return judge(false, expected: "≤ \(boundMs) ms", observed: "not recovered", detail: evidence.recoveryMissing ?? evidence.evidenceGap)
+            if let why = evidence.recoveryMissing { return judge(false, expected: "≤ \(boundMs) ms", observed: "not recovered", detail: why) }
+            return judge.missing(expected: "≤ \(boundMs) ms", observed: "not recovered", evidence.evidenceGap)
         }
         // A quick first read after the last launch does not make up for an app that
         // stopped answering for longer than the bound earlier in the case.
@@ -177,20 +191,22 @@ package enum ExpectationEvaluator {
 
     static func acknowledged(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         guard evidence.finalSnapshot != nil else {
-            return judge(false, expected: "every acknowledged write present", observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
+            return judge.missing(expected: "every acknowledged write present", observed: ExpectationResult.noFinalSnapshot, evidence.evidenceGap, finalSnapshot: true)
         }
         let check = AcknowledgedSetCheck(evidence)
-        return judge.with(records: check)(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary,
-                     detail: check.lost.isEmpty ? OwnRecords.hint(for: check.unexpected) : LossCause.named(by: evidence))
+        let cause = check.lost.isEmpty ? nil : LossCause.named(by: evidence)
+        var result = judge.with(records: check)(check.passed, expected: "\(check.acknowledgedCount) acknowledged, 0 lost, 0 unexpected", observed: check.summary,
+                                                detail: check.lost.isEmpty ? OwnRecords.hint(for: check.unexpected) : cause?.line)
+        result.lossCause = cause
+        return result
     }
 
     static func preserved(checkpoint name: String, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         guard let checkpoint = evidence.checkpoints[name] else {
-            return judge(false, expected: "checkpoint \(name) kept", observed: "checkpoint \(name) was never taken",
-                         detail: evidence.evidenceGap)
+            return judge.missing(expected: "checkpoint \(name) kept", observed: "checkpoint \(name) was never taken", evidence.evidenceGap)
         }
         guard let final = evidence.finalSnapshot else {
-            return judge(false, expected: "checkpoint \(name) kept", observed: ExpectationResult.noFinalSnapshot, detail: evidence.evidenceGap)
+            return judge.missing(expected: "checkpoint \(name) kept", observed: ExpectationResult.noFinalSnapshot, evidence.evidenceGap, finalSnapshot: true)
         }
         var missing: [String] = []
         var changed: [String] = []
@@ -215,7 +231,7 @@ package enum ExpectationEvaluator {
 
     static func surfaced(_ level: SurfaceLevel, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         guard let surfaced = evidence.surfaced else {
-            return judge(false, expected: level.rawValue, observed: "nothing reported", detail: evidence.evidenceGap)
+            return judge.missing(expected: level.rawValue, observed: "nothing reported", evidence.evidenceGap)
         }
         let severity = surfaced["severity"]?.stringValue ?? "none"
         let message = surfaced["message"]?.stringValue

@@ -59,7 +59,7 @@ struct FaultsAtWork {
     init(report: CaseReport, steps: [HuntStep], remotes: [String]) {
         var fired: [Fault] = []
         for activity in report.faults ?? [] where activity.fired > 0 {
-            guard activity.id.hasPrefix("step-"), let number = Int(activity.id.dropFirst(5)) else { continue }
+            guard let number = activity.step else { continue }
             let keys: [HuntKey] = if steps.indices.contains(number - 1), case let .fault(_, keys) = steps[number - 1] { keys } else { [] }
             func key(_ name: String) -> String? {
                 if case let .string(value)? = keys.first(where: { $0.key == name })?.value { return value }

@@ -22,7 +22,7 @@ struct FindingExplanation {
         let fired = (report.faults ?? []).filter { $0.fired > 0 }
         guard !fired.isEmpty else { return "No fault fired." }
         let parts = fired.map { activity -> String in
-            let step = activity.id.hasPrefix("step-") ? " (step \(activity.id.dropFirst(5)))" : ""
+            let step = activity.step.map { " (step \($0))" } ?? ""
             let effect = activity.effect.map { ": \($0)" } ?? ""
             return "\(activity.label)\(step)\(effect)"
         }
@@ -42,10 +42,10 @@ struct FindingExplanation {
             let waited = last.map { ScenarioDuration.seconds(.milliseconds($0.durationMs)) } ?? "?"
             return "The app did not answer\(at) for \(waited) s; the case's time limit ended it."
         case .exit:
-            let end = report.expectations.first { $0.kind == ExpectationKeyword.noTrap.rawValue && !$0.passed }?.observed ?? "ended"
+            let end = report.expectations.first { $0.kind == ExpectationKeyword.noTrap.rawValue && !$0.passed }?.end?.sentence ?? "ended"
             return "The app \(end)\(at)."
         case .trap, .expectations:
-            let errors = report.steps.filter { $0.outcome == StepRecord.Outcome.error }
+            let errors = report.steps.filter { $0.outcome == .error }
             guard let lastError = errors.last else { return "Every step the app answered succeeded." }
             let said = lastError.detail.map { ", the last: \"\(Self.firstLine($0))\"" } ?? ""
             return "The app answered \(errors.count) step\(errors.count == 1 ? "" : "s") with an error\(said)."
@@ -62,14 +62,11 @@ struct FindingExplanation {
         }.joined(separator: "; ") + "." + causes(of: failed)
     }
 
-    /// The causes the evidence named beside a loss (`cause: the app synced nothing…`), said once each.
+    /// The causes the evidence named beside a loss (the app synced nothing…), said once each.
     private func causes(of failed: [ExpectationResult]) -> String {
-        var seen: [String] = []
-        for line in failed.compactMap(\.detail).flatMap({ $0.split(separator: "\n") }) where line.hasPrefix(LossCause.marker) {
-            let cause = String(line.dropFirst(LossCause.marker.count))
-            if !seen.contains(cause) { seen.append(cause) }
-        }
-        return seen.map { " The cause: " + $0 }.joined()
+        var seen: [LossCause] = []
+        for cause in failed.compactMap(\.lossCause) where !seen.contains(cause) { seen.append(cause) }
+        return seen.map { " The cause: " + $0.sentence }.joined()
     }
 
     static func firstLine(_ text: String) -> String {

@@ -63,12 +63,16 @@ package enum HuntOracle {
         /// after a library's 10 s connect timeout, and a hang at an action must not shrink
         /// into that slower-but-answering launch.
         package var struckLaunch = false
+        /// A hang or an exit that came only when Chaos relaunched the app after the steps
+        /// to read what it kept (``HuntOracle/atTheRelaunch`` says so in ``core``).
+        package var atRelaunch = false
 
-        package init(kind: Kind, core: String, causes: [String] = [], struckLaunch: Bool = false) {
+        package init(kind: Kind, core: String, causes: [String] = [], struckLaunch: Bool = false, atRelaunch: Bool = false) {
             self.kind = kind
             self.core = core
             self.causes = causes
             self.struckLaunch = struckLaunch
+            self.atRelaunch = atRelaunch
         }
 
         package static func == (lhs: Failure, rhs: Failure) -> Bool {
@@ -92,7 +96,7 @@ package enum HuntOracle {
         /// The app failed at one of the schedule's own steps: what its faults were doing
         /// after it does not matter. A hang or an exit only when Chaos relaunched the app to
         /// read what it kept is no such failure: the faults still standing then are part of it.
-        var isAtAStep: Bool { kind == .trap || (isTrapOrHang && !core.hasSuffix(HuntOracle.atTheRelaunch)) }
+        var isAtAStep: Bool { kind == .trap || (isTrapOrHang && !atRelaunch) }
 
         /// Whether `other` fails the same way, as shrinking judges a candidate.
         func sameCore(_ other: Failure?) -> Bool {
@@ -157,14 +161,14 @@ package enum HuntOracle {
             return Failure(kind: .trap, core: "trap: " + (error.isEmpty ? trap.signalName : error))
         }
         // A final snapshot Chaos could not take is a gap in the evidence, not a loss.
-        let failed = report.expectations.filter { !$0.passed && $0.observed != ExpectationResult.noFinalSnapshot }
+        let failed = report.expectations.filter { !$0.passed && !$0.lacksFinalSnapshot }
         let atWork = FaultsAtWork(report: report, steps: steps, remotes: remotes)
         if let noTrap = failed.first(where: { $0.kind == ExpectationKeyword.noTrap.rawValue }) {
             let stopped = report.steps.last?.index ?? 0
             // At a step, or when Chaos relaunched the app after the steps to read what it kept.
-            let atAStep = [StepRecord.Outcome.trapped, StepRecord.Outcome.error, StepRecord.Outcome.timedOut].contains(report.steps.last?.outcome ?? "")
+            let atAStep = report.steps.last.map { [.trapped, .error, .timedOut].contains($0.outcome) } ?? false
             let when = atAStep ? "" : atTheRelaunch
-            if isHang(noTrap.observed) {
+            if noTrap.end?.isHang == true {
                 // A hang by the fault that started it, whichever launch, action or read it struck.
                 let at = atAStep ? stopped : stopped + 1
                 let blamed = if let culprit = atWork.culpritOfHang(at: at) {
@@ -175,28 +179,16 @@ package enum HuntOracle {
                     "with no fault at work"
                 }
                 let waiting = atAStep && steps.indices.contains(stopped - 1) && steps[stopped - 1] == .launch
-                return Failure(kind: .hang, core: "hang " + blamed + when, struckLaunch: waiting)
+                return Failure(kind: .hang, core: "hang " + blamed + when, struckLaunch: waiting, atRelaunch: !atAStep)
             }
             // An exit: how it ended, not its timings.
-            return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(withoutTheStep(noTrap.observed)) + when,
-                           causes: atWork.causes.map(\.phrase))
+            return Failure(kind: .exit, core: "exit: " + TrapErrorKind.of(noTrap.end?.sentenceWithoutTheStep ?? "ended") + when,
+                           causes: atWork.causes.map(\.phrase), atRelaunch: !atAStep)
         }
         guard !failed.isEmpty else { return nil }
         return Failure(kind: .expectations, core: failed.map(\.kind).sorted().joined(separator: ", "), causes: atWork.causes.map(\.phrase))
     }
 
-    /// An end's text without the request it struck (`during 'notes.add'`): the same end
-    /// of the app, whichever step it came in.
-    static func withoutTheStep(_ text: String) -> String {
-        guard let start = text.range(of: " during '"), let end = text[start.upperBound...].firstIndex(of: "'") else { return text }
-        return String(text[..<start.lowerBound] + text[text.index(after: end)...])
-    }
-
     /// How a hang or an exit says it came when Chaos relaunched the app to read its data.
     static let atTheRelaunch = " when relaunched to read what it kept"
-
-    /// Whether a failed `no-trap` saw the app hang (no answer before the case's timeout).
-    static func isHang(_ observed: String) -> Bool {
-        observed.hasPrefix("hung") || observed.contains("timed out")
-    }
 }

@@ -141,7 +141,7 @@ struct HuntShrinker {
     /// Where a hang struck: the index in the schedule's steps of the step that never
     /// answered (the last its report holds), nil when none did.
     static func hungStep(of report: CaseReport) -> Int? {
-        report.steps.last { !$0.answered }.map { $0.index - 1 }
+        report.steps.last { !report.answered($0) }.map { $0.index - 1 }
     }
 
     /// Every smaller or simpler schedule one edit away, smallest first; for a hang at the

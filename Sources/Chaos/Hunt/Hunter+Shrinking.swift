@@ -133,7 +133,7 @@ extension Hunter {
     /// none); `steps` are the schedule's, which tell the launches.
     static func slowestAnswers(in report: CaseReport, steps: [HuntStep]) -> (launchMs: Int, actionMs: Int) {
         var slowest = (launchMs: 0, actionMs: 0)
-        for record in report.steps where record.answered {
+        for record in report.steps where report.answered(record) {
             if steps.indices.contains(record.index - 1), steps[record.index - 1] == .launch {
                 slowest.launchMs = max(slowest.launchMs, record.durationMs)
             } else {
@@ -144,8 +144,12 @@ extension Hunter {
     }
 }
 
-extension StepRecord {
-    /// Whether the app answered the step: it did not hang (under a bound or until the
-    /// case's timeout).
-    var answered: Bool { outcome != Outcome.timedOut && !(detail.map(HuntOracle.isHang) ?? false) }
+extension CaseReport {
+    /// Whether the app answered `step`: it did not hang (under a bound or until the
+    /// case's timeout) — a hang is the step the case ended at.
+    func answered(_ step: StepRecord) -> Bool {
+        guard step.outcome != .timedOut else { return false }
+        guard step.index == steps.last?.index, step.outcome == .error else { return true }
+        return !expectations.contains { $0.end?.isHang == true }
+    }
 }

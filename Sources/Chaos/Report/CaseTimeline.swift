@@ -64,7 +64,7 @@ struct CaseTimeline: Equatable {
     /// The end of the first step that trapped; failing that, the end of the
     /// last step; failing that, the end of the case.
     static func trapTime(_ report: CaseReport) -> Int {
-        if let step = report.steps.first(where: { $0.outcome == StepRecord.Outcome.trapped }) {
+        if let step = report.steps.first(where: { $0.outcome == .trapped }) {
             return step.startMs + step.durationMs
         }
         if let step = report.steps.last {

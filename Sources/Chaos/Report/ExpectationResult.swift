@@ -18,6 +18,12 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
     /// For an expectation on the acknowledged records (`no-silent-loss`,
     /// `preserved: acknowledged`): what the set check counted, as numbers.
     package var records: RecordCounts?
+    /// A failed `no-trap` whose app hung or ended without a trap: how it ended.
+    package var end: AppEnd?
+    /// Why it could not be judged on the evidence it needs, when it could not.
+    package var gap: EvidenceGap?
+    /// A loss whose cause the evidence names.
+    package var lossCause: LossCause?
 
     package init(kind: String, label: String, passed: Bool, expected: String, observed: String, detail: String? = nil) {
         self.kind = kind
@@ -28,20 +34,18 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
         self.detail = detail
     }
 
-    /// How a gap in the evidence is worded when the app's end kept an expectation from
-    /// being judged: `not reached: the app trapped`.
-    package static func notReached(_ why: String) -> String { notReachedPrefix + why }
-
-    /// What an expectation on the app's data saw when the final snapshot could not be
-    /// taken: the harness's gap, not the app's failure.
+    /// What an expectation on the app's data says it saw when the final snapshot could
+    /// not be taken: the harness's gap, not the app's failure (``gap`` says it, typed).
     package static let noFinalSnapshot = "no final snapshot"
-    static let notReachedPrefix = "not reached: "
 
     /// Failed only because the app trapped, hung or ended before the evidence it needs:
     /// a person reads the trap, once, not the same cause again under every expectation.
     package var wasNotReached: Bool {
-        !passed && kind != "no-trap" && (detail?.hasPrefix(Self.notReachedPrefix) ?? false)
+        !passed && kind != ExpectationKeyword.noTrap.rawValue && gap?.appEnd != nil
     }
+
+    /// Failed for want of the final snapshot: there was no data to judge.
+    package var lacksFinalSnapshot: Bool { !passed && gap?.finalSnapshot == true }
 }
 
 /// What the set check counted of a case's acknowledged records: the numbers behind the

@@ -10,6 +10,8 @@ import ChaosTarget
 package struct FaultActivity: Codable, Sendable, Equatable {
     /// `step-N`, the scenario step that armed it, or `trial` for a sweep's own fault.
     package var id: String
+    /// The scenario step that armed it (from 1); nil for a sweep's own fault.
+    package var step: Int?
     package var kind: String
     package var label: String
     /// Operations the fault counted (point hits, VFS calls it matched, connections);
@@ -29,9 +31,10 @@ package struct FaultActivity: Codable, Sendable, Equatable {
     /// A storage fault in the app's process: the seam that carried it out (`vfs`, `libc`).
     package var seam: String?
 
-    package init(id: String, kind: String, label: String, hits: Int? = nil, fired: Int = 0,
+    package init(id: String, step: Int? = nil, kind: String, label: String, hits: Int? = nil, fired: Int = 0,
                 writes: Int? = nil, syncs: Int? = nil) {
         self.id = id
+        self.step = step
         self.kind = kind
         self.label = label
         self.hits = hits

@@ -17,8 +17,8 @@ extension HTMLReportWriter {
             <div class="track steps">
             """
         for step in report.steps {
-            let title = "#\(step.index) \(step.label) · \(step.startMs)–\(step.startMs + step.durationMs) ms · \(step.outcome)"
-            html += "<div class=\"seg o-\(cssName(step.outcome))\" style=\"left:\(percent(step.startMs, of: span));"
+            let title = "#\(step.index) \(step.label) · \(step.startMs)–\(step.startMs + step.durationMs) ms · \(step.outcome.rawValue)"
+            html += "<div class=\"seg o-\(cssName(step.outcome.rawValue))\" style=\"left:\(percent(step.startMs, of: span));"
                 + "width:\(percent(step.durationMs, of: span))\" title=\"\(escape(title))\"></div>"
         }
         html += "</div>\n<div class=\"track marks\">"
@@ -60,7 +60,7 @@ extension HTMLReportWriter {
                 html += """
                     <tr class="ev-step">\(at)<td class="kind">step \(step.index)</td>\
                     <td>\(escape(step.label))\(detailLine(step.detail))</td><td class="num">\(milliseconds(step.durationMs))</td>\
-                    <td><span class="outcome o-\(cssName(step.outcome))">\(escape(step.outcome))</span></td></tr>
+                    <td><span class="outcome o-\(cssName(step.outcome.rawValue))">\(escape(step.outcome.rawValue))</span></td></tr>
 
                     """
             case .injection(let injection):

@@ -73,7 +73,7 @@ final class AppProcess {
             throw .harness("the target's ready line cannot be used: \(why)")
         case let .hung(seen):
             listeners.heard(.exited(powerCut: nil))
-            throw .failed("hung: \(seen) before the case timeout; its processes were killed", gap: ExpectationResult.notReached("the app hung"))
+            throw .failed(.hung(AppEnd.Hang(during: nil, waitedMs: nil, endedBy: .caseTimeout, seen: seen)))
         case .interrupted:
             throw .interrupted
         }
@@ -110,11 +110,8 @@ final class AppProcess {
             leftBehind += worker.endGroup()
             listeners.heard(.exited(powerCut: nil))
             // How long it waited, measured, and what ended the wait.
-            let waited = ScenarioDuration.seconds(clock.now - asked)
-            let ender = deadline < clock.deadline ? "the bound on one step learnt from a plain run" : "the case's timeout"
-            let why = seen.map { "\($0) during '\(what)', \(waited) s until \(ender)" }
-                ?? "no answer to '\(what)' in \(waited) s, until \(ender)"
-            throw .failed("hung: \(why); the worker's processes were killed", gap: ExpectationResult.notReached("the app hung"))
+            throw .failed(.hung(AppEnd.Hang(during: what, waitedMs: (clock.now - asked).wholeMilliseconds,
+                                            endedBy: deadline < clock.deadline ? .stepBound : .caseTimeout, seen: seen)))
         case let .brokeProtocol(why):
             self.worker = nil
             leftBehind += worker.endGroup()
@@ -134,8 +131,7 @@ final class AppProcess {
         if case let .signaled(signal) = termination, TrapParser.trapSignals.contains(signal) {
             return .trapped(TrapParser.trap(signal: signal, stderr: stderr))
         }
-        return .failed("the worker ended unexpectedly during '\(what)' (\(termination))",
-                       gap: ExpectationResult.notReached("the app ended unexpectedly"))
+        return .failed(.exited(termination: "\(termination)", during: what))
     }
 
     /// Stops the app gracefully and waits for its worker to exit.
@@ -149,7 +145,7 @@ final class AppProcess {
         if killed {
             listeners.heard(.exited(powerCut: nil))
             if RunInterruption.requested { throw .interrupted }
-            throw .failed("the worker did not exit after stop; killed", gap: nil)
+            throw .failed(.stayedAfterStop)
         }
         if termination != .exited(0) { throw ended(termination, stderr: worker.stderr, during: "stop", orderedCut: nil) }
         listeners.heard(.exited(powerCut: nil))
@@ -181,8 +177,8 @@ enum AppStop: Error {
     case powerLost(PowerLossOrder, during: String)
     /// The app trapped.
     case trapped(TrapRecord)
-    /// The app hung or ended another way: what happened, and what evidence that leaves out.
-    case failed(String, gap: String?)
+    /// The app hung or ended another way.
+    case failed(AppEnd)
     /// Chaos itself failed.
     case harness(String)
     /// Ctrl-C.

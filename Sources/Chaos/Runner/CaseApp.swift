@@ -68,7 +68,7 @@ final class CaseApp {
     func snapshot(purpose: String) throws(CaseEnd) -> [String: [String: String]]? {
         guard let reply = try ask(WorkerRequest(op: .snapshot)) else { return nil }
         guard reply.ok, let snapshot = reply.snapshot else {
-            log.evidence.evidenceGap = "\(purpose): the app could not read its data (\(reply.error ?? "no snapshot"))"
+            log.evidence.evidenceGap = MissingEvidence(text: "\(purpose): the app could not read its data (\(reply.error ?? "no snapshot"))")
             return nil
         }
         return snapshot
@@ -83,11 +83,11 @@ final class CaseApp {
             log.evidence.syncsBeforeCut = log.tracked?.syncs
         case let .trapped(trap):
             log.evidence.trap = trap
-            log.evidence.evidenceGap = ExpectationResult.notReached("the app trapped")
+            log.evidence.evidenceGap = MissingEvidence.notReached(.trapped)
             throw .trapped
-        case let .failed(what, gap):
-            log.evidence.abnormalEnd = what
-            log.evidence.evidenceGap = gap
+        case let .failed(end):
+            log.evidence.abnormalEnd = end
+            if let kind = end.leavesEvidenceGap { log.evidence.evidenceGap = MissingEvidence.notReached(kind) }
             throw .appFailed
         case let .harness(reason):
             throw .harness(reason)

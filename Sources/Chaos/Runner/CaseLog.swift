@@ -35,7 +35,7 @@ final class CaseLog {
     /// A step done: `number` is its number in the scenario (0 for a trial's own step).
     func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, clock: CaseClock, _ result: StepResult) {
         steps.append(StepRecord(index: number, label: step.label, startMs: clock.ms(at: started),
-                                durationMs: (clock.now - started).wholeMilliseconds, outcome: result.outcome.rawValue, detail: result.detail))
+                                durationMs: (clock.now - started).wholeMilliseconds, outcome: result.outcome, detail: result.detail))
     }
 
     /// The health a launch answered: what it told the user at launch (a warning or an

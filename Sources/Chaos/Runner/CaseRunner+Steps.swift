@@ -18,7 +18,7 @@ extension CaseRunner {
                                    recoveryBound: recoveryPollBound(for:))
         case let .checkpoint(name):
             guard let snapshot = try app.snapshot(purpose: "checkpoint \(name)") else {
-                return StepResult(seams.power.isOut ? .powerLost : .error, log.evidence.evidenceGap)
+                return StepResult(seams.power.isOut ? .powerLost : .error, log.evidence.evidenceGap?.text)
             }
             log.evidence.checkpoints[name] = snapshot
             return .ok("\(snapshot.values.reduce(0) { $0 + $1.count }) records")

@@ -107,7 +107,7 @@ package final class CaseRunner {
             if RunInterruption.requested { return .interrupted }
             if clock.isPastDeadline {
                 let timeout = ScenarioDuration.format(scenario.timeout)
-                log.evidence.abnormalEnd = "the case timed out after \(timeout)"
+                log.evidence.abnormalEnd = .caseTimedOut(timeout: timeout)
                 log.record(step, number: shown, since: clock.now, clock: clock,
                            StepResult(.timedOut, "the case reached its timeout (\(timeout)) before this step"))
                 return .timedOut
@@ -121,7 +121,7 @@ package final class CaseRunner {
                 result = try perform(step, id: id)
             } catch {
                 ending = error
-                result = StepResult(error.stepOutcome, error.stepDetail(abnormalEnd: log.evidence.abnormalEnd))
+                result = StepResult(error.stepOutcome, error.stepDetail(abnormalEnd: log.evidence.abnormalEnd?.sentence))
             }
             // What fired on the seams' side (the proxy's picks) since the last step.
             for seam in seams.all { seam.gather(in: context) }

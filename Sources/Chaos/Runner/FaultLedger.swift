@@ -8,10 +8,11 @@ final class FaultLedger {
     /// The step of every id armed: its kind (for `clear: KIND`) and its fault.
     private var steps: [String: FaultStep] = [:]
 
-    /// Notes a fault step as armed under `id`.
-    func note(_ step: FaultStep, id: String) {
+    /// Notes a fault step as armed under `id`, by the scenario's step `number` (nil: a
+    /// sweep's own fault).
+    func note(_ step: FaultStep, id: String, step number: Int?) {
         steps[id] = step
-        activities.append(FaultActivity(id: id, kind: step.fault.kind, label: step.fault.label))
+        activities.append(FaultActivity(id: id, step: number, kind: step.fault.kind, label: step.fault.label))
     }
 
     /// Changes the activity of `id`.

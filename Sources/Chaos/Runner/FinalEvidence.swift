@@ -47,7 +47,7 @@ struct FinalEvidence {
         if !log.runReadsOnlyTheDisk {
             _ = try app.stop()
             guard try relaunch() else {
-                log.evidence.evidenceGap = "the final snapshot: the app did not come up again after the case"
+                log.evidence.evidenceGap = MissingEvidence(text: "the final snapshot: the app did not come up again after the case")
                 return
             }
         }

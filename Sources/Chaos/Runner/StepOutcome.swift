@@ -1,7 +1,6 @@
 import ChaosTarget
 
-/// How one step went, as its record says (``StepRecord/outcome``): the wire names are
-/// the report's.
+/// How one step went (``StepRecord/outcome``); the raw values are the report's words.
 package enum StepOutcome: String, Sendable, Codable, CaseIterable {
     case ok
     case error

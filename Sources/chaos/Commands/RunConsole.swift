@@ -78,7 +78,7 @@ final class RunConsole: @unchecked Sendable {
             // expectations it let be judged; those it kept from it, in one line.
             for failed in report.expectations where !failed.passed && !failed.wasNotReached {
                 var label = failed.label
-                if failed.kind == "no-trap", let step = report.steps.last(where: { $0.outcome == StepRecord.Outcome.trapped || $0.outcome == "error" }) {
+                if failed.kind == "no-trap", let step = report.steps.last(where: { $0.outcome == .trapped || $0.outcome == .error }) {
                     label += " (at step \(step.index): \(step.label))"
                 }
                 say("    \(paint("✘", 31)) \(label): expected \(failed.expected), saw \(failed.observed)")

@@ -78,6 +78,6 @@ import Testing
         #expect(details.count == 2)
         #expect(details.first?.hasPrefix("the app's clock is frozen at 2031-06-01 12:00:00Z") == true)
         #expect(details.last?.hasPrefix("the app's clock is frozen at 2031-06-01 13:00:00Z") == true)
-        #expect(only.steps.allSatisfy { $0.outcome == "ok" }, "the sleep under a frozen clock ended")
+        #expect(only.steps.allSatisfy { $0.outcome == .ok }, "the sleep under a frozen clock ended")
     }
 }

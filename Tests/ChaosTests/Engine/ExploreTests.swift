@@ -105,11 +105,11 @@ import Testing
         #expect(fired)
         #expect(report.verdict == .passed, "\(report.expectations.filter { !$0.passed }.map(\.observed))")
         let relaunch = try #require(report.steps.first { $0.index == 4 })
-        #expect(relaunch.outcome == "ok")
+        #expect(relaunch.outcome == .ok)
         #expect(relaunch.detail?.hasPrefix("the power went out while the app was stopping; then mode ") == true,
                 "\(relaunch.detail ?? "no detail")")
         #expect(report.steps.last?.label == "do favorites.list")
-        #expect(report.steps.last?.outcome == "ok")
+        #expect(report.steps.last?.outcome == .ok)
     }
 }
 
@@ -204,8 +204,8 @@ import Testing
 @Suite struct SweepStepBoundTests {
     static func counting(slowestMs: Int) -> CaseReport {
         var report = ReportSample.deviated
-        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: slowestMs / 2, outcome: "ok"),
-                        StepRecord(index: 2, label: "do favorites.add", startMs: 10, durationMs: slowestMs, outcome: "ok")]
+        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: slowestMs / 2, outcome: .ok),
+                        StepRecord(index: 2, label: "do favorites.add", startMs: 10, durationMs: slowestMs, outcome: .ok)]
         return report
     }
 

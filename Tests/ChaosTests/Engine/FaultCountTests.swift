@@ -29,7 +29,7 @@ import Testing
             """)
         #expect(report.injections.filter { $0.kind == "throw" }.count == 1, "\(report.injections.map(\.detail))")
         #expect(report.faults?.first { $0.id == "step-3" }?.fired == 1)
-        #expect(report.steps.map(\.outcome) == ["ok", "ok", "ok", "error", "ok", "ok", "ok"], "\(report.steps.map(\.detail))")
+        #expect(report.steps.map(\.outcome) == [.ok, .ok, .ok, .error, .ok, .ok, .ok], "\(report.steps.map(\.detail))")
     }
 
     @Test func twoStorageFaultsOfOneKindKeepTheirOwnCounts() throws {

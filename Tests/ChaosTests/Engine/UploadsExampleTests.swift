@@ -100,6 +100,6 @@ import Testing
         let item = try #require(try JSONReportWriter.read(from: reports.url.appendingPathComponent(ReportSet.jsonFileName)).cases.first)
         let fault = try #require(item.faults?.first { $0.kind == "io-error" })
         #expect(fault.fired == 1 && fault.hadEffect == true, "\(fault.effect ?? "")")
-        #expect(item.steps.contains { $0.outcome == "expected-error" && $0.label.contains("file-001.bin") })
+        #expect(item.steps.contains { $0.outcome == .expectedError && $0.label.contains("file-001.bin") })
     }
 }

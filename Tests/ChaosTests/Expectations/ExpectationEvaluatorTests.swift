@@ -38,7 +38,7 @@ struct ExpectationEvaluatorTests {
     @Test func trapFailsNoTrapNamingSignalAndSite() {
         let result = evaluate(.noTrap) {
             $0.trap = TrapRecord(signal: 4, signalName: "SIGILL", message: "Index out of range", site: "LegacyQuiz.swift:42")
-            $0.evidenceGap = Self.gap
+            $0.evidenceGap = MissingEvidence(text: Self.gap)
         }
         #expect(!result.passed)
         #expect(result.expected == "no trap")
@@ -69,14 +69,16 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func hangFailsNoTrapWithTheAbnormalEndAsObserved() {
-        let hang = "hung: no answer to 'launch' before the case timeout (30s); the worker's process group was killed"
+        let end = AppEnd.hung(.init(during: nil, seen: "no ready line"))
+        let hang = end.sentence
         let result = evaluate(.noTrap) {
-            $0.abnormalEnd = hang
-            $0.evidenceGap = "not reached: the app hung"
+            $0.abnormalEnd = end
+            $0.evidenceGap = .notReached(.hung)
         }
         #expect(!result.passed)
         #expect(result.expected == "no trap, no hang")
         #expect(result.observed == hang)
+        #expect(result.end == end)
     }
 
     // MARK: fallback
@@ -99,7 +101,7 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func fallbackFailsWithTheEvidenceGapWhenNoHealthWasReported() {
-        let result = evaluate(.fallback("in-memory")) { $0.evidenceGap = Self.gap }
+        let result = evaluate(.fallback("in-memory")) { $0.evidenceGap = MissingEvidence(text: Self.gap) }
         #expect(!result.passed)
         #expect(result.observed == "no health reported")
         #expect(result.detail == Self.gap)
@@ -129,7 +131,7 @@ struct ExpectationEvaluatorTests {
     @Test func recoveredWithinFailsWithTheReasonWhenRecoveryWasNotMeasured() {
         let result = evaluate(.recoveredWithin(.seconds(5))) {
             $0.recoveryMissing = "no successful read after the last launch"
-            $0.evidenceGap = Self.gap
+            $0.evidenceGap = MissingEvidence(text: Self.gap)
         }
         #expect(!result.passed)
         #expect(result.observed == "not recovered")
@@ -137,7 +139,7 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func recoveredWithinFallsBackToTheEvidenceGap() {
-        let result = evaluate(.recoveredWithin(.seconds(5))) { $0.evidenceGap = Self.gap }
+        let result = evaluate(.recoveredWithin(.seconds(5))) { $0.evidenceGap = MissingEvidence(text: Self.gap) }
         #expect(!result.passed)
         #expect(result.detail == Self.gap)
     }
@@ -208,7 +210,7 @@ struct ExpectationEvaluatorTests {
     @Test func preservedFailsWhenTheCheckpointWasNeverTaken() {
         let result = evaluate(.preserved("before-fault")) {
             $0.finalSnapshot = Self.beforeFault
-            $0.evidenceGap = Self.gap
+            $0.evidenceGap = MissingEvidence(text: Self.gap)
         }
         #expect(!result.passed)
         #expect(result.observed == "checkpoint before-fault was never taken")
@@ -218,7 +220,7 @@ struct ExpectationEvaluatorTests {
     @Test func preservedCheckpointFailsWithoutAFinalSnapshot() {
         let result = evaluate(.preserved("before-fault")) {
             $0.checkpoints["before-fault"] = Self.beforeFault
-            $0.evidenceGap = Self.gap
+            $0.evidenceGap = MissingEvidence(text: Self.gap)
         }
         #expect(!result.passed)
         #expect(result.observed == "no final snapshot")
@@ -251,7 +253,7 @@ struct ExpectationEvaluatorTests {
     @Test func preservedAcknowledgedFailsWithTheEvidenceGapWithoutAFinalSnapshot() {
         let result = evaluate(.preserved(Chaos.Expectation.acknowledged)) {
             $0.acknowledged = ["favorites:1"]
-            $0.evidenceGap = Self.gap
+            $0.evidenceGap = MissingEvidence(text: Self.gap)
         }
         #expect(!result.passed)
         #expect(result.observed == "no final snapshot")
@@ -329,7 +331,7 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func surfacedFailsWithTheEvidenceGapWhenNothingWasReported() {
-        let result = evaluate(.surfaced(.warning)) { $0.evidenceGap = Self.gap }
+        let result = evaluate(.surfaced(.warning)) { $0.evidenceGap = MissingEvidence(text: Self.gap) }
         #expect(!result.passed)
         #expect(result.observed == "nothing reported")
         #expect(result.detail == Self.gap)
@@ -351,7 +353,7 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func stateFailsWithTheEvidenceGapWhenTheProbeWasNotAnswered() {
-        let result = evaluate(.state(probe: "favorites.state", equals: .string("loaded"))) { $0.evidenceGap = Self.gap }
+        let result = evaluate(.state(probe: "favorites.state", equals: .string("loaded"))) { $0.evidenceGap = MissingEvidence(text: Self.gap) }
         #expect(!result.passed)
         #expect(result.observed == "not answered")
         #expect(result.detail == Self.gap)
@@ -377,7 +379,7 @@ struct ExpectationEvaluatorTests {
     }
 
     @Test func integrityFailsWithTheEvidenceGapWhenNotChecked() {
-        let result = evaluate(.integrity) { $0.evidenceGap = Self.gap }
+        let result = evaluate(.integrity) { $0.evidenceGap = MissingEvidence(text: Self.gap) }
         #expect(!result.passed)
         #expect(result.observed == "not checked")
         #expect(result.detail == Self.gap)

@@ -37,7 +37,7 @@ import Testing
               - no-trap
             """, name: "clear-after-cut")
         #expect(report.verdict != .deviated, "\(report.expectations.filter { !$0.passed }.map(\.observed))")
-        #expect(report.steps.filter { $0.label == "clear all" }.map(\.outcome) == [StepRecord.Outcome.ok])
+        #expect(report.steps.filter { $0.label == "clear all" }.map(\.outcome) == [StepOutcome.ok])
     }
 
     /// A torn cut after a cut and a failed write lost the save before them in 3 seeds of 8,

@@ -7,17 +7,18 @@ import Testing
 /// narrow (the core stays); names and titles whole.
 @Suite struct HuntOracleTests {
     static func activity(_ step: Int, _ kind: String, fired: Int = 1) -> FaultActivity {
-        FaultActivity(id: "step-\(step)", kind: kind, label: kind, fired: fired)
+        FaultActivity(id: "step-\(step)", step: step, kind: kind, label: kind, fired: fired)
     }
 
     /// A case that ended at step `last` the way `observed` says, with these faults.
-    static func report(failing kind: String, observed: String, last: Int, faults: [FaultActivity]) -> CaseReport {
+    static func report(failing kind: String, observed: String = "", end: AppEnd? = nil, last: Int, faults: [FaultActivity]) -> CaseReport {
         var report = ReportSample.deviated
         report.trap = nil
         // A hang or an exit ends the step it came in (an error there).
         report.steps = (1...last).map { StepRecord(index: $0, label: "step \($0)", startMs: $0 * 10, durationMs: 5,
-                                                   outcome: $0 == last && kind == "no-trap" ? "error" : "ok") }
-        report.expectations = [ExpectationResult(kind: kind, label: kind, passed: false, expected: "", observed: observed)]
+                                                   outcome: $0 == last && kind == "no-trap" ? .error : .ok) }
+        report.expectations = [ExpectationResult(kind: kind, label: kind, passed: false, expected: "", observed: end?.sentence ?? observed)]
+        report.expectations[0].end = end
         report.faults = faults
         return report
     }
@@ -27,8 +28,8 @@ import Testing
 
     @Test func aHangIsOneFailureWhateverActionItStruck() throws {
         let faults = [Self.activity(2, "blackhole", fired: 3), Self.activity(4, "clock-jump")]
-        let onAdd = Self.report(failing: "no-trap", observed: "hung: no answer to 'orders.add' before the case timeout", last: 3, faults: [faults[0]])
-        let onList = Self.report(failing: "no-trap", observed: "hung: no answer to 'orders.list' before the case timeout", last: 5, faults: faults)
+        let onAdd = Self.report(failing: "no-trap", end: .hung(.init(during: "orders.add")), last: 3, faults: [faults[0]])
+        let onList = Self.report(failing: "no-trap", end: .hung(.init(during: "orders.list")), last: 5, faults: faults)
         let first = try #require(HuntOracle.failure(of: onAdd, steps: Self.hangSteps, remotes: ["postgres"]))
         let second = try #require(HuntOracle.failure(of: onList, steps: Self.hangSteps, remotes: ["postgres"]))
         #expect(first == second, "a clock jump that fired later does not take the blame from the network")
@@ -40,10 +41,10 @@ import Testing
     @Test func aClearedFaultIsNotBlamed() throws {
         let steps: [HuntStep] = [.launch, .fault("io-error", [HuntKey("op", .string("write"))]), .clear("all"), .fault("blackhole", []),
                                  .action("notes.add", [])]
-        let report = Self.report(failing: "no-trap", observed: "hung: no answer to 'notes.add' before the case timeout", last: 5,
+        let report = Self.report(failing: "no-trap", end: .hung(.init(during: "notes.add")), last: 5,
                                  faults: [Self.activity(2, "io-error"), Self.activity(4, "blackhole")])
         #expect(HuntOracle.failure(of: report, steps: steps, remotes: ["sync"])?.signature == "hang after a network fault on sync")
-        let none = Self.report(failing: "no-trap", observed: "hung: no answer", last: 5, faults: [])
+        let none = Self.report(failing: "no-trap", end: .hung(.init(during: nil)), last: 5, faults: [])
         #expect(HuntOracle.failure(of: none, steps: steps)?.signature == "hang with no fault at work")
     }
 
@@ -51,12 +52,12 @@ import Testing
     /// minute) hangs because of that fault, and for another reason than while it stood.
     @Test func aHangAfterAClearIsBlamedOnTheClearedFault() throws {
         let steps: [HuntStep] = [.launch, .fault("network-down", []), .clear("all"), .action("workload.read", [])]
-        let report = Self.report(failing: "no-trap", observed: "hung: no answer to 'workload.read' before the case timeout", last: 4,
+        let report = Self.report(failing: "no-trap", end: .hung(.init(during: "workload.read")), last: 4,
                                  faults: [Self.activity(2, "network-down")])
         let failure = try #require(HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"]))
         #expect(failure.signature == "hang after a network fault on postgres was cleared")
         #expect(failure.name == "hang-network-postgres-cleared")
-        let standing = Self.report(failing: "no-trap", observed: "hung: no answer to 'workload.read' before the case timeout", last: 3,
+        let standing = Self.report(failing: "no-trap", end: .hung(.init(during: "workload.read")), last: 3,
                                    faults: [Self.activity(2, "network-down")])
         let whileStanding = try #require(HuntOracle.failure(of: standing, steps: [.launch, .fault("network-down", []), .action("workload.read", [])],
                                                             remotes: ["postgres"]))
@@ -85,9 +86,9 @@ import Testing
     /// A hang that came only when Chaos relaunched the app after the steps, to read what it
     /// kept, is its own failure: the faults still standing then are part of it.
     @Test func aHangAtTheRelaunchIsNotAHangAtAStep() throws {
-        var report = Self.report(failing: "no-trap", observed: "hung: no answer to 'launch' in 6.0 s", last: 3,
+        var report = Self.report(failing: "no-trap", end: .hung(.init(during: "launch")), last: 3,
                                  faults: [Self.activity(2, "blackhole")])
-        report.steps[2].outcome = "ok"
+        report.steps[2].outcome = .ok
         let steps: [HuntStep] = [.launch, .fault("blackhole", []), .stop]
         let failure = try #require(HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"]))
         #expect(failure.core == "hang after a network fault on postgres when relaunched to read what it kept")
@@ -97,8 +98,8 @@ import Testing
 
     @Test func anUnexpectedExitIsTheSameWhicheverStepItEnded() {
         let steps: [HuntStep] = [.launch, .action("a.write", []), .action("a.read", [])]
-        let one = Self.report(failing: "no-trap", observed: "the worker ended unexpectedly during 'a.write' (exited(3))", last: 2, faults: [])
-        let two = Self.report(failing: "no-trap", observed: "the worker ended unexpectedly during 'a.read' (exited(3))", last: 3, faults: [])
+        let one = Self.report(failing: "no-trap", end: .exited(termination: "exited(3)", during: "a.write"), last: 2, faults: [])
+        let two = Self.report(failing: "no-trap", end: .exited(termination: "exited(3)", during: "a.read"), last: 3, faults: [])
         #expect(HuntOracle.failure(of: one, steps: steps) == HuntOracle.failure(of: two, steps: steps))
         #expect(HuntOracle.failure(of: one, steps: steps)?.core == "exit: the worker ended unexpectedly (exited(3))")
     }

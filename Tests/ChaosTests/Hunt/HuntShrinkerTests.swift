@@ -98,10 +98,10 @@ import Testing
             guard let launch = steps.firstIndex(of: .launch), let fault = steps.firstIndex(of: blackhole), launch < fault,
                   let hung = steps[fault...].firstIndex(of: add) else { return report }
             report.verdict = .deviated
-            report.steps = (0...hung).map { StepRecord(index: $0 + 1, label: "\(steps[$0])", startMs: 0, durationMs: 20, outcome: "ok") }
-            report.steps[hung].outcome = "error"
+            report.steps = (0...hung).map { StepRecord(index: $0 + 1, label: "\(steps[$0])", startMs: 0, durationMs: 20, outcome: .ok) }
+            report.steps[hung].outcome = .error
             report.steps[hung].detail = "hung: no answer to 'orders.add' in 3.0 s, until the bound on one step learnt from a plain run"
-            return report
+            return ReportSample.hung(report, during: "orders.add")
         }
         let schedule = HuntSchedule(index: 16, seed: 1, system: "orders", steps: [
             .launch, .action("orders.list", []), .action("orders.add", [HuntKey("count", .int(2))]), blackhole,

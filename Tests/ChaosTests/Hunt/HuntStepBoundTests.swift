@@ -8,10 +8,10 @@ import Testing
     @Test func theBoundIsRaisedPastTheSlowStepOfItsKind() {
         let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.add", []), .launch]
         var report = ReportSample.deviated
-        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 400, outcome: "ok"),
-                        StepRecord(index: 2, label: "fault", startMs: 400, durationMs: 1, outcome: "ok"),
-                        StepRecord(index: 3, label: "do orders.add", startMs: 401, durationMs: 2_000, outcome: "ok"),
-                        StepRecord(index: 4, label: "launch", startMs: 2_401, durationMs: 10_000, outcome: "ok")]
+        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 400, outcome: .ok),
+                        StepRecord(index: 2, label: "fault", startMs: 400, durationMs: 1, outcome: .ok),
+                        StepRecord(index: 3, label: "do orders.add", startMs: 401, durationMs: 2_000, outcome: .ok),
+                        StepRecord(index: 4, label: "launch", startMs: 2_401, durationMs: 10_000, outcome: .ok)]
         let bound = StepBound(launch: .seconds(6), action: .seconds(6))
         let raised = Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps)
         #expect(raised.launch == .seconds(16), "a launch that waits out a 10 s connect timeout, half as long again and a second")
@@ -34,13 +34,14 @@ import Testing
         // changed on the way): the rounds after keep the bound a hang is known by.
         let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.add", [])]
         var report = ReportSample.deviated
-        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 200, outcome: "ok"),
-                        StepRecord(index: 2, label: "fault", startMs: 200, durationMs: 1, outcome: "ok"),
-                        StepRecord(index: 3, label: "do orders.add", startMs: 201, durationMs: 19_900, outcome: "timed-out",
+        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 200, outcome: .ok),
+                        StepRecord(index: 2, label: "fault", startMs: 200, durationMs: 1, outcome: .ok),
+                        StepRecord(index: 3, label: "do orders.add", startMs: 201, durationMs: 19_900, outcome: .timedOut,
                                    detail: "hung: no answer to 'orders.add' in 19.9 s, until the case's timeout")]
         let bound = StepBound(launch: .seconds(6), action: .seconds(6))
         #expect(Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound)
-        report.steps[2].outcome = "error"
+        report.steps[2].outcome = .error
+        report = ReportSample.hung(report, during: "orders.add")
         #expect(Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound, "a hang under a bound is no answer either")
     }
 
@@ -49,11 +50,12 @@ import Testing
     @Test func aHangIsShrunkUnderAShorterBound() {
         let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.list", []), .action("orders.add", [])]
         var report = ReportSample.deviated
-        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 150, outcome: "ok"),
-                        StepRecord(index: 2, label: "fault", startMs: 150, durationMs: 1, outcome: "ok"),
-                        StepRecord(index: 3, label: "do orders.list", startMs: 151, durationMs: 40, outcome: "ok"),
-                        StepRecord(index: 4, label: "do orders.add", startMs: 191, durationMs: 6_000, outcome: "error",
+        report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 150, outcome: .ok),
+                        StepRecord(index: 2, label: "fault", startMs: 150, durationMs: 1, outcome: .ok),
+                        StepRecord(index: 3, label: "do orders.list", startMs: 151, durationMs: 40, outcome: .ok),
+                        StepRecord(index: 4, label: "do orders.add", startMs: 191, durationMs: 6_000, outcome: .error,
                                    detail: "hung: no answer to 'orders.add' in 6.0 s, until the bound on one step learnt from a plain run")]
+        report = ReportSample.hung(report, during: "orders.add")
         let hunt = StepBound(launch: .seconds(25), action: .seconds(6))
         let short = Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false)
         #expect(short == StepBound(launch: .seconds(3), action: .seconds(3)), "quick answers: the floor, the hung step not counted")

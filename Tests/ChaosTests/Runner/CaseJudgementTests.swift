@@ -7,18 +7,22 @@ import Testing
 @Suite struct CaseJudgementTests {
     static let kept = ExpectationResult(kind: "preserved", label: "preserved: acknowledged", passed: true, expected: "all", observed: "all")
     static let lost = ExpectationResult(kind: "preserved", label: "preserved: acknowledged", passed: false, expected: "all", observed: "1 lost")
-    static let noSnapshot = ExpectationResult(kind: "preserved", label: "preserved: acknowledged", passed: false, expected: "all",
-                                              observed: ExpectationResult.noFinalSnapshot)
+    static let noSnapshot = {
+        var result = ExpectationResult(kind: "preserved", label: "preserved: acknowledged", passed: false, expected: "all",
+                                       observed: ExpectationResult.noFinalSnapshot)
+        result.gap = EvidenceGap(finalSnapshot: true)
+        return result
+    }()
 
     func judge(_ ending: CaseEnd?, _ results: [ExpectationResult], snapshot: Bool = true,
                faults: [FaultActivity] = []) -> CaseJudgement {
         var evidence = CaseEvidence()
-        if snapshot { evidence.finalSnapshot = [:] } else { evidence.evidenceGap = "the app could not read its data" }
+        if snapshot { evidence.finalSnapshot = [:] } else { evidence.evidenceGap = MissingEvidence(text: "the app could not read its data") }
         return CaseJudgement.judge(ending: ending, results: { results }, needsFinalSnapshot: true, evidence: evidence, faults: faults)
     }
 
     func fault(effect: Bool?) -> FaultActivity {
-        var activity = FaultActivity(id: "step-2", kind: "io-error", label: "io-error on write")
+        var activity = FaultActivity(id: "step-2", step: 2, kind: "io-error", label: "io-error on write")
         activity.hadEffect = effect
         activity.effect = effect == false ? "no effect: no operation it fails happened" : "fired on 1 of 1"
         return activity

@@ -76,7 +76,7 @@ import Testing
         #expect(report.trap?.site == "Store.swift:42")
         #expect(report.injections.map(\.kind) == ["throw"])
         #expect(report.faults?.first?.fired == 1)
-        #expect(report.steps.last?.outcome == StepOutcome.trapped.rawValue)
+        #expect(report.steps.last?.outcome == .trapped)
     }
 
     @Test func twoFaultsOnOnePointAreArmedUnderTheirOwnIDs() throws {
@@ -116,7 +116,7 @@ import Testing
               - do: favorites.list
             """))
         #expect(report.verdict == .passed, "\(report.expectations)")
-        #expect(report.steps.map(\.outcome) == ["ok", "ok", "power-lost", "ok", "ok"])
+        #expect(report.steps.map(\.outcome) == [.ok, .ok, .powerLost, .ok, .ok])
         #expect(app.requests(.powerLoss).map(\.launch) == [1], "armed before the first launch, in it only")
         #expect(report.faults?.first { $0.kind == "power-loss" }?.fired == 1)
     }

@@ -13,8 +13,7 @@ extension Sweeper {
             case "no-trap" where report.trap == nil: kinds.append("hang or unexpected exit")
             case "integrity": kinds.append("integrity")
             // After a trap or a hang there is no data to judge: the trap is the finding.
-            case "preserved" where failed.observed == "no final snapshot",
-                 "no-silent-loss" where failed.observed == "no final snapshot": break
+            case "preserved" where failed.lacksFinalSnapshot, "no-silent-loss" where failed.lacksFinalSnapshot: break
             case "preserved":
                 switch failed.records {
                 case let counts? where counts.lost > 0: kinds.append("lost acknowledged writes")
