@@ -17,7 +17,13 @@ enum ReportSample {
 
     static let hostileMessage = #"Fatal error: <script>alert(1)</script> "quotes" & ampersands 'single'"#
 
-    static let passed = CaseReport(
+    static let passed = {
+        var report = passedWithoutRecoveryStart
+        report.recoveryStartMs = 410
+        return report
+    }()
+
+    private static let passedWithoutRecoveryStart = CaseReport(
         scenario: "corrupted-db",
         summary: "The favourites store is overwritten with garbage while the app is closed.",
         system: "favorites",

@@ -31,7 +31,7 @@ struct CaseTimeline: Equatable {
 
     init(_ report: CaseReport) {
         let trapAtMs = report.trap.map { _ in Self.trapTime(report) }
-        let recoveryStartMs = report.recoveryMs.map { _ in report.recoveryStartMs ?? Self.recoveryStart(report) }
+        let recoveryStartMs = report.recoveryMs == nil ? nil : report.recoveryStartMs
         var entries: [(Entry, rank: Int)] = []
         for step in report.steps {
             entries.append((Entry(atMs: step.startMs, event: .step(step)), 0))
@@ -71,24 +71,5 @@ struct CaseTimeline: Equatable {
             return step.startMs + step.durationMs
         }
         return report.durationMs
-    }
-
-    /// Where the recovery window starts. The report records how long recovery
-    /// took, not from when, so this follows DESIGN.md's definition ("from the
-    /// start of the launch, or the moment the fault was cleared"): the first
-    /// `launch` or `clear` step that starts at or after the last injection;
-    /// failing that, the last injection; failing that, the last `launch`;
-    /// failing that, the start of the case.
-    static func recoveryStart(_ report: CaseReport) -> Int {
-        let anchors = report.steps.filter { step in
-            step.label == "launch" || step.label.hasPrefix("launch ") || step.label.hasPrefix("clear")
-        }
-        if let lastInjectionMs = report.injections.map(\.atMs).max() {
-            if let anchor = anchors.first(where: { $0.startMs >= lastInjectionMs }) {
-                return anchor.startMs
-            }
-            return lastInjectionMs
-        }
-        return anchors.last(where: { $0.label.hasPrefix("launch") })?.startMs ?? 0
     }
 }
