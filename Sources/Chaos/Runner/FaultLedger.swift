@@ -10,6 +10,7 @@ final class FaultLedger {
 
     /// Notes a fault step as armed under `id`.
     func note(_ step: FaultStep, id: String) {
+        precondition(steps[id] == nil, "a fault id is armed once in a case: \(id)")
         steps[id] = step
         activities.append(FaultActivity(id: id, kind: step.fault.kind, label: step.fault.label))
     }

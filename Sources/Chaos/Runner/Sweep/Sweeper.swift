@@ -140,6 +140,8 @@ package struct Sweeper {
     /// images of their cuts where they can (``CrashImages``), else each runs whole. The
     /// verdicts are the same every way (the sweeps' tests hold them to it).
     func run(images: Bool, progress: Progress) -> Outcome {
+        precondition(limit > 0 && seeds > 0 && jobs > 0, "a sweep's limit, seeds and jobs are validated where they are read")
+        precondition(shard.map { (1...$0.count).contains($0.index) } ?? true, "a shard is I of N, 1 ≤ I ≤ N")
         let clock = ContinuousClock()
         let start = clock.now
         var outcome = Outcome()
@@ -216,6 +218,7 @@ package struct Sweeper {
 
     /// At most `count` of `points`, evenly spread over them, first and last included.
     static func spread<Point>(_ points: ArraySlice<Point>, over count: Int) -> [Point] {
+        precondition(count >= 1, "a spread keeps at least one point")
         let points = Array(points)
         guard points.count > count else { return points }
         let stride = Double(points.count - 1) / Double(max(1, count - 1))
