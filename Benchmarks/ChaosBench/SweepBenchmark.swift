@@ -44,10 +44,11 @@ enum SweepBenchmark {
             for kind in Sweeper.Kind.allCases {
                 var sweeper = Sweeper(scenario: scenario, options: options, kind: kind, limit: limit, seeds: 1)
                 sweeper.jobs = cores
-                let outcome = sweeper.run()
+                var time = TrialTime()
+                let outcome = sweeper.run { _, _, _, report in time.add(report) }
                 guard outcome.trials > 0, outcome.nothingToSweep == nil else { continue }
                 rates.append(("\(name) --sweep \(kind.rawValue)", Double(outcome.trials) / (Double(max(1, outcome.durationMs)) / 1000),
-                              whereTheTimeGoes(outcome, jobs: cores)))
+                              time.whereItGoes(jobs: cores)))
             }
         }
         rates.sort { $0.rate < $1.rate }
@@ -62,19 +63,32 @@ enum SweepBenchmark {
                             Sample(values: [slowest.rate]), goal: "≥ 50")
     }
 
-    /// A trial's time, on average: in the scenario's steps (the app's launches, actions
-    /// and stops: the app's own time, with its process's start and end) and the rest (the
-    /// case's setting up, its evidence — a relaunch for the final snapshot — and tearing
-    /// down), and the rate the steps alone would allow `jobs` at a time: the most any
-    /// controller could get from this app (a trial whose steps wait gives its place up,
-    /// so a sweep of waits may pass it).
-    static func whereTheTimeGoes(_ outcome: Sweeper.Outcome, jobs: Int) -> String {
-        guard outcome.trials > 0 else { return "" }
-        let steps = Double(outcome.stepMs) / Double(outcome.trials)
-        let rest = Double(outcome.caseMs - outcome.stepMs) / Double(outcome.trials)
-        let most = Double(jobs) * 1000 / max(1, steps)
-        let ceiling = String(format: most < 10 ? "%.2f /s" : "%.0f /s", most)
-        return String(format: "%.0f + %.0f ms, ceiling %@", steps, rest, ceiling)
+    /// The sweep's trials' cases' time, and its scenario's steps' in it (launches, actions,
+    /// stops, faults), summed from each trial's report: the rest is setting up, the
+    /// evidence and tearing down.
+    struct TrialTime {
+        var trials = 0, caseMs = 0, stepMs = 0
+
+        mutating func add(_ report: CaseReport) {
+            trials += 1
+            caseMs += report.durationMs
+            stepMs += report.steps.reduce(0) { $0 + $1.durationMs }
+        }
+
+        /// A trial's time, on average: in the scenario's steps (the app's launches, actions
+        /// and stops: the app's own time, with its process's start and end) and the rest (the
+        /// case's setting up, its evidence — a relaunch for the final snapshot — and tearing
+        /// down), and the rate the steps alone would allow `jobs` at a time: the most any
+        /// controller could get from this app (a trial whose steps wait gives its place up,
+        /// so a sweep of waits may pass it).
+        func whereItGoes(jobs: Int) -> String {
+            guard trials > 0 else { return "" }
+            let steps = Double(stepMs) / Double(trials)
+            let rest = Double(caseMs - stepMs) / Double(trials)
+            let most = Double(jobs) * 1000 / max(1, steps)
+            let ceiling = String(format: most < 10 ? "%.2f /s" : "%.0f /s", most)
+            return String(format: "%.0f + %.0f ms, ceiling %@", steps, rest, ceiling)
+        }
     }
 
     private static func rates(_ scenario: Scenario, options: RunOptions, kind: Sweeper.Kind, limit: Int, jobs: Int,

@@ -118,6 +118,8 @@ static char *g_scope;              /* only paths starting with this are tracked;
 static size_t g_scope_len;
 static pl_path *g_paths, **g_paths_tail = &g_paths;
 static sqlite3_int64 g_log_bytes;
+/* The calls a cut makes on the files it undoes (CPowerCut's): libc's. */
+static const chaos_cut_io g_io = {pwrite, ftruncate};
 static chaos_cut_moment g_moment;               /* tracked counts, since enable; the armed cut */
 
 /* ---- the log ----------------------------------------------------------- */
@@ -314,7 +316,7 @@ static void undo_pending(const char *root, int mode, unsigned long long seed) {
             if (fd >= 0) {
                 struct stat st;
                 int64_t size = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
-                for (int i = r->count - 1; i >= 0; i--) chaos_cut_undo(fd, &r->entries[i], mode, g_sector, &rng64, &size);
+                for (int i = r->count - 1; i >= 0; i--) chaos_cut_undo(&g_io, fd, &r->entries[i], mode, g_sector, &rng64, &size);
                 close(fd);  /* no fsync: the machine does not really lose its page cache */
             }
         }

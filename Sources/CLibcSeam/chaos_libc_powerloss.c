@@ -647,10 +647,13 @@ int chaos_lpl_link(int olddirfd, const char *oldpath, int newdirfd, const char *
 
 /* ---- the cut ----------------------------------------------------------- */
 
+/* The calls the cut makes on the files it undoes (CPowerCut's): libc's, past the interposers. */
+#define REAL_IO (&(chaos_cut_io){REAL(pwrite), REAL(ftruncate)})
+
 static void restore_copy(const char *path, const unsigned char *bytes, int64_t len, mode_t mode) {
     int fd = REAL(openat)(AT_FDCWD, path, O_CREAT | O_WRONLY | O_TRUNC | O_CLOEXEC, mode ? mode : 0644);
     if (fd < 0) return;
-    if (bytes && len > 0) chaos_cut_pwrite_all(fd, bytes, len, 0);
+    if (bytes && len > 0) chaos_cut_pwrite_all(REAL_IO, fd, bytes, len, 0);
     REAL(close)(fd);
 }
 
@@ -688,7 +691,7 @@ static void revert_doomed(int fd, const lpl_doom *d, int64_t *size) {
     const chaos_cut_entry *e = &d->entry;
     uint64_t unused = 0;
     if (d->covered_count == 0 || e->is_truncate) {
-        chaos_cut_undo(fd, e, CHAOS_CUT_DROP, g_sector, &unused, size);
+        chaos_cut_undo(REAL_IO, fd, e, CHAOS_CUT_DROP, g_sector, &unused, size);
         return;
     }
     for (int64_t at = e->off; at < e->off + e->pre_len;) {
@@ -703,7 +706,7 @@ static void revert_doomed(int fd, const lpl_doom *d, int64_t *size) {
                 next = a;
             }
         }
-        if (!covered && e->pre) chaos_cut_pwrite_all(fd, e->pre + (at - e->off), next - at, at);
+        if (!covered && e->pre) chaos_cut_pwrite_all(REAL_IO, fd, e->pre + (at - e->off), next - at, at);
         at = next;
     }
 }
@@ -726,7 +729,7 @@ static void crash_locked(int mode, unsigned long long seed) {
         if (fd < 0) continue;
         struct stat st;
         int64_t size = fstat(fd, &st) == 0 ? (int64_t)st.st_size : 0;
-        for (int i = n->count - 1; i >= 0; i--) chaos_cut_undo(fd, &n->entries[i], mode, g_sector, &rng, &size);
+        for (int i = n->count - 1; i >= 0; i--) chaos_cut_undo(REAL_IO, fd, &n->entries[i], mode, g_sector, &rng, &size);
         for (int i = n->doomed_count - 1; i >= 0; i--) revert_doomed(fd, &n->doomed[i], &size);
         REAL(close)(fd); /* no fsync: the machine does not really lose its page cache */
     }

@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 uint64_t chaos_cut_splitmix64_next(uint64_t *state) {
     uint64_t z = (*state += 0x9E3779B97F4A7C15ULL);
@@ -31,10 +30,10 @@ uint64_t chaos_cut_below(uint64_t *state, uint64_t bound) {
     return (uint64_t)(product >> 64);
 }
 
-void chaos_cut_pwrite_all(int fd, const void *buf, int64_t n, int64_t off) {
+void chaos_cut_pwrite_all(const chaos_cut_io *io, int fd, const void *buf, int64_t n, int64_t off) {
     const unsigned char *b = buf;
     while (n > 0) {
-        ssize_t w = pwrite(fd, b, (size_t)n, (off_t)off);
+        ssize_t w = io->pwrite(fd, b, (size_t)n, (off_t)off);
         if (w < 0 && errno == EINTR) continue;
         if (w <= 0) return;
         b += w;
@@ -43,16 +42,16 @@ void chaos_cut_pwrite_all(int fd, const void *buf, int64_t n, int64_t off) {
     }
 }
 
-static void zero_fill(int fd, int64_t from, int64_t to) {
+static void zero_fill(const chaos_cut_io *io, int fd, int64_t from, int64_t to) {
     static const unsigned char zeros[4096];
     while (from < to) {
         int64_t n = to - from < (int64_t)sizeof(zeros) ? to - from : (int64_t)sizeof(zeros);
-        chaos_cut_pwrite_all(fd, zeros, n, from);
+        chaos_cut_pwrite_all(io, fd, zeros, n, from);
         from += n;
     }
 }
 
-static void garble(int fd, int64_t from, int64_t to, uint64_t *rng) {
+static void garble(const chaos_cut_io *io, int fd, int64_t from, int64_t to, uint64_t *rng) {
     unsigned char bytes[4096];
     while (from < to) {
         int64_t n = to - from < (int64_t)sizeof(bytes) ? to - from : (int64_t)sizeof(bytes);
@@ -60,7 +59,7 @@ static void garble(int fd, int64_t from, int64_t to, uint64_t *rng) {
             uint64_t word = chaos_cut_splitmix64_next(rng);
             for (int k = 0; k < 8 && i + k < n; k++) bytes[i + k] = (unsigned char)(word >> (8 * k));
         }
-        chaos_cut_pwrite_all(fd, bytes, n, from);
+        chaos_cut_pwrite_all(io, fd, bytes, n, from);
         from += n;
     }
 }
@@ -73,14 +72,14 @@ static int choose(int mode, uint64_t *rng, int choices) {
     return (int)chaos_cut_below(rng, (uint64_t)choices);
 }
 
-void chaos_cut_undo(int fd, const chaos_cut_entry *e, int mode, int sector_size, uint64_t *rng, int64_t *size) {
+void chaos_cut_undo(const chaos_cut_io *io, int fd, const chaos_cut_entry *e, int mode, int sector_size, uint64_t *rng, int64_t *size) {
     if (e->is_truncate) {
         if (choose(mode, rng, 2) != REVERT) return;
         if (e->new_size < e->old_size) { /* shrank: put the cut bytes back */
-            if (e->pre) chaos_cut_pwrite_all(fd, e->pre, e->pre_len, e->off);
+            if (e->pre) chaos_cut_pwrite_all(io, fd, e->pre, e->pre_len, e->off);
             if (*size < e->old_size) *size = e->old_size;
         } else if (*size == e->new_size) { /* grew: shrink back if nothing newer grew it more */
-            if (ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
+            if (io->ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
         }
         return;
     }
@@ -102,16 +101,16 @@ void chaos_cut_undo(int fd, const chaos_cut_entry *e, int mode, int sector_size,
         } else if (c == REVERT) {
             int64_t pre_end = b < e->off + e->pre_len ? b : e->off + e->pre_len;
             if (pre_end > *size) pre_end = *size;
-            if (e->pre && pre_end > a) chaos_cut_pwrite_all(fd, e->pre + (a - e->off), pre_end - a, a);
+            if (e->pre && pre_end > a) chaos_cut_pwrite_all(io, fd, e->pre + (a - e->off), pre_end - a, a);
         } else { /* GARBLE: the write's part of the sector, within the file */
             if (b > e->old_size) tail_reverted = 0;
             int64_t g1 = b < *size ? b : *size;
-            if (g1 > a) garble(fd, a, g1, rng);
+            if (g1 > a) garble(io, fd, a, g1, rng);
         }
     }
     /* Then the size: truncate back, or leave the reverted tail as a hole. */
     if (any_tail && tail_reverted && *size == e->new_size) {
-        if (ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
+        if (io->ftruncate(fd, (off_t)e->old_size) == 0) *size = e->old_size;
     } else if (any_tail) {
         for (int i = 0; i < n; i++) {
             if (choices ? choices[i] != REVERT : mode != CHAOS_CUT_DROP) continue;
@@ -119,7 +118,7 @@ void chaos_cut_undo(int fd, const chaos_cut_entry *e, int mode, int sector_size,
             int64_t a = s0 > e->off ? s0 : e->off, b = s1 < end ? s1 : end;
             if (a < e->old_size) a = e->old_size;
             if (b > *size) b = *size;
-            if (b > a) zero_fill(fd, a, b);
+            if (b > a) zero_fill(io, fd, a, b);
         }
     }
     free(choices);

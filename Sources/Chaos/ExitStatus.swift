@@ -1,5 +1,5 @@
-/// How a `chaos` command ends, as its process exit code (DESIGN.md section 2): the one
-/// place these numbers are written.
+/// How a `chaos` command ends, as its process exit code (docs/CI.md, "What ends a job"):
+/// the one place these numbers are written.
 package enum ExitStatus: Int32, Sendable, CaseIterable {
     /// Every case passed (or was skipped).
     case passed = 0

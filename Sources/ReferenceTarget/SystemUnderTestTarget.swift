@@ -162,12 +162,12 @@ final class SystemUnderTestTarget: ChaosTarget {
     }
 }
 
-extension SystemUnderTestTarget: ForkServerWarmUp {
+extension SystemUnderTestTarget {
     /// GRDB's first statements, on an in-memory database and on a pool in WAL mode (the
     /// app's store), and a migrator's first look at its table: what a forked worker would
     /// pay for first (the runtime's first look-ups of these types, measured at a tenth of
     /// a hunt's CPU) is paid once.
-    static func warmUpBeforeForking() {
+    @MainActor static func warmUpBeforeForking() {
         guard let queue = try? DatabaseQueue() else { return }
         var migrator = DatabaseMigrator()
         migrator.registerMigration("warm") { db in

@@ -5,9 +5,12 @@
 ** two crash simulators: the fault VFS's (SQLite files, chaos_powerloss.c) and the
 ** libc seam's (any file, CLibcSeam). Each keeps an undo log of its own; this is the
 ** part they share: one logged change, and undoing it as a cut of a given mode would.
-** Plain C, no SQLite, no Swift: the libc seam is a preloaded library.
+** Plain C, no SQLite, no Swift: the libc seam is a preloaded library. It makes no call
+** of its own on the files it undoes: each simulator hands it the calls to make
+** (chaos_cut_io), so it depends on neither.
 */
 #include <stdint.h>
+#include <sys/types.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +33,13 @@ CHAOS_INT_ENUM {
     CHAOS_CUT_TORN = 2  /* per sector, a seeded keep / revert / garble */
 };
 
+/* The calls a cut makes on the files it undoes. The fault VFS hands in libc's; the libc
+** seam the ones behind its own interposers (dlsym RTLD_NEXT), which a cut must not meet. */
+typedef struct chaos_cut_io {
+    ssize_t (*pwrite)(int fd, const void *buf, size_t n, off_t off);
+    int (*ftruncate)(int fd, off_t size);
+} chaos_cut_io;
+
 /* One logged change to a file, with what it overwrote. */
 typedef struct chaos_cut_entry {
     int64_t off;          /* the changed range: [off, off + len) */
@@ -48,7 +58,7 @@ uint64_t chaos_cut_splitmix64_next(uint64_t *state);
 uint64_t chaos_cut_below(uint64_t *state, uint64_t bound);
 
 /*
-** Undoes (or not, per `mode`) one entry on the open file `fd`, whose simulated size
+** Undoes (or not, per `mode`) one entry on the open file `fd` through `io`, whose simulated size
 ** is *size (updated). `sector` is the torn-write unit. Undo a file's entries newest
 ** to oldest: each sector then holds one of the values it had since the last sync, or
 ** garbage, which is what a disk may hold after a cut.
@@ -57,7 +67,7 @@ uint64_t chaos_cut_below(uint64_t *state, uint64_t bound);
 ** overwrite promise: an app cannot be asked to survive garbage in bytes it had
 ** already synced (chaos_powerloss.c says why not even SQLite can).
 */
-void chaos_cut_undo(int fd, const chaos_cut_entry *entry, int mode, int sector, uint64_t *rng, int64_t *size);
+void chaos_cut_undo(const chaos_cut_io *io, int fd, const chaos_cut_entry *entry, int mode, int sector, uint64_t *rng, int64_t *size);
 
 /*
 ** When an armed cut comes: the changes and syncs counted since tracking started, and
@@ -85,9 +95,9 @@ int chaos_cut_moment_sync(chaos_cut_moment *m);
 /* The torn-write unit asked for, if it is a power of two from 512 to 65536; else 512. */
 int chaos_cut_sector_size(int requested);
 
-/* Writes all of [buf, buf + n) at `off`, retrying short writes; gives up silently
-** (nothing better to do while the power goes). */
-void chaos_cut_pwrite_all(int fd, const void *buf, int64_t n, int64_t off);
+/* Writes all of [buf, buf + n) at `off` through `io`, retrying short writes; gives up
+** silently (nothing better to do while the power goes). */
+void chaos_cut_pwrite_all(const chaos_cut_io *io, int fd, const void *buf, int64_t n, int64_t off);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@ final class FaultLedger {
     /// Notes a fault step as armed under `id`, by the scenario's step `number` (nil: a
     /// sweep's own fault).
     func note(_ step: FaultStep, id: String, step number: Int?) {
+        precondition(steps[id] == nil, "a fault id is armed once in a case: \(id)")
         steps[id] = step
         activities.append(FaultActivity(id: id, step: number, kind: step.fault.kind, label: step.fault.label))
     }

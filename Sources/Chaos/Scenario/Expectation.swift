@@ -1,7 +1,7 @@
 import ChaosTarget
 
-/// What must hold after a case. In YAML, under `expect:`, a bare word (`- no-trap`) or
-/// a one-key mapping (`- fallback: in-memory`). DESIGN.md section 2 says what each means.
+/// What must hold after a case. In YAML, under `expect:`, a bare word (`- no-trap`) or a
+/// one-key mapping (`- fallback: in-memory`): docs/SCENARIOS.md says what each means.
 package enum Expectation: Sendable, Equatable {
     /// `no-trap`: the app never trapped. Always checked, even when not written.
     case noTrap

@@ -2,7 +2,7 @@ import Foundation
 import ChaosTarget
 
 /// One chaos scenario, as loaded from its YAML file: what to do to the app, what to
-/// break, and what must still hold afterwards. DESIGN.md section 2 is the format.
+/// break, and what must still hold afterwards. docs/SCENARIOS.md is the format.
 ///
 /// ```yaml
 /// name: corrupted-db

@@ -79,6 +79,11 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// folder beside it. Nil (the default): the target ships none; scenarios are named
     /// by their files.
     static var scenarioFolder: URL? { get }
+    /// Work done once in a sweep's fork server, before it forks a worker for each launch,
+    /// so that no forked worker pays for it (a storage library's first statements, the
+    /// runtime's first look-ups of its types). It must leave the process with one thread:
+    /// a server with more forks none, and its launches start as usual. Default: nothing.
+    @MainActor static func warmUpBeforeForking()
 
     init(context: TargetContext)
 
@@ -114,6 +119,7 @@ extension ChaosTarget {
     public static var ownRecords: [String] { [] }
     public static var logging: TargetLogging { .captured }
     public static var scenarioFolder: URL? { nil }
+    @MainActor public static func warmUpBeforeForking() {}
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and

@@ -55,7 +55,7 @@ package enum WorkerForkServer {
     /// encoding, a request's decoding, a reply's and an event's encoding.
     @MainActor
     private static func warmUp<Target: ChaosTarget>(_ target: Target.Type) {
-        (target as? any ForkServerWarmUp.Type)?.warmUpBeforeForking()
+        target.warmUpBeforeForking()
         _ = try? JSONEncoder().encode(WorkerReady(pid: 0, libcSeamMissing: nil))
         let sample = #"{"id":1,"op":"perform","name":"x","arguments":{"count":1}}"#
         _ = try? JSONDecoder().decode(WorkerRequest.self, from: Data(sample.utf8))
@@ -96,12 +96,4 @@ package enum WorkerForkServer {
         _ = try? FileManager.default.createDirectory(at: FileManager.default.temporaryDirectory, withIntermediateDirectories: true)
         _ = try? FileManager.default.attributesOfItem(atPath: FileManager.default.temporaryDirectory.path)
     }
-}
-
-/// A target that does, once in its fork server, the first-time work of every launch
-/// (its storage library's types and statements), so that no forked worker pays it. It
-/// must leave the process with one thread: a server that has more refuses to fork, and
-/// its launches are spawned as usual.
-package protocol ForkServerWarmUp {
-    @MainActor static func warmUpBeforeForking()
 }

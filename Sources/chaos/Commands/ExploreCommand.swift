@@ -109,8 +109,8 @@ struct ExploreCommand: ParsableCommand {
     }
 
     /// A live count on a terminal, a line every 25 trials otherwise.
-    private static func progress(terminal: Bool) -> (Int, Int?, Int) -> Void {
-        { done, planned, failed in
+    private static func progress(terminal: Bool) -> Sweeper.Progress {
+        { done, planned, failed, _ in
             let line = "  trials \(done)\(planned.map { "/\($0)" } ?? ""), failed \(failed)"
             if terminal {
                 print("\r" + line, terminator: "")

@@ -149,7 +149,7 @@ import Testing
 @Suite struct ForkServerSweepTests {
     @Test func forkedWorkersGiveTheVerdictsOfSpawnedOnesTrialForTrial() throws {
         // synchronous=off, so that some trials lose writes.
-        let (a, b) = try crashSweepTwoWays(synchronous: "off", limit: 60) { $0.useForkServers = false }
+        let (a, b) = try crashSweepTwoWays(synchronous: "off", limit: 60) { $0.run(forkServers: false, remotePool: true, images: true) }
         expectTheSameOutcome(a, b, trials: 60)
         #expect(!a.failures.isEmpty, "\(a.failures)")
     }
@@ -238,7 +238,9 @@ import Testing
                       ("visits-storage-full", "hardened", nil), ("visits-retry-load", "hardened", nil),
                       ("visits-reset-data", "hardened", nil)] as [(String, String, String?)])
     func trialsFromImagesGiveTheVerdictsOfWholeTrials(scenario: String, variant: String, synchronous: String?) throws {
-        let (a, b) = try crashSweepTwoWays(scenario, variant: variant, synchronous: synchronous, limit: 90) { $0.useImages = false }
+        let (a, b) = try crashSweepTwoWays(scenario, variant: variant, synchronous: synchronous, limit: 90) {
+            $0.run(forkServers: true, remotePool: true, images: false)
+        }
         expectTheSameOutcome(a, b, trials: 90)
         let images = try #require(a.fromImages)
         #expect(images.trials + a.failedTrials <= 90 && images.trials > 0 && images.launches <= 90, "\(images)")
@@ -282,7 +284,9 @@ import Testing
         try Data(Self.ledgerPower.utf8).write(to: file)
         let target = try TargetSelection.userTarget(at: CheckTests.example("ledger"), variant: "fixed")
         let scenario = try ScenarioLoader.resolve(file.path, in: target.catalog)
-        let (a, b) = crashSweepTwoWays(scenario, RunOptions(target: target, seed: nil, keepScratch: false), limit: 60) { $0.useImages = false }
+        let (a, b) = crashSweepTwoWays(scenario, RunOptions(target: target, seed: nil, keepScratch: false), limit: 60) {
+            $0.run(forkServers: true, remotePool: true, images: false)
+        }
         expectTheSameOutcome(a, b, trials: 60)
         #expect(a.failures.isEmpty && a.fromImages?.trials == 60, "every trial passed from its image: \(String(describing: a.fromImages))")
     }
@@ -307,22 +311,41 @@ import Testing
 }
 
 /// The crash sweep of a scenario of the catalog at -j 2, as it runs by default and as
-/// `other` changes it.
+/// `other` runs it.
 private func crashSweepTwoWays(_ scenario: String = "power-loss-during-save", variant: String = "hardened", synchronous: String?,
-                               limit: Int, other: (inout Sweeper) -> Void) throws -> (Sweeper.Outcome, Sweeper.Outcome) {
+                               limit: Int, other: (Sweeper) -> Sweeper.Outcome) throws -> (Sweeper.Outcome, Sweeper.Outcome) {
     var options = RunOptions(target: try TargetSelection.reference(variant: variant), seed: nil, keepScratch: false)
     if let synchronous { options.optionOverrides = ["synchronous": synchronous] }
     return crashSweepTwoWays(try ScenarioLoader.resolve(scenario, in: .reference), options, limit: limit, other: other)
 }
 
-/// The crash sweep of `scenario` at -j 2, as it runs by default and as `other` changes it.
+/// The crash sweep of `scenario` at -j 2, as it runs by default and as `other` runs it.
 private func crashSweepTwoWays(_ scenario: Scenario, _ options: RunOptions, limit: Int,
-                               other: (inout Sweeper) -> Void) -> (Sweeper.Outcome, Sweeper.Outcome) {
-    var first = Sweeper(scenario: scenario, options: options, kind: .crash, limit: limit, seeds: 1)
-    first.jobs = 2
-    var second = first
-    other(&second)
-    return (first.run(), second.run())
+                               other: (Sweeper) -> Sweeper.Outcome) -> (Sweeper.Outcome, Sweeper.Outcome) {
+    var sweeper = Sweeper(scenario: scenario, options: options, kind: .crash, limit: limit, seeds: 1)
+    sweeper.jobs = 2
+    return (sweeper.run(), other(sweeper))
+}
+
+extension Sweeper {
+    /// The sweep as ``run(progress:)`` runs it, with what it starts for its trials chosen:
+    /// its workers forked by fork servers or each spawned fresh, its remotes started ahead
+    /// (``RemotePool``) or by each case, a crash sweep's trials from images of their cuts
+    /// (``CrashImages``) or each run whole.
+    func run(forkServers: Bool, remotePool: Bool, images: Bool) -> Outcome {
+        var sweep = self
+        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
+        let pool = forkServers ? ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot) : nil
+        let remotes = remotePool ? logs.map(RemotePool.init(in:)) : nil
+        sweep.options.forkServers = pool
+        sweep.options.remotePool = remotes
+        defer {
+            remotes?.shutDown()
+            pool?.shutDown()
+            if let logs { try? FileManager.default.removeItem(at: logs) }
+        }
+        return sweep.run(images: images, progress: { _, _, _, _ in })
+    }
 }
 
 /// Two ways of running one sweep agree: the same trials, verdict for verdict, the same

@@ -99,17 +99,27 @@ import Testing
         let scratch = try TemporaryFolder()
         let options = RunOptions(target: try TargetSelection.reference(variant: variant), seed: nil, keepScratch: false,
                                  scratchRoot: scratch.url)
-        var pooled = Sweeper(scenario: try ScenarioLoader.resolve(scenario, in: .reference), options: options, kind: .io, limit: 30, seeds: 1)
-        pooled.jobs = 2
-        var own = pooled
-        own.useRemotePool = false
-        let (a, b) = (pooled.run(), own.run())
+        var sweeper = Sweeper(scenario: try ScenarioLoader.resolve(scenario, in: .reference), options: options, kind: .io, limit: 30, seeds: 1)
+        sweeper.jobs = 2
+        let (a, b) = (sweeper.run(), sweeper.run(forkServers: true, remotePool: false, images: true))
         #expect(a.trials == 30 && b.trials == 30)
         #expect(a.verdicts == b.verdicts)
         #expect(a.failures == b.failures, "\(a.failures) \(b.failures)")
         #expect(a.pointsCovered == b.pointsCovered)
         #expect(a.failedReports.map(\.reproduce) == b.failedReports.map(\.reproduce))
         #expect(try FileManager.default.contentsOfDirectory(atPath: scratch.url.path).isEmpty, "nothing of either sweep is left")
+    }
+}
+
+extension RemotePool {
+    /// Waits for the starts and ends under way (a test's event to wait on).
+    func settle() {
+        work.wait()
+    }
+
+    /// How many servers of `remote` are ready to be taken.
+    func readyCount(of remote: Remote) -> Int {
+        state.withLock { $0.ready[Self.key(remote)]?.count ?? 0 }
     }
 }
 

@@ -27,17 +27,6 @@ package struct Sweeper {
     /// for any value: results are judged in trial order.
     package var jobs: Int = 1
     package var modes: [PowerLossFault.Mode] = PowerLossFault.Mode.allCases
-    /// Whether trial workers come from fork servers (``ForkServer``); false spawns each
-    /// one fresh (the outcome is the same either way: a test holds them to it).
-    package var useForkServers = true
-    /// Whether the remotes its cases run are started ahead and ended behind them
-    /// (``RemotePool``); false starts and ends each in its case (the outcome is the same
-    /// either way: a test holds them to it).
-    package var useRemotePool = true
-    /// Whether a crash sweep's trials start from images of their cuts (``CrashImages``:
-    /// one launch each, not two); false runs each whole (the verdicts are the same either
-    /// way: a test holds them to it).
-    package var useImages = true
     /// Shard I of N (1-based): this sweep takes every Nth point, from the Ith; the
     /// shards of one sweep add up to all of it (``SweepSummary/merged(_:)``).
     package var shard: (index: Int, count: Int)?
@@ -86,10 +75,6 @@ package struct Sweeper {
         /// Crash trials that passed from an image of their cut, and the launches of the
         /// app on images (one per distinct image, those that did not pass included: ``CrashImages``).
         package var fromImages: (trials: Int, launches: Int)?
-        /// The trials' cases' time, and the scenario's steps' in it (launches, actions, stops,
-        /// faults), summed: the rest is setting up, the evidence and tearing down (`make bench`).
-        package var caseMs = 0
-        package var stepMs = 0
         /// Trapping trials by the trap's site (`File.swift:LINE`, or its signal).
         package var trapSites: [String: Int] {
             failedReports.compactMap(\.trap).reduce(into: [:]) { sites, trap in sites[trap.site ?? trap.signalName, default: 0] += 1 }
@@ -127,29 +112,44 @@ package struct Sweeper {
         return copy
     }
 
-    /// Runs the sweep; `progress` hears after each trial (trials so far, planned total if known, failures).
-    package func run(progress: (Int, Int?, Int) -> Void = { _, _, _ in }) -> Outcome {
-        let clock = ContinuousClock()
-        let start = clock.now
-        var outcome = Outcome()
+    /// Where a sweep stands after a trial: trials so far, the planned total if known,
+    /// failures, and the trial's report.
+    package typealias Progress = (_ trials: Int, _ planned: Int?, _ failed: Int, _ report: CaseReport) -> Void
+
+    /// Runs the sweep; `progress` hears after each trial.
+    package func run(progress: Progress = { _, _, _, _ in }) -> Outcome {
         // The trials' workers are forked by warmed-up workers (ForkServer): a trial
         // starts two or three, and a fresh process pays most of a trial's time.
         var sweep = self
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        sweep.options.forkServers = useForkServers ? pool : nil
-        let remotes = useRemotePool ? logs.map(RemotePool.init(in:)) : nil
+        sweep.options.forkServers = pool
+        let remotes = logs.map(RemotePool.init(in:))
         sweep.options.remotePool = remotes
         defer {
             remotes?.shutDown()
             pool.shutDown()
             if let logs { try? FileManager.default.removeItem(at: logs) }
         }
+        return sweep.run(images: true, progress: progress)
+    }
+
+    /// The sweep on ``options`` as they stand: its trials' workers from their fork servers
+    /// and its remotes from their pool, if they have them (``run(progress:)`` starts both),
+    /// else spawned and started by each case; `images`: a crash sweep's trials start from
+    /// images of their cuts where they can (``CrashImages``), else each runs whole. The
+    /// verdicts are the same every way (the sweeps' tests hold them to it).
+    func run(images: Bool, progress: Progress) -> Outcome {
+        precondition(limit > 0 && seeds > 0 && jobs > 0, "a sweep's limit, seeds and jobs are validated where they are read")
+        precondition(shard.map { (1...$0.count).contains($0.index) } ?? true, "a shard is I of N, 1 ≤ I ≤ N")
+        let clock = ContinuousClock()
+        let start = clock.now
+        var outcome = Outcome()
         switch kind {
-        case .io: sweep.runIO(&outcome, progress: progress)
-        case .crash: sweep.runCrash(&outcome, progress: progress)
+        case .io: runIO(&outcome, progress: progress)
+        case .crash: runCrash(&outcome, images: images, progress: progress)
         }
-        sweep.nameTrapSites(&outcome)
+        nameTrapSites(&outcome)
         if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
@@ -186,7 +186,7 @@ package struct Sweeper {
         return words.map(ShellWords.quoted).joined(separator: " ")
     }
 
-    private func runIO(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
+    private func runIO(_ outcome: inout Outcome, progress: Progress) {
         // A counting run: an I/O error past the end never fires and counts the operations.
         let countingTrial = SweepTrial.ioError(operation: Self.pastTheEnd, persistent: false)
         let counting = runTrial(countingTrial)
@@ -218,6 +218,7 @@ package struct Sweeper {
 
     /// At most `count` of `points`, evenly spread over them, first and last included.
     static func spread<Point>(_ points: ArraySlice<Point>, over count: Int) -> [Point] {
+        precondition(count >= 1, "a spread keeps at least one point")
         let points = Array(points)
         guard points.count > count else { return points }
         let stride = Double(points.count - 1) / Double(max(1, count - 1))
@@ -227,14 +228,14 @@ package struct Sweeper {
     /// Runs `trials` in order, `perPoint` consecutive trials per point: a point is
     /// covered when its fault fired in any of its trials.
     private func runTrials(_ trials: [SweepTrial], perPoint: Int, into outcome: inout Outcome, images: CrashImages? = nil,
-                           progress: (Int, Int?, Int) -> Void) {
+                           progress: Progress) {
         var pointFired = false
         TrialPool<SweepTrial, TrialResult>(jobs: jobs).run(
             trial: { index in index < trials.count ? trials[index] : nil },
             run: { trial in images?.run(trial, sweeper: self) ?? runTrial(trial, symbolicate: false) },
             consume: { index, trial, result in
                 record(trial, result.report, into: &outcome)
-                progress(outcome.trials, trials.count, outcome.failedTrials)
+                progress(outcome.trials, trials.count, outcome.failedTrials, result.report)
                 if !result.fired { outcome.idleTrials += 1 }
                 pointFired = pointFired || result.fired
                 if (index + 1) % perPoint == 0 {
@@ -245,7 +246,7 @@ package struct Sweeper {
             })
     }
 
-    private func runCrash(_ outcome: inout Outcome, progress: (Int, Int?, Int) -> Void) {
+    private func runCrash(_ outcome: inout Outcome, images useImages: Bool, progress: Progress) {
         // A counting run: a crash point past the end never fires and counts the writes and syncs.
         let countingTrial = SweepTrial.powerLoss(.afterWrites(Self.pastTheEnd), mode: .keep, seed: 0)
         let counting = runTrial(countingTrial)
@@ -282,8 +283,6 @@ package struct Sweeper {
             return
         }
         outcome.trials += 1
-        outcome.caseMs += report.durationMs
-        outcome.stepMs += report.steps.reduce(0) { $0 + $1.durationMs }
         outcome.verdicts.append(report.verdict)
         outcome.slowest.append((trial, report.durationMs))
         outcome.slowest = Array(outcome.slowest.sorted { $0.ms > $1.ms }.prefix(Outcome.slowestKept))

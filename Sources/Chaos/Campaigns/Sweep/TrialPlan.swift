@@ -23,6 +23,7 @@ package enum TrialPlan {
         let location = scenario.steps[first].location
         switch trial {
         case let .ioError(operation, persistent):
+            precondition(operation >= 1, "I/O operations count from 1 (SweepTrial reads no other)")
             let step = FaultStep(fault: AnyFault(IOErrorFault(operation: IOErrorFault.anyOperation)),
                                  trigger: Trigger(after: operation - 1, times: persistent ? nil : 1))
             if launches.count > 1 {

@@ -30,7 +30,7 @@ struct TrialPool<Trial, Result> {
     ///   - consume: hears each result in index order; returns false to stop the sweep.
     func run(trial: (Int) -> Trial?, run: (Trial) -> Result,
              consume: (Int, Trial, Result) -> Bool) {
-        let jobs = max(1, self.jobs)
+        precondition(jobs >= 1, "a pool runs at least one trial at a time")
         let state = PoolState<Trial, Result>(working: jobs)
         // The closures are used only while this call runs: its threads are joined before
         // it returns. They are captured as they are: a box of generic closures made
@@ -187,12 +187,14 @@ private final class PoolState<Trial, Result>: @unchecked Sendable {
     /// and frees the trial's place.
     func finish(_ index: Int, _ trial: Trial, _ result: Result, slot: TrialSlot, consume: (Int, Trial, Result) -> Bool) {
         condition.lock(); defer { condition.unlock() }
+        precondition(index >= nextToConsume && waiting[index] == nil, "a trial's result is filed once, before its turn")
         waiting[index] = (trial, result)
         while !stopped, let (trial, result) = waiting.removeValue(forKey: nextToConsume) {
             if !consume(nextToConsume, trial, result) { stopped = true }
             nextToConsume += 1
         }
         if !slot.isWaiting { working -= 1 }
+        precondition(working >= 0, "a trial at work leaves the pool once")
         condition.broadcast()
     }
 

@@ -6,13 +6,13 @@ import Glibc
 /// Ends processes with everything they started, and names what it ended.
 ///
 /// Killing a process leaves its children running: they are re-parented (to the `chaos`
-/// command, a subreaper, or to init) and live on. A helper that called `setsid` and
-/// started a child of its own was once named "killed" in a report while that child
-/// survived the run. So the tree is frozen first, from the roots down: each process is
-/// stopped (SIGSTOP: a stopped process forks no more), then the table is read for the
-/// children of the stopped ones, which are stopped in turn, until a reading finds no
-/// new one. Only then is everything frozen killed, and only what is seen to end within
-/// a bound is named — a report says "killed" of nothing that is still running.
+/// command, a subreaper, or to init) and live on; a helper that called `setsid` is out
+/// of its parent's group, and its child would outlive a report that says "killed". So
+/// the tree is frozen first, from the roots down: each process is stopped (SIGSTOP: a
+/// stopped process forks no more), then the table is read for the children of the
+/// stopped ones, which are stopped in turn, until a reading finds no new one. Only then
+/// is everything frozen killed, and only what is seen to end within a bound is named —
+/// a report says "killed" of nothing that is still running.
 enum ProcessTree {
     /// Rounds of "stop, then look for children": a tree deeper than this is not frozen
     /// whole, and what is left of it is what a later look finds.

@@ -20,8 +20,8 @@ import Synchronization
 package final class RemotePool: Sendable {
     private let folder: URL
     private let mark: String
-    private let work = DispatchGroup()
-    private let state = Mutex<(ready: [String: [RemoteServer]], started: Int, closed: Bool, failed: Set<String>)>(([:], 0, false, []))
+    let work = DispatchGroup()
+    let state = Mutex<(ready: [String: [RemoteServer]], started: Int, closed: Bool, failed: Set<String>)>(([:], 0, false, []))
 
     /// `folder`: where the servers' own folders go (each removed with its server); `mark`
     /// goes in their environment (``ProcessLeftovers/markVariable``).
@@ -60,16 +60,6 @@ package final class RemotePool: Sendable {
         DispatchQueue.global().async(group: work) { server.stop() }
     }
 
-    /// Waits for the starts and ends under way (a test's event to wait on).
-    package func settle() {
-        work.wait()
-    }
-
-    /// How many servers of `remote` are ready to be taken.
-    package func readyCount(of remote: Remote) -> Int {
-        state.withLock { $0.ready[Self.key(remote)]?.count ?? 0 }
-    }
-
     /// Waits for every start and end under way, then ends the servers left ready.
     package func shutDown() {
         state.withLock { $0.closed = true }
@@ -105,7 +95,7 @@ package final class RemotePool: Sendable {
     }
 
     /// Remotes are the same server when they are declared the same way.
-    private static func key(_ remote: Remote) -> String {
+    static func key(_ remote: Remote) -> String {
         "\(remote.name)\u{1F}\(remote.source)"
     }
 }
