@@ -2,7 +2,7 @@ import Foundation
 import ChaosTarget
 
 /// Finds technical terms in a message meant for a user: SQLite result codes, errno
-/// names, Swift type names, "nil", "Optional(". DESIGN.md: a surfaced message is
+/// names, Swift type names, "nil", "Optional(". A surfaced message (docs/SCENARIOS.md, `surfaced:`) is
 /// non-empty and free of technical jargon.
 package enum JargonCheck {
     private static let patterns: [(String, String)] = [

@@ -1,6 +1,6 @@
 /// An optional report field that is always written: `null` when it has no value.
 ///
-/// Synthesized `Codable` omits nil optionals; the report schema (DESIGN.md section 4)
+/// Synthesized `Codable` omits nil optionals; the report schema (docs/schema/chaos-report.schema.json)
 /// promises every key is there, so that a reader can tell "not measured" from "written
 /// by an older Chaos". Reading, a missing key is nil, so older reports still load.
 ///

@@ -1,7 +1,7 @@
 import Foundation
 import ChaosTarget
 
-/// The three files one run leaves behind (DESIGN.md section 4).
+/// The three files one run leaves behind (docs/CI.md, "Reports folder").
 ///
 /// ```swift
 /// try ReportSet.prepare(URL(filePath: "reports"))     // before the run: exit 64 if unusable

@@ -48,7 +48,7 @@ package struct RunReport: Codable, Sendable, Equatable {
         self.init(run: run, summary: RunSummary(cases: cases, durationMs: durationMs), cases: cases)
     }
 
-    /// The process exit code for this run (DESIGN.md section 2), from ``summary``.
+    /// The process exit code for this run (docs/CI.md, "What ends a job"), from ``summary``.
     ///
     /// Precedence, first match wins:
     /// 1. `130` if anything was interrupted: the run is incomplete, so nothing
