@@ -1,11 +1,31 @@
 import Foundation
 
+/// The version of the worker protocol: the controller refuses at once a worker whose
+/// ready line names another (a target built against another Chaos), naming both, rather
+/// than misread its lines. It changes with any change a reader of the other version would
+/// misread: a field's meaning, a request's or reply's shape.
+package enum WorkerProtocolVersion {
+    /// The version this Chaos and its ChaosTarget speak: 2, whose ready line names its version.
+    package static let current = 2
+    /// What a ready line without a `protocol` field speaks: the protocol before versions.
+    package static let unversioned = 1
+
+    /// Why the controller refuses a worker that speaks `version`; nil when it speaks
+    /// ``current``.
+    package static func mismatch(_ version: Int) -> String? {
+        guard version != current else { return nil }
+        return "the target speaks worker protocol \(version); this chaos speaks \(current): "
+            + "rebuild the target against this Chaos (docs/TARGETS.md §5)"
+    }
+}
+
 /// The wire protocol between the controller (`chaos run`) and a worker process:
 /// JSON lines over the worker's stdin and stdout, one request, one reply, in order.
 ///
-/// The worker writes `{"event":"ready",...}` once it is ready (``WorkerReady``: what
-/// changes from one launch to the next), then answers each request with a reply carrying
-/// the same `id`; what the target is made of it says when asked (`describe`). Between a request and its reply it
+/// The worker writes `{"event":"ready","protocol":N,...}` once it is ready (``WorkerReady``:
+/// the protocol's version, ``WorkerProtocolVersion``, and what changes from one launch to
+/// the next), then answers each request with a reply carrying the same `id`; what the
+/// target is made of it says when asked (`describe`). Between a request and its reply it
 /// may write event lines (``WorkerEvent``): writes acknowledged and faults fired, as
 /// they happen, so that a worker that dies in the middle of a request loses none.
 /// Anything the worker prints that is not a protocol line must go to stderr, which
