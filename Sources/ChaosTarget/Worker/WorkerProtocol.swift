@@ -5,7 +5,8 @@ import Foundation
 /// than misread its lines. It changes with any change a reader of the other version would
 /// misread: a field's meaning, a request's or reply's shape.
 package enum WorkerProtocolVersion {
-    /// The version this Chaos and its ChaosTarget speak: 2, whose ready line names its version.
+    /// The version this Chaos and its ChaosTarget speak: 2, whose ready line names its
+    /// version and whose failed reply says what failed (``WorkerReply/failure``).
     package static let current = 2
     /// What a ready line without a `protocol` field speaks: the protocol before versions.
     package static let unversioned = 1
@@ -236,8 +237,10 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     package var ok: Bool
     /// The action's or probe's result.
     package var value: ScenarioValue?
-    /// The technical error, when `ok` is false.
+    /// The technical error, when `ok` is false: human text, never parsed.
     package var error: String?
+    /// What failed, when `ok` is false: what the controller decides by.
+    package var failure: WorkerFailure?
     /// What the app showed the user for this failure, if anything.
     package var userMessage: String?
     /// True when this was a successful user-level read (recovery is measured to it).
@@ -268,6 +271,20 @@ package struct WorkerReply: Codable, Sendable, Equatable {
         self.id = id
         self.ok = ok
     }
+}
+
+/// What failed when a reply is not ok.
+package enum WorkerFailure: String, Codable, Sendable, Equatable {
+    /// The target refused the request (a ``TargetError``): an unknown action or probe, a
+    /// bad argument, a request without what it needs. The scenario's or Chaos's problem,
+    /// not the app's: the case is errored.
+    case target
+    /// The app's own failure: an action that failed, a launch, probe, snapshot or stop
+    /// that threw. What the case judges.
+    case app
+    /// The worker could not do Chaos's part of a request (arm a fault, keep writes, read
+    /// the request): the case is errored.
+    case control
 }
 
 /// Which seam saw the app's files while storage faults were armed: SQLite files the
