@@ -65,7 +65,6 @@ final class WorkerSession: WorkerLink {
                 return .failed(nil, stderrFile: stderrFile,
                                detail: "the worker's first line was not a ready event: \(TerminalText.clean(String(line.prefix(200))))")
             }
-            // Another protocol's lines would be misread: refused before any request.
             if let mismatch = WorkerProtocolVersion.mismatch(ready.protocol) { return refuse(mismatch) }
             return .ready(WorkerSession(process: process, ready: ready, stderrFile: stderrFile))
         case .invalidUTF8:
