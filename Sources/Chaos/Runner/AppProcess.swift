@@ -91,8 +91,8 @@ final class AppProcess {
             if !reply.ok, body.op.isControl {
                 throw .harness("the worker could not '\(body.op.rawValue)': \(reply.error ?? "no reason given")")
             }
-            if let error = reply.error, error.hasPrefix("target: ") {
-                throw .harness("the target refused '\(what)': \(error.dropFirst(8))")
+            if reply.failure == .target {
+                throw .harness("the target refused '\(what)': \(reply.error ?? "no reason given")")
             }
             return reply
         case let .ended(termination):

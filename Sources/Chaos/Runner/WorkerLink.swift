@@ -48,8 +48,8 @@ protocol WorkerLauncher {
 enum WorkerStart {
     case ready(any WorkerLink)
     case failed(ChildProcess.Termination?, stderrFile: URL, detail: String)
-    /// Its ready line is one Chaos cannot use: too long, not UTF-8. It was killed. The
-    /// target's author has to fix it.
+    /// Its ready line is one Chaos cannot use: too long, not UTF-8, another version of the
+    /// protocol. It was killed. The target's author has to fix it.
     case refused(String)
     /// It closed its output before it was ready but lived on, until the deadline: killed.
     case hung(String)

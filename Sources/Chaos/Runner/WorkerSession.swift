@@ -65,6 +65,7 @@ final class WorkerSession: WorkerLink {
                 return .failed(nil, stderrFile: stderrFile,
                                detail: "the worker's first line was not a ready event: \(TerminalText.clean(String(line.prefix(200))))")
             }
+            if let mismatch = WorkerProtocolVersion.mismatch(ready.protocol) { return refuse(mismatch) }
             return .ready(WorkerSession(process: process, ready: ready, stderrFile: stderrFile))
         case .invalidUTF8:
             return refuse("the worker's ready line is not UTF-8")

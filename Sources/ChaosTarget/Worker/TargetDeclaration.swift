@@ -122,17 +122,33 @@ extension TargetDeclaration {
     package var storageSeam: StorageSeam { StorageSeam.resolved(nil, sqliteLibraries: sqliteLibraries) }
 }
 
-/// A worker's first line: what changes from one launch to the next — its pid, and
-/// whether the libc seam was loaded into it. What the target is made of is asked once,
-/// with `describe` (``TargetDeclaration``).
+/// A worker's first line: the protocol it speaks, and what changes from one launch to
+/// the next — its pid, and whether the libc seam was loaded into it. What the target is
+/// made of is asked once, with `describe` (``TargetDeclaration``).
 package struct WorkerReady: Codable, Sendable, Equatable {
     package var event = "ready"
+    /// The version of the worker protocol the worker speaks (``WorkerProtocolVersion``);
+    /// a line without the field speaks ``WorkerProtocolVersion/unversioned``.
+    package var `protocol`: Int
     package var pid: Int32
     /// Why the libc seam is not loaded in this worker; nil when it is.
     package var libcSeamMissing: String?
 
-    package init(pid: Int32, libcSeamMissing: String?) {
+    package init(pid: Int32, libcSeamMissing: String?, protocol version: Int = WorkerProtocolVersion.current) {
+        self.protocol = version
         self.pid = pid
         self.libcSeamMissing = libcSeamMissing
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case event, `protocol`, pid, libcSeamMissing
+    }
+
+    package init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        event = try container.decode(String.self, forKey: .event)
+        self.protocol = try container.decodeIfPresent(Int.self, forKey: .protocol) ?? WorkerProtocolVersion.unversioned
+        pid = try container.decode(Int32.self, forKey: .pid)
+        libcSeamMissing = try container.decodeIfPresent(String.self, forKey: .libcSeamMissing)
     }
 }

@@ -79,7 +79,7 @@ package enum WorkerForkServer {
             if let data = try? JSONEncoder().encode(request) { _ = try? JSONDecoder().decode(WorkerRequest.self, from: data) }
         }
         var full = WorkerReply(id: 2, ok: false)
-        (full.error, full.userMessage, full.isRead) = ("e", "m", true)
+        (full.error, full.failure, full.userMessage, full.isRead) = ("e", .app, "m", true)
         full.faults = [FaultStanding(id: "warm", counter: armed.counter)]
         full.reach = StorageReach(vfsOpens: 1, libcOpens: 0, libcCalls: 0)
         full.storeSettings = StoreSettings(synchronous: "full", wal: true)

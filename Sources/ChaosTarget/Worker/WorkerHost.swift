@@ -37,6 +37,7 @@ package enum WorkerHost {
                   let request = try? JSONDecoder().decode(WorkerRequest.self, from: data) else {
                 var reply = WorkerReply(id: -1, ok: false)
                 reply.error = "not a request: \(line.prefix(200))"
+                reply.failure = .control
                 WorkerOutput.write(reply)
                 continue
             }
@@ -100,12 +101,23 @@ package enum WorkerHost {
             }
         } catch let error as TargetError {
             reply.ok = false
-            reply.error = "target: \(error.description)"
+            reply.error = error.description
+            reply.failure = .target
         } catch {
             reply.ok = false
             reply.error = String(describing: error)
+            reply.failure = failure(of: request.op)
         }
         return reply
+    }
+
+    /// What an error thrown while serving `op` is a failure of: the app's code (a launch,
+    /// an action, a probe, a snapshot, a stop), or the worker's own part.
+    private static func failure(of op: WorkerOperation) -> WorkerFailure {
+        switch op {
+        case .launch, .perform, .probe, .snapshot, .stop: .app
+        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints: .control
+        }
     }
 
     /// The action `name`, from the target's own list.
@@ -204,6 +216,7 @@ extension WorkerReply {
         value = result.value
         userMessage = result.userMessage
         error = result.error
+        failure = result.ok ? nil : .app
         isRead = result.isRead
     }
 }

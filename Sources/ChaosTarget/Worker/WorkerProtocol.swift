@@ -1,11 +1,32 @@
 import Foundation
 
+/// The version of the worker protocol: the controller refuses at once a worker whose
+/// ready line names another (a target built against another Chaos), naming both, rather
+/// than misread its lines. It changes with any change a reader of the other version would
+/// misread: a field's meaning, a request's or reply's shape.
+package enum WorkerProtocolVersion {
+    /// The version this Chaos and its ChaosTarget speak: 2, whose ready line names its
+    /// version and whose failed reply says what failed (``WorkerReply/failure``).
+    package static let current = 2
+    /// What a ready line without a `protocol` field speaks: the protocol before versions.
+    package static let unversioned = 1
+
+    /// Why the controller refuses a worker that speaks `version`; nil when it speaks
+    /// ``current``.
+    package static func mismatch(_ version: Int) -> String? {
+        guard version != current else { return nil }
+        return "the target speaks worker protocol \(version); this chaos speaks \(current): "
+            + "rebuild the target against this Chaos (docs/TARGETS.md §5)"
+    }
+}
+
 /// The wire protocol between the controller (`chaos run`) and a worker process:
 /// JSON lines over the worker's stdin and stdout, one request, one reply, in order.
 ///
-/// The worker writes `{"event":"ready",...}` once it is ready (``WorkerReady``: what
-/// changes from one launch to the next), then answers each request with a reply carrying
-/// the same `id`; what the target is made of it says when asked (`describe`). Between a request and its reply it
+/// The worker writes `{"event":"ready","protocol":N,...}` once it is ready (``WorkerReady``:
+/// the protocol's version, ``WorkerProtocolVersion``, and what changes from one launch to
+/// the next), then answers each request with a reply carrying the same `id`; what the
+/// target is made of it says when asked (`describe`). Between a request and its reply it
 /// may write event lines (``WorkerEvent``): writes acknowledged and faults fired, as
 /// they happen, so that a worker that dies in the middle of a request loses none.
 /// Anything the worker prints that is not a protocol line must go to stderr, which
@@ -216,8 +237,10 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     package var ok: Bool
     /// The action's or probe's result.
     package var value: ScenarioValue?
-    /// The technical error, when `ok` is false.
+    /// The technical error, when `ok` is false: human text, never parsed.
     package var error: String?
+    /// What failed, when `ok` is false: what the controller decides by.
+    package var failure: WorkerFailure?
     /// What the app showed the user for this failure, if anything.
     package var userMessage: String?
     /// True when this was a successful user-level read (recovery is measured to it).
@@ -250,43 +273,16 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     }
 }
 
-/// Which seam saw the app's files while storage faults were armed: SQLite files the
-/// fault VFS opened (every copy it is installed into), and calls the libc seam saw on
-/// files under the data folder.
-package struct StorageReach: Codable, Sendable, Equatable {
-    package var vfsOpens: Int
-    package var libcOpens: Int
-    package var libcCalls: Int
-    /// Calls under the data folder the kernel refused (EACCES, EPERM, EROFS), by
-    /// operation (`open`, `rename`, `delete`…); nil when none was.
-    package var libcRefused: [String: Int]?
-    /// Folders outside the data folder where the app made or wrote files; nil when none.
-    package var outside: [String]?
-    /// Calls under the data folder that change a file or a name (write, truncate, rename,
-    /// link, delete): what the app attempted, whatever came of it; nil when not counted.
-    package var libcChanges: Int?
-
-    package init(vfsOpens: Int, libcOpens: Int, libcCalls: Int) {
-        self.vfsOpens = vfsOpens
-        self.libcOpens = libcOpens
-        self.libcCalls = libcCalls
-    }
-}
-
-/// The durability settings an app gave its SQLite store, as the fault VFS saw its PRAGMAs:
-/// `synchronous` (`off`, `normal`, `full`, `extra`) and whether the journal is a WAL.
-package struct StoreSettings: Codable, Sendable, Equatable {
-    package var synchronous: String?
-    package var wal: Bool?
-
-    package init(synchronous: String?, wal: Bool?) {
-        self.synchronous = synchronous
-        self.wal = wal
-    }
-
-    /// A commit may not survive a power cut at these settings, as SQLite documents: the
-    /// WAL with `synchronous` below FULL, or any journal with it OFF.
-    package var commitsMayRollBack: Bool {
-        synchronous == "off" || (wal == true && synchronous == "normal")
-    }
+/// What failed when a reply is not ok.
+package enum WorkerFailure: String, Codable, Sendable, Equatable {
+    /// The target refused the request (a ``TargetError``): an unknown action or probe, a
+    /// bad argument, a request without what it needs. The scenario's or Chaos's problem,
+    /// not the app's: the case is errored.
+    case target
+    /// The app's own failure: an action that failed, a launch, probe, snapshot or stop
+    /// that threw. What the case judges.
+    case app
+    /// The worker could not do Chaos's part of a request (arm a fault, keep writes, read
+    /// the request): the case is errored.
+    case control
 }

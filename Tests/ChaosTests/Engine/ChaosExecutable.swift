@@ -133,7 +133,7 @@ extension ChaosExecutable {
 enum ShellTarget {
     static func preamble(_ declaration: String) -> String {
         """
-        echo '{"event":"ready","pid":'$$'}'
+        echo '{"event":"ready","pid":'$$',"protocol":\(WorkerProtocolVersion.current)}'
         case "$*" in *-describe-*) read -r line; echo '{"declaration":\(declaration),"id":0,"ok":true}'; exit 0 ;; esac
         """
     }

@@ -1,4 +1,5 @@
 import Chaos
+import ChaosTarget
 import Foundation
 import Testing
 
@@ -180,6 +181,29 @@ import Testing
         Self.expectClean(outcome)
         #expect(outcome.result.exitCode == 64, "\(outcome.text)")
         #expect(outcome.result.stderr.contains("declaration is not UTF-8"), "\(outcome.result.stderr)")
+    }
+
+    /// What a target built against a Chaos of protocol 1 is told.
+    static let protocolRefusal = "the target speaks worker protocol 1; this chaos speaks \(WorkerProtocolVersion.current): "
+        + "rebuild the target against this Chaos (docs/TARGETS.md §5)"
+
+    /// A ready line with no version (protocol 1's) is refused when the declaration is asked,
+    /// before anything runs: not a misread declaration, not a wait.
+    @Test func aTargetOfAnotherProtocolIsRefusedBeforeTheRunNamingBothVersions() throws {
+        let outcome = try Self.run("speaks-protocol-1")
+        Self.expectClean(outcome, within: .seconds(5))
+        #expect(outcome.result.exitCode == 64, "\(outcome.text)")
+        #expect(outcome.result.stderr.contains("cannot be used: " + Self.protocolRefusal), "\(outcome.result.stderr)")
+        #expect(outcome.report == nil, "nothing ran")
+    }
+
+    /// A worker of another protocol met at a launch ends its case at once, errored, naming both.
+    @Test func aWorkerOfAnotherProtocolAtALaunchErrorsItsCaseAtOnce() throws {
+        let outcome = try Self.run("speaks-protocol-1-after-describe")
+        Self.expectClean(outcome, within: .seconds(5))
+        #expect(outcome.result.exitCode == 2, "\(outcome.text)")
+        #expect(outcome.only?.verdict == .errored)
+        #expect(outcome.only?.error?.contains(Self.protocolRefusal) == true, "\(outcome.only?.error ?? "")")
     }
 
     @Test func anUnknownActionOnATargetOfTenThousandNamesIsOneShortLine() throws {

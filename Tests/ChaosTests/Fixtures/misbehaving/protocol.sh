@@ -3,8 +3,8 @@
 # (MisbehavingTargetTests) hold the controller to ending every one of them cleanly.
 # Sourced: `. "$(dirname "$0")/protocol.sh"`.
 
-# The ready line: the worker's pid.
-ready() { printf '{"event":"ready","pid":%d}\n' $$; }
+# The ready line: the protocol's version (WorkerProtocolVersion.current) and the worker's pid.
+ready() { printf '{"event":"ready","pid":%d,"protocol":2}\n' $$; }
 
 # What the target declares, as JSON; $1 is fields to add (",\"variants\":[...]").
 declaration() { printf '{"actions":["app.list"],"files":{"store":"app.sqlite"},"probes":[]%s}' "${1:-}"; }
