@@ -84,7 +84,7 @@ import Testing
     @Test func failureFilterWorksWithoutJavaScript() {
         #expect(html.contains("<input type=\"checkbox\" id=\"only-failures\">"))
         #expect(html.contains("<label class=\"filter\" for=\"only-failures\">"))
-        #expect(HTMLReportWriter.stylesheet.contains("#only-failures:checked ~ main .ok { display: none; }"))
+        #expect(HTMLReportStyle.stylesheet.contains("#only-failures:checked ~ main .ok { display: none; }"))
         // The checkbox must be a sibling before <main> for `~` to reach it.
         let checkbox = try! #require(html.range(of: "id=\"only-failures\""))
         let main = try! #require(html.range(of: "<main>"))
@@ -96,16 +96,16 @@ import Testing
     }
 
     @Test func formatsWithoutALocale() {
-        #expect(HTMLReportWriter.percent(1, of: 3) == "33.33%")
-        #expect(HTMLReportWriter.percent(600, of: 600) == "100.00%")
-        #expect(HTMLReportWriter.percent(900, of: 600) == "100.00%")
-        #expect(HTMLReportWriter.percent(-5, of: 600) == "0.00%")
-        #expect(HTMLReportWriter.percent(3, of: 1000) == "0.30%")
+        #expect(HTMLTimeline.percent(1, of: 3) == "33.33%")
+        #expect(HTMLTimeline.percent(600, of: 600) == "100.00%")
+        #expect(HTMLTimeline.percent(900, of: 600) == "100.00%")
+        #expect(HTMLTimeline.percent(-5, of: 600) == "0.00%")
+        #expect(HTMLTimeline.percent(3, of: 1000) == "0.30%")
         #expect(HTMLReportWriter.milliseconds(84) == "84 ms")
         #expect(HTMLReportWriter.milliseconds(12_840) == "12\u{202F}840 ms")
         #expect(HTMLReportWriter.milliseconds(1_000_000) == "1\u{202F}000\u{202F}000 ms")
-        #expect(HTMLReportWriter.cssName("timed-out") == "timed-out")
-        #expect(HTMLReportWriter.cssName("x\" onmouseover=\"y") == "x--onmouseover--y")
+        #expect(HTMLTimeline.cssName("timed-out") == "timed-out")
+        #expect(HTMLTimeline.cssName("x\" onmouseover=\"y") == "x--onmouseover--y")
     }
 
     @Test func anEmptyRunStillRenders() {

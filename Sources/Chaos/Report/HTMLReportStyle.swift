@@ -1,6 +1,7 @@
 import ChaosTarget
 
-extension HTMLReportWriter {
+/// The HTML report's look, apart from what it says.
+enum HTMLReportStyle {
     /// The report's only stylesheet, inlined. Light theme, system fonts, no
     /// external resource. The "show only failures" filter is the rule on
     /// `#only-failures:checked ~ main .ok`: no JavaScript.

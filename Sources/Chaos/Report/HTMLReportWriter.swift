@@ -25,7 +25,7 @@ package enum HTMLReportWriter {
             \(generatorMeta) \(escape(report.run.chaosVersion))">
             <title>Chaos report · \(escape(report.run.id))</title>
             <style>
-            \(stylesheet)
+            \(HTMLReportStyle.stylesheet)
             </style>
             </head>
             <body>
@@ -150,7 +150,7 @@ package enum HTMLReportWriter {
             }
             html += "<div class=\"harness-error\"><strong>\(title)</strong><pre>\(escape(error))</pre></div>\n"
         }
-        html += timeline(report)
+        html += HTMLTimeline.html(report)
         html += faultsTable(report.faults ?? [])
         if let trap = report.trap {
             html += trapBox(trap)

@@ -32,7 +32,7 @@ package struct LogPattern: Sendable, Equatable {
     }
 }
 
-extension ScenarioParser {
+extension ExpectationParser {
     /// `{level: error, message: TEXT, site: File.swift[:LINE]}`, at least one key.
     func parseLogPattern(_ keyword: ExpectationKeyword, _ value: ScenarioNode) throws(ScenarioError) -> LogPattern {
         let what = "expectation '\(keyword.rawValue)'"

@@ -110,7 +110,8 @@ struct ScenarioParser {
             // `expect:` with nothing under it means no expectations beyond no-trap.
             if case let .scalar(text, quoted) = node.content, text.isEmpty, !quoted { return }
             let items = try node.items("'expect'", expected: "a list of expectations (- no-trap, - fallback: MODE, ...)")
-            for item in items { draft.expectations.append(try parseExpectation(item)) }
+            let expectations = ExpectationParser(baseDirectory: baseDirectory, fixturesDirectory: fixturesDirectory)
+            for item in items { draft.expectations.append(try expectations.parseExpectation(item)) }
         }
     }
 

@@ -56,7 +56,7 @@ import Testing
             hungStep = HuntShrinker.hungStep(of: report)
             let slowest = Hunter.slowestAnswers(in: report, steps: steps)
             self.slowest = [slowest.launchMs, slowest.actionMs]
-            tallies = Sweeper.failureKinds(report)
+            tallies = SweepTally.kinds(of: report)
             notReached = report.expectations.map(\.wasNotReached)
             lacksSnapshot = report.expectations.map(\.lacksFinalSnapshot)
             var evidence = CaseEvidence()
@@ -123,7 +123,7 @@ import Testing
     /// controller, a `hasPrefix`, `contains` or `==` on a report's or an expectation's
     /// words is a decision made by reading them.
     static let renderers: Set<String> = [
-        "HTMLReportWriter.swift", "HTMLReportWriter+Timeline.swift", "JUnitReportWriter.swift", "FindingExplanation.swift",
+        "HTMLReportWriter.swift", "HTMLTimeline.swift", "JUnitReportWriter.swift", "FindingExplanation.swift",
         "FindingFile.swift", "HuntSummary.swift", "SweepSummary.swift", "TerminalText.swift",
     ]
 

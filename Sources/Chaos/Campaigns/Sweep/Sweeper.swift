@@ -289,7 +289,7 @@ package struct Sweeper {
         // Inconclusive: one of the scenario's own faults found nothing to act on in this
         // trial's flow; the trial's fault is judged by whether it fired, not a failure.
         guard report.verdict != .passed, report.verdict != .inconclusive else { return }
-        for kind in Self.failureKinds(report) { outcome.failures[kind, default: 0] += 1 }
+        for kind in SweepTally.kinds(of: report) { outcome.failures[kind, default: 0] += 1 }
         outcome.failed.append(trial)
         outcome.failedReports.append(report)
         if outcome.firstFailure == nil { outcome.firstFailure = (trial, report) }

@@ -58,18 +58,18 @@ package final class ForkServer: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, pair[1], 0)
         posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 2, log.path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        ChildProcess.closeEverythingAbove2(&actions)
+        ChildSpawn.closeEverythingAbove2(&actions)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        ChildProcess.ownSessionDefaultSignals(&attributes)
+        ChildSpawn.ownSessionDefaultSignals(&attributes)
         var pid: pid_t = 0
         let environment = command.spawnEnvironment
         startedAt = Date()
-        let result = ChildProcess.withSpawnsHeld {
-            let result = ChildProcess.spawn(command.executable, command.arguments + [WorkerForkServer.flag], environment,
+        let result = SpawnedChildren.withSpawnsHeld {
+            let result = ChildSpawn.spawn(command.executable, command.arguments + [WorkerForkServer.flag], environment,
                                             &actions, &attributes, pid: &pid)
-            if result == 0 { ChildProcess.register(pid) }
+            if result == 0 { SpawnedChildren.register(pid) }
             return result
         }
         close(pair[1])
@@ -158,13 +158,13 @@ package final class ForkServer: @unchecked Sendable {
         close(socket)
         // It exits on its socket's end; one that does not (a target that never spoke the
         // protocol) is killed with its group after a bound.
-        if !ChildProcess.awaitEnd(of: serverPID, deadline: .now + .seconds(2)) {
+        if !SpawnedChildren.awaitEnd(of: serverPID, deadline: .now + .seconds(2)) {
             _ = kill(-serverPID, SIGKILL)
             _ = kill(serverPID, SIGKILL)
         }
         var status: Int32 = 0
         while waitpid(serverPID, &status, 0) < 0 && errno == EINTR {}
-        ChildProcess.unregister(serverPID)
+        SpawnedChildren.unregister(serverPID)
         // A server under libfaketime made its /dev/shm objects; one killed leaves them.
         FaketimeClock.removeSharedObjects(of: serverPID)
     }

@@ -21,7 +21,7 @@ extension ChildProcess {
             if errno != EINTR {
                 // Already reaped elsewhere: nothing more can be known.
                 termination = .exited(-1)
-                Self.unregister(pid)
+                SpawnedChildren.unregister(pid)
                 return .exited(-1)
             }
         }
@@ -32,7 +32,7 @@ extension ChildProcess {
     private func reaped(status: Int32) -> Termination {
         let result: Termination = (status & 0x7f) == 0 ? .exited((status >> 8) & 0xff) : .signaled(status & 0x7f)
         termination = result
-        Self.unregister(pid)
+        SpawnedChildren.unregister(pid)
         return result
     }
 

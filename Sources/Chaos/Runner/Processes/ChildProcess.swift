@@ -55,9 +55,9 @@ package final class ChildProcess: @unchecked Sendable {
         // With cases running in parallel, another thread's child must never inherit
         // these ends, or this worker's end of output would not be seen when it dies:
         // making the pipes and spawning happen under one lock.
-        Self.spawnLock.lock()
-        defer { Self.spawnLock.unlock() }
-        let (toChild, fromChild) = try Self.makePipes()
+        SpawnedChildren.spawnLock.lock()
+        defer { SpawnedChildren.spawnLock.unlock() }
+        let (toChild, fromChild) = try ChildSpawn.makePipes()
         var pid: pid_t = 0
 
         var actions = posix_spawn_file_actions_t()
@@ -77,7 +77,7 @@ package final class ChildProcess: @unchecked Sendable {
         // the port open after `network-down` closed it (connections hung instead of
         // being refused), and one that inherited a connection kept its close from ever
         // reaching the peer.
-        Self.closeEverythingAbove2(&actions)
+        ChildSpawn.closeEverythingAbove2(&actions)
         for (descriptor, folder) in folders {
             posix_spawn_file_actions_addopen(&actions, descriptor, folder, O_RDONLY | O_DIRECTORY, 0)
         }
@@ -85,9 +85,9 @@ package final class ChildProcess: @unchecked Sendable {
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
-        Self.ownSessionDefaultSignals(&attributes)
+        ChildSpawn.ownSessionDefaultSignals(&attributes)
 
-        let result = Self.spawn(executable, arguments, environment, &actions, &attributes, pid: &pid)
+        let result = ChildSpawn.spawn(executable, arguments, environment, &actions, &attributes, pid: &pid)
         close(toChild[0])
         close(fromChild[1])
         guard result == 0 else {
@@ -100,14 +100,14 @@ package final class ChildProcess: @unchecked Sendable {
         stdoutFD = fromChild[0]
         if outputFile != nil { close(stdoutFD); stdoutFD = -1 }
         exitFD = chaos_pidfd_open(pid)
-        Self.register(pid)
+        SpawnedChildren.register(pid)
     }
 
     /// Forks a worker through `server` with `arguments` (the server's own command's).
     package init(forkedBy server: ForkServer, arguments: [String], stderrFile: URL, deadline: ContinuousClock.Instant) throws {
         self.stderrFile = stderrFile
         forkServer = server
-        let (toChild, fromChild) = try Self.spawnLock.withLock { try Self.makePipes() }
+        let (toChild, fromChild) = try SpawnedChildren.spawnLock.withLock { try ChildSpawn.makePipes() }
         defer {
             close(toChild[0])
             close(fromChild[1])

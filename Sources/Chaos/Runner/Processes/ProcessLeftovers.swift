@@ -65,8 +65,8 @@ package final class ProcessLeftovers: @unchecked Sendable {
         let me = getpid()
         let subreaper = chaos_is_child_subreaper() != 0
         var found: [ProcessEntry] = []
-        ChildProcess.withSpawnsHeld {
-            let spawned = ChildProcess.spawnedChildren
+        SpawnedChildren.withSpawnsHeld {
+            let spawned = SpawnedChildren.all
             // Every worker of the case has ended: under a subreaper, whatever they left is a
             // child of this process now, and the children are all there is to look at (a
             // sweep does this once a trial); elsewhere the whole table is read.

@@ -30,10 +30,10 @@ enum ProcessTree {
         for entry in frozen { _ = kill(entry.pid, SIGKILL) }
         let deadline = ContinuousClock.now + .seconds(2)
         let me = getpid()
-        let spawned = ChildProcess.spawnedChildren
+        let spawned = SpawnedChildren.all
         var named: [String] = []
         for entry in frozen {
-            guard ChildProcess.awaitEnd(of: entry.pid, deadline: deadline) else { continue }
+            guard SpawnedChildren.awaitEnd(of: entry.pid, deadline: deadline) else { continue }
             if !unnamed.contains(entry.pid), !entry.isSwiftBacktracer { named.append(entry.description) }
             // Re-read: one whose parent was killed meanwhile was re-parented here.
             if ProcessTable.entry(entry.pid)?.parent == me, !spawned.contains(entry.pid) {

@@ -102,7 +102,7 @@ final class RemoteServer: @unchecked Sendable {
                 server.stop()
                 throw .harness("the remote '\(remote.name)' did not listen on port \(port) in time: \(tail)")
             }
-            _ = ChildProcess.awaitEnd(of: process.pid, deadline: min(bound, .now + pause))
+            _ = SpawnedChildren.awaitEnd(of: process.pid, deadline: min(bound, .now + pause))
             pause = min(pause * 2, .milliseconds(20))
         }
         return server

@@ -1,6 +1,15 @@
 import ChaosTarget
+import Foundation
 
-extension ScenarioParser {
+/// The `expect:` list of a scenario, item by item, for ``ScenarioParser``.
+struct ExpectationParser {
+    let baseDirectory: URL?
+    let fixturesDirectory: URL?
+
+    func parameters(_ context: String, _ node: ScenarioNode, _ entries: [ScenarioNode.Entry]) -> ScenarioParameters {
+        ScenarioParameters(context: context, location: node.location, entries: entries, baseDirectory: baseDirectory, fixturesDirectory: fixturesDirectory)
+    }
+
     /// One item of `expect:`: a bare word (`- no-trap`) or a one-key mapping (`- fallback: in-memory`).
     func parseExpectation(_ node: ScenarioNode) throws(ScenarioError) -> ScenarioExpectation {
         let allKeywords = ExpectationKeyword.allCases.map(\.rawValue)
@@ -76,7 +85,7 @@ extension ScenarioParser {
             let modes = Expectation.fallbackModes + [Expectation.afterDamage]
             let mode = try value.nonEmptyText(what, expected: "a storage mode like " + modes.joined(separator: ", "))
             // A target names its own modes (kebab-case); a near miss of a common one is a typo.
-            guard modes.contains(mode) || (Self.isKebabName(mode) && ClosestName.suggestion(for: mode, among: modes) == nil) else {
+            guard modes.contains(mode) || (ScenarioParser.isKebabName(mode) && ClosestName.suggestion(for: mode, among: modes) == nil) else {
                 throw ScenarioError.unknown("fallback mode", mode, among: modes, at: value.location)
             }
             return .fallback(mode)

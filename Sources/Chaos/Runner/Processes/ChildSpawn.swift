@@ -5,11 +5,11 @@ import Glibc
 import ChaosTarget
 #endif
 
-/// How a ``ChildProcess`` is spawned: its own session and process group, default
-/// signals, and nothing of this process but its three standard descriptors.
-extension ChildProcess {
+/// How a ``ChildProcess`` (and a fork server) is spawned: its own session and process
+/// group, default signals, and nothing of this process but its three standard descriptors.
+enum ChildSpawn {
     /// Two pipes, to the child and from it, every end close-on-exec (Glibc's module
-    /// does not export pipe2: call under ``spawnLock``).
+    /// does not export pipe2: call under ``SpawnedChildren/spawnLock``).
     static func makePipes() throws -> (toChild: [Int32], fromChild: [Int32]) {
         var toChild: [Int32] = [-1, -1]
         var fromChild: [Int32] = [-1, -1]

@@ -1,11 +1,12 @@
 import ChaosTarget
 
-extension HTMLReportWriter {
+/// The timeline section of a case in the HTML report.
+enum HTMLTimeline {
     /// A case's timeline twice: as a bar (steps on one track; injections,
     /// the trap and the recovery window on a second, positioned in % of the
     /// case duration) and as a table of the same events in time order, which
     /// carries every detail and reads without CSS.
-    static func timeline(_ report: CaseReport) -> String {
+    static func html(_ report: CaseReport) -> String {
         let timeline = CaseTimeline(report)
         guard !timeline.entries.isEmpty else {
             return "<h3>Timeline</h3>\n<div class=\"timeline empty\"><p>Nothing ran.</p></div>\n"
@@ -13,13 +14,13 @@ extension HTMLReportWriter {
         let span = timeline.spanMs
         var html = """
             <h3>Timeline</h3>
-            <div class="timeline" role="img" aria-label="Timeline of \(escape(report.scenario)) over \(milliseconds(span))">
+            <div class="timeline" role="img" aria-label="Timeline of \(HTMLReportWriter.escape(report.scenario)) over \(HTMLReportWriter.milliseconds(span))">
             <div class="track steps">
             """
         for step in report.steps {
             let title = "#\(step.index) \(step.label) · \(step.startMs)–\(step.startMs + step.durationMs) ms · \(step.outcome.rawValue)"
             html += "<div class=\"seg o-\(cssName(step.outcome.rawValue))\" style=\"left:\(percent(step.startMs, of: span));"
-                + "width:\(percent(step.durationMs, of: span))\" title=\"\(escape(title))\"></div>"
+                + "width:\(percent(step.durationMs, of: span))\" title=\"\(HTMLReportWriter.escape(title))\"></div>"
         }
         html += "</div>\n<div class=\"track marks\">"
         if let recoveryMs = report.recoveryMs, let start = timeline.recoveryStartMs {
@@ -28,15 +29,15 @@ extension HTMLReportWriter {
         }
         for injection in report.injections {
             let title = "\(injection.atMs) ms · \(injection.kind) → \(injection.target) · \(injection.detail)"
-            html += "<div class=\"mark injection\" style=\"left:\(percent(injection.atMs, of: span))\" title=\"\(escape(title))\"></div>"
+            html += "<div class=\"mark injection\" style=\"left:\(percent(injection.atMs, of: span))\" title=\"\(HTMLReportWriter.escape(title))\"></div>"
         }
         if let trap = report.trap, let trapAtMs = timeline.trapAtMs {
             let title = "\(trapAtMs) ms · \(trap.signalName)" + (trap.message.map { " · \($0)" } ?? "")
-            html += "<div class=\"mark trap\" style=\"left:\(percent(trapAtMs, of: span))\" title=\"\(escape(title))\"></div>"
+            html += "<div class=\"mark trap\" style=\"left:\(percent(trapAtMs, of: span))\" title=\"\(HTMLReportWriter.escape(title))\"></div>"
         }
         html += """
             </div>
-            <div class="axis"><span>0 ms</span><span>\(milliseconds(span))</span></div>
+            <div class="axis"><span>0 ms</span><span>\(HTMLReportWriter.milliseconds(span))</span></div>
             </div>
             <div class="legend"><span><i class="key step"></i>step</span><span><i class="key injection"></i>injection</span>\
             <span><i class="key trap"></i>trap</span><span><i class="key recovery"></i>recovery</span></div>
@@ -54,13 +55,13 @@ extension HTMLReportWriter {
 
             """
         for entry in timeline.entries {
-            let at = "<td class=\"num\">\(milliseconds(entry.atMs))</td>"
+            let at = "<td class=\"num\">\(HTMLReportWriter.milliseconds(entry.atMs))</td>"
             switch entry.event {
             case .step(let step):
                 html += """
                     <tr class="ev-step">\(at)<td class="kind">step \(step.index)</td>\
-                    <td>\(escape(step.label))\(detailLine(step.detail))</td><td class="num">\(milliseconds(step.durationMs))</td>\
-                    <td><span class="outcome o-\(cssName(step.outcome.rawValue))">\(escape(step.outcome.rawValue))</span></td></tr>
+                    <td>\(HTMLReportWriter.escape(step.label))\(detailLine(step.detail))</td><td class="num">\(HTMLReportWriter.milliseconds(step.durationMs))</td>\
+                    <td><span class="outcome o-\(cssName(step.outcome.rawValue))">\(HTMLReportWriter.escape(step.outcome.rawValue))</span></td></tr>
 
                     """
             case .injection(let injection):
@@ -68,8 +69,8 @@ extension HTMLReportWriter {
                 if let count = injection.count { facts.insert("at operation \(count)", at: 0) }
                 let detail = [injection.detail, facts.joined(separator: ", ")].filter { !$0.isEmpty }.joined(separator: " · ")
                 html += """
-                    <tr class="ev-injection">\(at)<td class="kind">\(escape(injection.kind))</td>\
-                    <td><code>\(escape(injection.target))</code>\(detailLine(detail))</td><td class="num"></td>\
+                    <tr class="ev-injection">\(at)<td class="kind">\(HTMLReportWriter.escape(injection.kind))</td>\
+                    <td><code>\(HTMLReportWriter.escape(injection.target))</code>\(detailLine(detail))</td><td class="num"></td>\
                     <td><span class="outcome">fired</span></td></tr>
 
                     """
@@ -79,21 +80,21 @@ extension HTMLReportWriter {
                 if let error = entry.error { facts.append("error: \(error)") }
                 html += """
                     <tr class="ev-log">\(at)<td class="kind">log</td>\
-                    <td>\(escape(entry.message))\(detailLine(facts.joined(separator: " · ")))</td><td class="num"></td>\
-                    <td><span class="outcome lv-\(cssName(entry.level))">\(escape(entry.level))</span></td></tr>
+                    <td>\(HTMLReportWriter.escape(entry.message))\(detailLine(facts.joined(separator: " · ")))</td><td class="num"></td>\
+                    <td><span class="outcome lv-\(cssName(entry.level))">\(HTMLReportWriter.escape(entry.level))</span></td></tr>
 
                     """
             case .trap(let trap):
                 let site = trap.site.map { " at \($0)" } ?? ""
                 html += """
                     <tr class="ev-trap">\(at)<td class="kind">trap</td>\
-                    <td>\(escape(trap.signalName + site))\(detailLine(trap.message))</td><td class="num"></td><td></td></tr>
+                    <td>\(HTMLReportWriter.escape(trap.signalName + site))\(detailLine(trap.message))</td><td class="num"></td><td></td></tr>
 
                     """
             case .recovered(let durationMs):
                 html += """
                     <tr class="ev-recovered">\(at)<td class="kind">recovery</td>\
-                    <td>recovered in \(milliseconds(durationMs))</td><td class="num">\(milliseconds(durationMs))</td><td></td></tr>
+                    <td>recovered in \(HTMLReportWriter.milliseconds(durationMs))</td><td class="num">\(HTMLReportWriter.milliseconds(durationMs))</td><td></td></tr>
 
                     """
             }
@@ -104,7 +105,7 @@ extension HTMLReportWriter {
 
     static func detailLine(_ detail: String?) -> String {
         guard let detail, !detail.isEmpty else { return "" }
-        return "<span class=\"detail\">\(escape(detail))</span>"
+        return "<span class=\"detail\">\(HTMLReportWriter.escape(detail))</span>"
     }
 
     /// `ms` as a CSS percentage of `span`, two decimals, clamped to 0–100 %.

@@ -1,8 +1,9 @@
 import ChaosTarget
 
-extension Sweeper {
-    /// What failed in a trial, in the words of the summary.
-    static func failureKinds(_ report: CaseReport) -> [String] {
+/// How a sweep counts its failed trials: by what failed in each, in the words of the summary.
+enum SweepTally {
+    /// What failed in a trial.
+    static func kinds(of report: CaseReport) -> [String] {
         if report.verdict == .errored { return ["errored"] }
         if report.verdict == .interrupted { return ["interrupted"] }
         var kinds: [String] = []

@@ -1,7 +1,9 @@
 import Foundation
 
-/// What a sweep's trials are held to, and how long one step of a trial may take.
-extension Sweeper {
+/// What a sweep's trials are held to.
+struct SweepOracle {
+    let scenario: Scenario
+
     /// What every trial is judged on: the scenario's own data expectations when it has
     /// any (`no-silent-loss`, `integrity`, `preserved: acknowledged`: the storage
     /// catalog's), else the store's integrity and every acknowledged write kept; and its
@@ -18,7 +20,7 @@ extension Sweeper {
     /// deviation, whatever else happened in it. (`store-locked-at-launch` allows a launch
     /// 30 s under a held lock, which SQLite itself waits out for 20; its sweep held
     /// every trial to 5 s and failed them "slow answers".)
-    var oracle: [Expectation] {
+    var expectations: [Expectation] {
         let kinds = scenario.expectations.map(\.kind)
         let own = kinds.filter { kind in
             [.noSilentLoss, .integrity, .integrityIfUsed, .preserved(Expectation.acknowledged)].contains(kind)
@@ -54,6 +56,19 @@ extension Sweeper {
     /// How long the seeds let an app take to recover, and so to answer.
     static let responsiveBound: Duration = .seconds(5)
 
+    /// The bound on answering every trial is held to.
+    var answeringBound: Duration {
+        expectations.lazy.compactMap { kind -> Duration? in
+            if case let .responsiveWithin(bound) = kind { return bound }
+            return nil
+        }.first ?? Self.responsiveBound
+    }
+}
+
+extension Sweeper {
+    /// What every trial is judged on (``SweepOracle``).
+    var oracle: [Expectation] { SweepOracle(scenario: scenario).expectations }
+
     /// This sweep with a bound on one step learnt from its counting run, as a hunt's:
     /// ten times the slowest launch or action it took, at least 6 s, and past the bound
     /// every trial is held to answering within (``oracle``) — so a trial that hangs is
@@ -62,10 +77,7 @@ extension Sweeper {
     /// timeout: the confirmation of a hang.
     func bounded(by counting: CaseReport) -> Sweeper {
         let slowestMs = counting.steps.map(\.durationMs).max() ?? 0
-        let answering = oracle.lazy.compactMap { kind -> Duration? in
-            if case let .responsiveWithin(bound) = kind { return bound }
-            return nil
-        }.first ?? Self.responsiveBound
+        let answering = SweepOracle(scenario: scenario).answeringBound
         let learnt = StepBound.learnt(slowestPlainMs: slowestMs)
         var sweep = self
         sweep.options.stepBound = StepBound(launch: max(learnt.launch, answering + .seconds(1)), action: max(learnt.action, answering + .seconds(1)))
