@@ -3,9 +3,10 @@ import FaultPoints
 import Foundation
 
 /// `chaos hunt`: schedules no one wrote, generated from the run's seed over what
-/// reaches the target (``HuntSurface``, ``HuntGenerator``), each judged by the generic
-/// oracle (``HuntOracle``); the first schedule to fail each distinct way is shrunk
-/// (``HuntShrinker``) and written as a scenario file to commit as the regression test.
+/// reaches the target (``SurfaceDiscovery``, ``HuntGenerator``), run in rounds
+/// (``HuntRounds``), each judged by the generic oracle (``HuntOracle``); the first
+/// schedule to fail each distinct way is shrunk (``FindingShrinker``) and written as a
+/// scenario file to commit as the regression test (``FindingWriter``).
 ///
 /// Schedules run `jobs` at a time and are read in index order, and every finding is
 /// shrunk from the first schedule (by index) that failed that way: the same seed and
@@ -25,8 +26,6 @@ package struct Hunter {
     /// Where findings are written, and how reproduce lines name that folder.
     package var foundDirectory: URL
     package var foundPath: String
-    /// The target's remotes (what a network fault that names none acts on), once discovered.
-    var remotes: [String] = []
     /// A hunt aimed at one crash (`chaos reproduce --from-crash`): what its schedules lean
     /// towards, and the trap it looks for. It stops at the first schedule that traps that
     /// way, and makes that one failure its finding.
@@ -39,13 +38,6 @@ package struct Hunter {
         self.seed = seed
         self.foundDirectory = foundDirectory
         self.foundPath = foundPath
-    }
-
-    /// The options each case runs with: the schedule's own seed, never the hunt's.
-    var caseOptions: RunOptions {
-        var caseOptions = options
-        caseOptions.seed = nil
-        return caseOptions
     }
 
     package enum Problem: Error, CustomStringConvertible {
@@ -64,12 +56,6 @@ package struct Hunter {
         }
     }
 
-    /// What a schedule came to.
-    struct Ran: Sendable {
-        var report: CaseReport?
-        var failure: HuntOracle.Failure?
-    }
-
     package enum Progress {
         case discovered(HuntSurface, cases: Int)
         case ran(done: Int, failed: Int, findings: Int)
@@ -85,41 +71,66 @@ package struct Hunter {
         let clock = ContinuousClock()
         let start = clock.now
         guard let workload = options.target.declaration.workload else { throw .noWorkload(options.target.name) }
-        try makeFoundDirectory()
+        try FindingWriter.prepare(foundDirectory, path: foundPath)
         var hunt = self
         let stopServers = hunt.startServers()
         defer { stopServers() }
         var outcome = HuntOutcome(seed: seed)
-        let (surface, plainCases, slowest) = hunt.discoverSurface(workload: workload)
-        outcome.surface = surface
-        hunt.remotes = surface.remotes
-        hunt.options.stepBound = .learnt(slowestLaunchMs: slowest.launchMs, slowestActionMs: slowest.actionMs)
-        progress(.discovered(surface, cases: plainCases))
-        let generator = HuntGenerator(surface: surface, seed: seed, aim: aim?.lean ?? HuntAim())
+        let discovered = SurfaceDiscovery(runner: HuntRunner(options: hunt.options, seed: seed, jobs: jobs), workload: workload).discover()
+        outcome.surface = discovered.surface
+        progress(.discovered(discovered.surface, cases: discovered.cases))
+        let runner = HuntRunner(options: hunt.options, seed: seed, jobs: jobs, remotes: discovered.surface.remotes)
+            .bounded(by: discovered.stepBound)
+        var rounds = HuntRounds(runner: runner, generator: HuntGenerator(surface: discovered.surface, seed: seed, aim: aim?.lean ?? HuntAim()),
+                                schedules: schedules, shard: shard, wanted: aim?.wanted)
+        var shrinker = FindingShrinker(runner: runner, writer: FindingWriter(runner: runner, directory: foundDirectory, path: foundPath))
         var plan = HuntBudget(start: start, budget: budget, jobs: jobs)
         var found = HuntFound()
         // Rounds: schedules while the budget allows, then the new failures shrunk; with
         // time left (a budget's reckoning is cautious), schedules again from where they
         // stopped. A hunt of `--schedules N` is one round.
         while true {
-            let ran = hunt.runRound(generator, plan: &plan, found: &found, outcome: &outcome, progress: progress)
-            try hunt.shrinkNew(&found, plan: plan, outcome: &outcome, progress: progress)
-            let exhausted = hunt.schedules.map { hunt.index(ofOffset: found.nextOffset) >= $0 } ?? false
-            guard ran, !exhausted, aim == nil || found.firsts.isEmpty, !RunInterruption.requested,
+            let ran = rounds.run(plan: &plan, found: &found, outcome: &outcome, progress: progress)
+            try shrinker.shrinkNew(&found, plan: plan, outcome: &outcome, progress: progress)
+            // A bound the shrinks raised past a slow step holds for the rounds after.
+            rounds.runner = shrinker.runner
+            guard ran, !rounds.exhausted(found), aim == nil || found.firsts.isEmpty, !RunInterruption.requested,
                   plan.mayStartRound(at: clock.now), plan.mayRunSchedules(at: clock.now, toShrink: []) else { break }
         }
-        try hunt.resumeCutShort(found, plan: plan, outcome: &outcome, progress: progress)
+        try shrinker.resumeCutShort(found, plan: plan, outcome: &outcome, progress: progress)
         found.countFailing(in: &outcome, workload: workload)
         if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
         return outcome
     }
 
+    /// `chaos hunt --shrink FILE`: a finding a hunt cut short (or any hunt finding) shrunk
+    /// on from where it stands, within the budget, and written again in place, 1-minimal
+    /// or saying how far it got. Nil when the file does not fail any more: then there is
+    /// nothing to shrink, and the file is left as it is.
+    package func shrink(file url: URL, progress: (Progress) -> Void = { _ in }) throws(Problem) -> (HuntFinding, CaseReport)? {
+        let start = ContinuousClock.now
+        let schedule: HuntSchedule
+        do { schedule = try HuntSchedule(findingFile: url) } catch { throw .badFile(error.description) }
+        var hunt = self
+        let stopServers = hunt.startServers()
+        defer { stopServers() }
+        // With no plain run to learn from, a hang is known in seconds as a hunt knows it
+        // (``StepBound/learnt(slowestPlainMs:)``); a slow answer below that is still judged
+        // by `recovered-within`, and a hang is confirmed at the full timeout.
+        let runner = HuntRunner(options: hunt.options, seed: seed, jobs: jobs, remotes: options.target.declaration.remotes.map(\.name).sorted())
+            .bounded(by: .learnt(slowestPlainMs: 0))
+        let shrinker = FindingShrinker(runner: runner, writer: FindingWriter(runner: runner, directory: foundDirectory, path: foundPath))
+        guard let written = try shrinker.shrinkAgain(schedule, name: url.deletingPathExtension().lastPathComponent, since: start,
+                                                     deadline: start + (budget ?? .seconds(600)), progress: progress) else { return nil }
+        return (written.finding, written.report)
+    }
+
     /// Workers forked from servers started once (AFL's fork server), `jobs` of them, their
     /// logs in a scratch folder that goes with them; remotes started ahead of the cases
     /// that take them (``RemotePool``), their folders in the same.
     /// Returns what stops them.
-    mutating func startServers() -> () -> Void {
+    private mutating func startServers() -> () -> Void {
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
         options.forkServers = pool
@@ -131,102 +142,4 @@ package struct Hunter {
             if let logs { try? FileManager.default.removeItem(at: logs) }
         }
     }
-
-    /// The first schedule to fail one distinct way, and what shrinking it may cost.
-    struct Failing {
-        var failure: HuntOracle.Failure
-        var schedule: HuntSchedule
-        var report: CaseReport
-
-        var cost: HuntBudget.ShrinkCost { HuntBudget.ShrinkCost(steps: schedule.steps.count, caseMs: report.durationMs) }
-    }
-
-    /// A hang known in seconds: within a hunt and its shrinking (``StepBound/learnt(slowestLaunchMs:slowestActionMs:)``
-    /// from the plain run; a file shrunk on with no plain run, from none).
-    /// A slow answer below that is still judged by `recovered-within`; a hang is confirmed
-    /// at the full timeout.
-    static func stepBound(slowestPlainMs: Int) -> StepBound { .learnt(slowestPlainMs: slowestPlainMs) }
-
-    /// The schedule index of this hunt's `offset`-th schedule (its shard's share).
-    func index(ofOffset offset: Int) -> Int {
-        guard let (index, count) = shard else { return offset }
-        return offset * count + (index - 1)
-    }
-
-    /// Runs a schedule; one Chaos could not run (a worker that did not start) runs once
-    /// more before it is counted as errored: a harness's hiccup is not the app's failure,
-    /// and must not end a night's hunt with exit 2 — nor be hidden when it repeats.
-    func runSchedule(_ schedule: HuntSchedule) -> Ran {
-        guard var report = runCase(schedule) else { return Ran(report: nil, failure: nil) }
-        if report.verdict == .errored, let again = runCase(schedule) { report = again }
-        return Ran(report: report, failure: judge(schedule, report))
-    }
-
-    /// How a schedule's report failed the oracle.
-    func judge(_ schedule: HuntSchedule, _ report: CaseReport) -> HuntOracle.Failure? {
-        HuntOracle.failure(of: report, steps: schedule.steps, remotes: remotes)
-    }
-
-    /// Runs one schedule as a case; nil when the format or the target refuses it (a
-    /// candidate of the shrinker that dropped what another step needs).
-    func runCase(_ schedule: HuntSchedule, name: String? = nil, file: String? = nil) -> CaseReport? {
-        let name = name ?? schedule.caseName
-        guard schedule.isWellFormed else { return nil }
-        let scenario: Scenario
-        do {
-            scenario = try schedule.scenario(name: name, summary: "Schedule \(schedule.index) of hunt seed \(seed).", file: file ?? "hunt/\(name).yaml")
-        } catch {
-            Self.debug("schedule \(schedule.index) refused: \(error)")
-            return nil
-        }
-        let problems = ScenarioTargetCheck.problems(scenario, target: options.target.declaration)
-        guard problems.isEmpty else {
-            Self.debug("schedule \(schedule.index) refused by the target: \(problems)")
-            return nil
-        }
-        return CaseRunner(scenario: scenario, options: caseOptions).run()
-    }
-
-    /// Runs schedules `jobs` at a time, their reports in order.
-    func runSchedules(_ schedules: [HuntSchedule], jobs: Int? = nil) -> [CaseReport?] {
-        var reports = [CaseReport?](repeating: nil, count: schedules.count)
-        TrialPool<HuntSchedule, CaseReport?>(jobs: jobs ?? self.jobs).run(
-            trial: { $0 < schedules.count ? schedules[$0] : nil },
-            run: { runCase($0) },
-            consume: { index, _, report in
-                reports[index] = report
-                return true
-            })
-        return reports
-    }
-
-    /// `CHAOS_HUNT_DEBUG=1`: why a schedule was refused or errored, on stderr.
-    static func debug(_ text: @autoclosure () -> String) {
-        guard ProcessInfo.processInfo.environment["CHAOS_HUNT_DEBUG"] != nil else { return }
-        FileHandle.standardError.write(Data((text() + "\n").utf8))
-    }
-
-    /// Makes the findings' folder, and removes the findings an earlier hunt wrote there
-    /// (recognised by their summary): a file of anyone else is never touched.
-    private func makeFoundDirectory() throws(Problem) {
-        do {
-            try FileManager.default.createDirectory(at: foundDirectory, withIntermediateDirectories: true)
-        } catch {
-            throw .cannotWrite("cannot make \(foundPath) for the findings: \(error.localizedDescription)")
-        }
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: foundDirectory.path)) ?? []
-        for name in names where name.hasSuffix(".yaml") {
-            let file = foundDirectory.appendingPathComponent(name)
-            guard let text = try? String(contentsOf: file, encoding: .utf8), Self.wroteByHunt(text) else { continue }
-            try? FileManager.default.removeItem(at: file)
-        }
-    }
-
-    /// Whether a scenario file's text is a finding a hunt wrote.
-    package static func wroteByHunt(_ text: String) -> Bool {
-        let body = text.split(separator: "\n", omittingEmptySubsequences: false).drop { $0.hasPrefix("#") }
-        return body.first?.hasPrefix("name: ") == true && text.contains("\nsummary: \"\(findingSummaryPrefix)")
-    }
-
-    static let findingSummaryPrefix = "Found by chaos hunt"
 }
