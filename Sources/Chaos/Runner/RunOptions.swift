@@ -27,7 +27,7 @@ package struct RunOptions: Sendable {
     /// the case's timeout. Nil: only the case's timeout bounds a step.
     package var stepBound: StepBound?
     /// How long a failed read is asked again at most, when shorter than the scenario's
-    /// `recovered-within` (a hunt's shrink: ``Hunter/recoveryCap(slowestRecoveryMs:bound:)``).
+    /// `recovered-within` (a hunt's shrink: ``FindingShrinker/recoveryCap(slowestRecoveryMs:bound:)``).
     /// Nil: the scenario's bound.
     package var recoveryPollCap: Duration?
     /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.

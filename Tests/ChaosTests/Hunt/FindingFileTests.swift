@@ -52,7 +52,7 @@ import Testing
         let read = try HuntSchedule(findingFile: url)
         #expect(read.steps == Self.schedule.steps)
         #expect(read.seed == 321 && read.system == "favorites")
-        #expect(Hunter.wroteByHunt(text), "a finding with its comments is still recognised as a hunt's")
+        #expect(FindingWriter.wroteByHunt(text), "a finding with its comments is still recognised as a hunt's")
     }
 
     @Test func aScenarioAHuntNeverWritesIsRefusedByItsLine() throws {

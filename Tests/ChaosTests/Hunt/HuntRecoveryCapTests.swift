@@ -7,9 +7,9 @@ import Testing
 /// what the shrunk file shows is then run at the 5 s itself.
 @Suite struct HuntRecoveryCapTests {
     @Test func theCapIsThreeTimesTheSlowestRecoveryAndAtLeastASecond() {
-        #expect(Hunter.recoveryCap(slowestRecoveryMs: 0) == .seconds(1), "no schedule recovered slowly: a second")
-        #expect(Hunter.recoveryCap(slowestRecoveryMs: 800) == .milliseconds(2_400))
-        #expect(Hunter.recoveryCap(slowestRecoveryMs: 2_000) == nil, "an app that backs off keeps the whole bound")
+        #expect(FindingShrinker.recoveryCap(slowestRecoveryMs: 0) == .seconds(1), "no schedule recovered slowly: a second")
+        #expect(FindingShrinker.recoveryCap(slowestRecoveryMs: 800) == .milliseconds(2_400))
+        #expect(FindingShrinker.recoveryCap(slowestRecoveryMs: 2_000) == nil, "an app that backs off keeps the whole bound")
     }
 
     /// The Notes example's fragile variant never recovers a store whose pages were zeroed:

@@ -13,10 +13,10 @@ import Testing
                         StepRecord(index: 3, label: "do orders.add", startMs: 401, durationMs: 2_000, outcome: .ok),
                         StepRecord(index: 4, label: "launch", startMs: 2_401, durationMs: 10_000, outcome: .ok)]
         let bound = StepBound(launch: .seconds(6), action: .seconds(6))
-        let raised = Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps)
+        let raised = FindingShrinker.stepBound(bound, pastTheStepsOf: report, steps: steps)
         #expect(raised.launch == .seconds(16), "a launch that waits out a 10 s connect timeout, half as long again and a second")
         #expect(raised.action == .seconds(6), "no action was slow: its bound stays")
-        #expect(Hunter.stepBound(StepBound(launch: .seconds(30), action: .seconds(6)), pastTheStepsOf: report, steps: steps).launch == .seconds(30),
+        #expect(FindingShrinker.stepBound(StepBound(launch: .seconds(30), action: .seconds(6)), pastTheStepsOf: report, steps: steps).launch == .seconds(30),
                 "a bound is never lowered")
     }
 
@@ -39,10 +39,10 @@ import Testing
                         StepRecord(index: 3, label: "do orders.add", startMs: 201, durationMs: 19_900, outcome: .timedOut,
                                    detail: "hung: no answer to 'orders.add' in 19.9 s, until the case's timeout")]
         let bound = StepBound(launch: .seconds(6), action: .seconds(6))
-        #expect(Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound)
+        #expect(FindingShrinker.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound)
         report.steps[2].outcome = .error
         report = ReportSample.hung(report, during: "orders.add")
-        #expect(Hunter.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound, "a hang under a bound is no answer either")
+        #expect(FindingShrinker.stepBound(bound, pastTheStepsOf: report, steps: steps) == bound, "a hang under a bound is no answer either")
     }
 
     /// A hang's shrink waits out one candidate that still hangs a round: its bound is
@@ -57,14 +57,14 @@ import Testing
                                    detail: "hung: no answer to 'orders.add' in 6.0 s, until the bound on one step learnt from a plain run")]
         report = ReportSample.hung(report, during: "orders.add")
         let hunt = StepBound(launch: .seconds(25), action: .seconds(6))
-        let short = Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false)
+        let short = FindingShrinker.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false)
         #expect(short == StepBound(launch: .seconds(3), action: .seconds(3)), "quick answers: the floor, the hung step not counted")
-        #expect(Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: true).launch == .seconds(25),
+        #expect(FindingShrinker.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: true).launch == .seconds(25),
                 "a launch that hung keeps the hunt's bound: it may be a connect timeout that answers")
         // An app that backs off 2 s before it retries: ten times that is past the hunt's bound.
         report.steps[2].durationMs = 2_000
-        #expect(Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false).action == .seconds(6))
+        #expect(FindingShrinker.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false).action == .seconds(6))
         report.steps[2].durationMs = 450
-        #expect(Hunter.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false).action == .milliseconds(4_500))
+        #expect(FindingShrinker.hangShrinkBound(hunt, report: report, steps: steps, struckLaunch: false).action == .milliseconds(4_500))
     }
 }

@@ -54,7 +54,7 @@ import Testing
             atAStep = failure?.isAtAStep
             causes = FaultsAtWork(report: report, steps: steps, remotes: ["postgres"]).causes.map(\.phrase)
             hungStep = HuntShrinker.hungStep(of: report)
-            let slowest = Hunter.slowestAnswers(in: report, steps: steps)
+            let slowest = FindingShrinker.slowestAnswers(in: report, steps: steps)
             self.slowest = [slowest.launchMs, slowest.actionMs]
             tallies = SweepTally.kinds(of: report)
             notReached = report.expectations.map(\.wasNotReached)

@@ -78,7 +78,7 @@ struct HuntShrinker {
                     let reports = evaluate(batch)
                     best.runs += reports.filter { $0 != nil }.count
                     for (candidate, report) in zip(batch, reports) {
-                        Hunter.debug("shrink \(best.schedule.steps.count) steps: candidate of \(candidate.steps.count) "
+                        HuntRunner.debug("shrink \(best.schedule.steps.count) steps: candidate of \(candidate.steps.count) "
                             + (report.map { "\(judge(candidate, $0)?.signature ?? "passes") in \($0.durationMs) ms" } ?? "not run"))
                     }
                     let kept = zip(batch, reports).first { candidate, report in report.map { failure.sameCore(judge(candidate, $0)) } ?? false }

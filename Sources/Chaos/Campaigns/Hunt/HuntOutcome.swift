@@ -35,7 +35,7 @@ package struct HuntOutcome: Sendable {
     }
 
     /// Counts one schedule's result.
-    mutating func count(_ schedule: HuntSchedule, _ ran: Hunter.Ran) {
+    mutating func count(_ schedule: HuntSchedule, _ ran: HuntRunner.Ran) {
         schedules += 1
         guard let report = ran.report else {
             errored += 1
@@ -49,7 +49,7 @@ package struct HuntOutcome: Sendable {
         if report.verdict == .errored {
             errored += 1
             firstError = firstError ?? "schedule \(schedule.index): \(report.error ?? "errored")"
-            Hunter.debug("schedule \(schedule.index) errored: \(report.error ?? "")")
+            HuntRunner.debug("schedule \(schedule.index) errored: \(report.error ?? "")")
         }
         if let failure = ran.failure {
             failedSchedules += 1

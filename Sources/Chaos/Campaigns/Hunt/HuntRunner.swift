@@ -1,0 +1,102 @@
+import ChaosTarget
+import Foundation
+
+/// Runs a hunt's schedules as cases, `jobs` at a time, and judges them by the oracle:
+/// what the discovery, the rounds, the shrinking and the confirmation all run through.
+/// Its options are the ones every case runs with — the schedule's own seed, never the
+/// hunt's, and the hunt's bound on a step (``bounded(by:)``).
+struct HuntRunner {
+    var options: RunOptions
+    let seed: UInt64
+    let jobs: Int
+    /// The target's remotes (what a network fault that names none acts on), once discovered.
+    let remotes: [String]
+
+    init(options: RunOptions, seed: UInt64, jobs: Int, remotes: [String] = []) {
+        var options = options
+        options.seed = nil
+        self.options = options
+        self.seed = seed
+        self.jobs = jobs
+        self.remotes = remotes
+    }
+
+    /// What a schedule came to.
+    struct Ran: Sendable {
+        var report: CaseReport?
+        var failure: HuntOracle.Failure?
+    }
+
+    /// The same runner, each step of its cases held to `bound` (nil: the case's timeout alone).
+    func bounded(by bound: StepBound?) -> HuntRunner {
+        var runner = self
+        runner.options.stepBound = bound
+        return runner
+    }
+
+    /// Runs a schedule; one Chaos could not run (a worker that did not start) runs once
+    /// more before it is counted as errored: a harness's hiccup is not the app's failure,
+    /// and must not end a night's hunt with exit 2 — nor be hidden when it repeats.
+    func runSchedule(_ schedule: HuntSchedule) -> Ran {
+        guard var report = runCase(schedule) else { return Ran(report: nil, failure: nil) }
+        if report.verdict == .errored, let again = runCase(schedule) { report = again }
+        return Ran(report: report, failure: judge(schedule, report))
+    }
+
+    /// How a schedule's report failed the oracle.
+    func judge(_ schedule: HuntSchedule, _ report: CaseReport) -> HuntOracle.Failure? {
+        HuntOracle.failure(of: report, steps: schedule.steps, remotes: remotes)
+    }
+
+    /// The scenario a schedule runs as, named for its index.
+    func scenario(of schedule: HuntSchedule) throws(ScenarioError) -> Scenario {
+        try schedule.scenario(name: schedule.caseName, summary: "Schedule \(schedule.index) of hunt seed \(seed).",
+                              file: "hunt/\(schedule.caseName).yaml")
+    }
+
+    /// Runs one schedule as a case; nil when the format or the target refuses it (a
+    /// candidate of the shrinker that dropped what another step needs).
+    func runCase(_ schedule: HuntSchedule) -> CaseReport? {
+        guard schedule.isWellFormed else { return nil }
+        let scenario: Scenario
+        do { scenario = try self.scenario(of: schedule) } catch {
+            Self.debug("schedule \(schedule.index) refused: \(error)")
+            return nil
+        }
+        let problems = ScenarioTargetCheck.problems(scenario, target: options.target.declaration)
+        guard problems.isEmpty else {
+            Self.debug("schedule \(schedule.index) refused by the target: \(problems)")
+            return nil
+        }
+        return CaseRunner(scenario: scenario, options: options).run()
+    }
+
+    /// Runs schedules `jobs` at a time, their reports in order.
+    func runSchedules(_ schedules: [HuntSchedule], jobs: Int? = nil) -> [CaseReport?] {
+        Self.inOrder(schedules.count, jobs: jobs ?? self.jobs) { runCase(schedules[$0]) }
+    }
+
+    /// A shrinker whose candidates are this runner's cases, judged by its oracle.
+    func shrinker(deadline: ContinuousClock.Instant) -> HuntShrinker {
+        HuntShrinker(evaluate: { runSchedules($0) }, judge: judge, jobs: jobs, deadline: deadline)
+    }
+
+    /// Runs `count` cases `jobs` at a time, their reports in index order.
+    static func inOrder(_ count: Int, jobs: Int, run: (Int) -> CaseReport?) -> [CaseReport?] {
+        var reports = [CaseReport?](repeating: nil, count: count)
+        TrialPool<Int, CaseReport?>(jobs: jobs).run(
+            trial: { $0 < count ? $0 : nil },
+            run: run,
+            consume: { index, _, report in
+                reports[index] = report
+                return true
+            })
+        return reports
+    }
+
+    /// `CHAOS_HUNT_DEBUG=1`: why a schedule was refused or errored, on stderr.
+    static func debug(_ text: @autoclosure () -> String) {
+        guard ProcessInfo.processInfo.environment["CHAOS_HUNT_DEBUG"] != nil else { return }
+        FileHandle.standardError.write(Data((text() + "\n").utf8))
+    }
+}
