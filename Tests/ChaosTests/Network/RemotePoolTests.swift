@@ -45,7 +45,7 @@ import Testing
         try #require(ready.count == 1)
         for entry in ready {
             kill(entry.pid, SIGKILL)
-            #expect(ChildProcess.awaitEnd(of: entry.pid, deadline: .now + .seconds(10)))
+            #expect(SpawnedChildren.awaitEnd(of: entry.pid, deadline: .now + .seconds(10)))
         }
         #expect(pool.take(Self.registry) == nil, "an ended server is retired, not handed over")
         pool.settle()
