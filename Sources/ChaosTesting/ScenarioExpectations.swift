@@ -86,8 +86,7 @@ public func expectPassesCheck(
     guard selection.declaration.workload != nil else {
         throw ChaosTestingError("\(selection.name) declares no workload: add `static let workload` to its ChaosTarget")
     }
-    var runOptions = RunOptions(target: selection, seed: nil, keepScratch: false)
-    runOptions.reproducePrefix = ["chaos", "check", "--only"]
+    let runOptions = RunOptions(target: selection, seed: nil, keepScratch: false)
     let scenarios = try CheckCatalog.scenarios(for: selection.declaration).filter { CheckCatalog.applies($0, to: selection.declaration) }
     var check = StorageCheck(catalog: scenarios, options: runOptions, command: "ChaosTesting")
     check.only = Set(only)

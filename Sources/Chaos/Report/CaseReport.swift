@@ -71,6 +71,9 @@ package struct CaseReport: Codable, Sendable, Equatable {
     @ExplicitNull package var logs: [LogEntry]?
     /// Records logged past the most a case keeps (``LogEntry/keptPerCase``); null when none.
     @ExplicitNull package var logsDropped: Int?
+    /// The fault points the app's code reached, when the case counted them (a hunt's
+    /// plain first run); nil otherwise.
+    package var pointsReached: [String]?
     /// A hunt's finding: what happened, in one paragraph built from the evidence (the
     /// same words as its finding's `explanation`); nil for any other case.
     @ExplicitNull package var explanation: String?

@@ -16,13 +16,15 @@ extension CaseRunner {
         report.leftBehind = leftBehind.isEmpty ? nil : leftBehind
         report.logs = log.evidence.logs.isEmpty ? nil : log.evidence.logs
         report.logsDropped = log.evidence.logsDropped == 0 ? nil : log.evidence.logsDropped
+        report.pointsReached = log.pointsHit.isEmpty ? nil : log.pointsHit.sorted()
         return report
     }
 
-    /// The command line that reproduces this case: `chaos run SUBJECT` (or the
-    /// catalog's `chaos check --only NAME`), its seed, variant, options and target.
+    /// The command line that reproduces this case: `chaos run SUBJECT` (a case of the
+    /// storage catalog: `chaos check --only NAME`), its seed, variant, options and target.
     var reproduceCommand: String {
-        let head = options.reproducePrefix.map { $0 + [scenario.name] } ?? ["chaos", "run", ScenarioLoader.subject(of: scenario)]
+        let head = scenario.origin == .storageCatalog ? ["chaos", "check", "--only", scenario.name]
+            : ["chaos", "run", ScenarioLoader.subject(of: scenario)]
         return (head + ["--seed", String(seed), "--variant", options.variant] + options.reproduceExtras)
             .map(ShellWords.quoted).joined(separator: " ")
     }

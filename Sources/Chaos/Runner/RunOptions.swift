@@ -14,9 +14,6 @@ package struct RunOptions: Sendable {
     package var scratchRoot: URL
     /// Target options that override the scenario's own (`--option synchronous=off`).
     package var optionOverrides: [String: String] = [:]
-    /// How a case's reproduce line begins, before the scenario's name: `chaos check
-    /// --only` for the storage catalog; nil: `chaos run` and the scenario's name or file.
-    package var reproducePrefix: [String]?
     /// Starts the workers instead of ``worker``: a test's app without a process.
     var launcher: (any WorkerLauncher & Sendable)?
     /// Ask every worker to name the fault points it hits (``CaseLog/pointsHit``): the

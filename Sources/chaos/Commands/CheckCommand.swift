@@ -52,12 +52,11 @@ struct CheckCommand: ParsableCommand {
         }
         try output.prepare()
         try choice.check([], options: cases.overrides)
-        var options = cases.runOptions(choice)
+        let options = cases.runOptions(choice)
         guard choice.declaration.workload != nil else {
             throw CommandFailure("chaos check: \(options.target.name) declares no workload: add `static let workload: Workload? = "
                 + "Workload(write: \"...\", read: \"...\")` to its ChaosTarget (docs/TARGETS.md)", .usage)
         }
-        options.reproducePrefix = ["chaos", "check", "--only"]
         try runCatalog(catalog, options, count: only.isEmpty ? names.count : only.count)
     }
 

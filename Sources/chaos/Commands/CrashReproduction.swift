@@ -78,7 +78,7 @@ struct CrashReproduction {
 
     /// The catalogs that fit the target, run on it; the cases whose trap matches, best first.
     private func fromCatalogs(_ choice: TargetSelection, signature: CrashSignature) throws -> [(report: CaseReport, match: CrashMatch)] {
-        var options = RunOptions(target: choice, seed: nil, keepScratch: false)
+        let options = RunOptions(target: choice, seed: nil, keepScratch: false)
         var cases: [CaseReport] = []
         let command = "chaos reproduce --from-crash \(log)"
         if let own = try CommandFailure.usage({ try choice.catalog?.scenarios() }) {
@@ -92,7 +92,6 @@ struct CrashReproduction {
                 .filter { CheckCatalog.applies($0, to: choice.declaration) }
             print("running the storage catalog (\(StorageCheck.caseNames(of: catalog).count) cases, as chaos check) on \(choice.name), "
                 + "variant \(choice.variant)…")
-            options.reproducePrefix = ["chaos", "check", "--only"]
             var check = StorageCheck(catalog: catalog, options: options, command: command)
             check.jobs = jobs
             cases += check.run().cases

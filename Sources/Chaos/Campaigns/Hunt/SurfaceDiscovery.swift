@@ -38,14 +38,13 @@ struct SurfaceDiscovery {
             run: { schedule in
                 guard let scenario = try? schedule.scenario(name: "hunt-plain-\(schedule.index)", summary: "plain run", file: "hunt/plain.yaml"),
                       ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return ([], (0, 0)) }
-                let plain = CaseRunner(scenario: scenario, options: countingOptions)
-                _ = plain.run()
+                let plain = CaseRunner(scenario: scenario, options: countingOptions).run()
                 // Step records are numbered from 1, in the schedule's order.
                 func slowest(_ kind: (HuntStep) -> Bool) -> Int {
-                    plain.log.steps.filter { schedule.steps.indices.contains($0.index - 1) && kind(schedule.steps[$0.index - 1]) }
+                    plain.steps.filter { schedule.steps.indices.contains($0.index - 1) && kind(schedule.steps[$0.index - 1]) }
                         .map(\.durationMs).max() ?? 0
                 }
-                return (plain.log.pointsHit, (slowest { $0 == .launch }, slowest { if case .action = $0 { true } else { false } }))
+                return (Set(plain.pointsReached ?? []), (slowest { $0 == .launch }, slowest { if case .action = $0 { true } else { false } }))
             },
             consume: { _, _, result in
                 points.formUnion(result.0)
