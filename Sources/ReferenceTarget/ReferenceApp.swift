@@ -1,4 +1,5 @@
 import ChaosTarget
+import SystemUnderTest
 
 /// The reference app, as an executable that hosts it (`chaos`) serves it: its workers,
 /// its remote and its declaration (read in the host's own process, where it is compiled
@@ -26,6 +27,10 @@ package enum ReferenceApp {
         }
         return nil
     }
+
+    /// The variant the reference app's crash reports come from: the code the seeds
+    /// describe, with its traps: what `chaos reproduce --from-crash` runs without `--variant`.
+    package static let crashingVariant = AppVariant.legacy.rawValue
 
     /// What the reference app declares.
     @MainActor

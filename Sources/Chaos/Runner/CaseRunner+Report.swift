@@ -14,8 +14,7 @@ extension CaseRunner {
         report.options = targetOptions
         report.faults = measuredFaults ?? seams.effects(of: ledger)
         report.leftBehind = leftBehind.isEmpty ? nil : leftBehind
-        report.logs = log.evidence.logs.isEmpty ? nil : log.evidence.logs
-        report.logsDropped = log.evidence.logsDropped == 0 ? nil : log.evidence.logsDropped
+        (report.logs, report.logsDropped) = (log.evidence.logs.isEmpty ? nil : log.evidence.logs, log.evidence.logsDropped == 0 ? nil : log.evidence.logsDropped)
         report.pointsReached = log.pointsHit.isEmpty ? nil : log.pointsHit.sorted()
         return report
     }

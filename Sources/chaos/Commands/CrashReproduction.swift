@@ -2,19 +2,18 @@ import ArgumentParser
 import Chaos
 import ChaosTarget
 import Foundation
+import ReferenceTarget
 
 /// `chaos reproduce --from-crash`: a crash log in; a scenario that traps the same way
-/// out — at the same site, or with the same `Fatal error` message.
+/// out — at the same site, or with the same `Fatal error` message. What runs and what
+/// matched is the library's ``CrashCampaign``; this says it, writes the report and ends
+/// the process: 1 when the crash was reproduced, 0 when it was not (no finding).
 ///
 /// With `--scenarios`, the user's own scenarios are run on their target (on `--variant`
-/// when given, else on each variant it declares) and the matches run again. Without,
-/// nothing needs writing first: the catalogs that fit the target are run — the storage
-/// catalog as `chaos check` builds it for that target (and, for the built-in app, its
-/// own catalog too, for a target that ships one: the built-in app does) — on each variant; when no
-/// case traps that way, a hunt aimed at the crash (``HuntAim``: its message's words and
-/// its frames' names weigh the draws) runs within `--budget`, and the first schedule
-/// that traps the same way is shrunk and written beside the report as a scenario, with
-/// the `chaos run` line that reproduces it.
+/// when given, else on each variant it declares) and the matches run again. Without, the
+/// catalogs that fit the target run on each variant; when no case traps that way, a hunt
+/// aimed at the crash runs within `--budget`, and the first schedule that traps the same
+/// way is shrunk and written beside the report, with the `chaos run` line that reproduces it.
 struct CrashReproduction {
     var log: String
     var scenarios: [String]
@@ -30,31 +29,29 @@ struct CrashReproduction {
             }
             return text
         }
-        let signature = CrashSignature(log: text)
+        let campaign = CrashCampaign(log: text, command: "chaos reproduce --from-crash \(log)", jobs: jobs)
+        let signature = campaign.signature
         guard !signature.isEmpty else {
             // Input Chaos cannot use: bad usage, as a malformed scenario is.
             throw CommandFailure("chaos reproduce: the crash log has no Swift \"Fatal error\" line and no backtrace frame in "
                 + "project code: nothing to match", .usage)
         }
         print("crash log: \(signature.message.map { "\"\($0)\"" } ?? "no message")\(signature.site.map { " at \($0)" } ?? "")")
-        if !scenarios.isEmpty { return try fromScenarios(signature) }
+        if !scenarios.isEmpty { return try fromScenarios(campaign) }
         let variants = try self.variants()
-        // A crash log that names its site is reproduced at that site: a runtime message
-        // ("Unexpectedly found nil…") at some other line is another crash.
-        var elsewhere: [(report: CaseReport, match: CrashMatch)] = []
+        var elsewhere: [CrashCampaign.Match] = []
         for variant in variants {
             let choice = try TargetOptions.resolve(targetExec: target.targetExec, variant: variant)
-            let matches = try fromCatalogs(choice, signature: signature)
-            let atTheSite = matches.filter { signature.site == nil || $0.match != .message }
+            let matches = try CommandFailure.usage { () throws -> [CrashCampaign.Match] in try campaign.fromCatalogs(choice) { print($0) } }
+            let atTheSite = matches.filter { campaign.isAtTheSite($0.match) }
             if !atTheSite.isEmpty { return try found(atTheSite, on: choice) }
             elsewhere += matches
         }
         // No case of the catalogs traps that way: hunt for it, the budget shared by the variants.
-        let frames = text.split(separator: "\n").map(String.init).filter { $0.contains(".swift") }
         for (index, variant) in variants.enumerated() {
             let choice = try TargetOptions.resolve(targetExec: target.targetExec, variant: variant)
             let share = budget / (variants.count - index)
-            if try aimedHunt(choice, signature: signature, frames: frames, budget: share) { return }
+            if try aimedHunt(campaign, on: choice, budget: share) { return }
         }
         print("No catalog case, and no schedule hunted in \(ScenarioDuration.format(budget)), traps at \(signature.site ?? "that site or with that message").")
         for (report, _) in elsewhere {
@@ -65,46 +62,17 @@ struct CrashReproduction {
         // Not reproduced is no finding: exit 0, as docs/HUNT.md says (1 is for a crash reproduced).
     }
 
-    /// The variants to try: the one asked for; legacy for the built-in app (the code the
-    /// seeds' crash reports came from); else every variant the target declares.
+    /// The variants to try: the one asked for; for the built-in app, the one its crash
+    /// reports come from (``ReferenceApp/crashingVariant``); else every variant the target declares.
     private func variants() throws -> [String?] {
         if let variant = target.variant { return [variant] }
-        guard target.targetExec != nil else { return ["legacy"] }
+        guard target.targetExec != nil else { return [ReferenceApp.crashingVariant] }
         let declared = try target.resolve().variants
         return declared.isEmpty ? [nil] : declared
     }
 
-    // MARK: - The catalogs
-
-    /// The catalogs that fit the target, run on it; the cases whose trap matches, best first.
-    private func fromCatalogs(_ choice: TargetSelection, signature: CrashSignature) throws -> [(report: CaseReport, match: CrashMatch)] {
-        let options = RunOptions(target: choice, seed: nil, keepScratch: false)
-        var cases: [CaseReport] = []
-        let command = "chaos reproduce --from-crash \(log)"
-        if let own = try CommandFailure.usage({ try choice.catalog?.scenarios() }) {
-            print("running \(choice.name)'s own \(own.count) scenarios, variant \(choice.variant)…")
-            cases += SuiteRunner(options: options, command: command).run(own, jobs: jobs).cases
-        }
-        // The built-in app's own catalog found it at its site: the storage catalog need not run.
-        let atTheSite = cases.contains { report in report.trap.flatMap(signature.match).map { signature.site == nil || $0 != .message } ?? false }
-        if !atTheSite, choice.declaration.workload != nil {
-            let catalog = try CommandFailure.usage { try CheckCatalog.scenarios(for: choice.declaration) }
-                .filter { CheckCatalog.applies($0, to: choice.declaration) }
-            print("running the storage catalog (\(StorageCheck.caseNames(of: catalog).count) cases, as chaos check) on \(choice.name), "
-                + "variant \(choice.variant)…")
-            var check = StorageCheck(catalog: catalog, options: options, command: command)
-            check.jobs = jobs
-            cases += check.run().cases
-        }
-        let matched = cases.compactMap { report in report.trap.flatMap(signature.match).map { (report, $0) } }
-        // Best first; among equals, the order they ran in.
-        return matched.enumerated().sorted { lhs, rhs in
-            lhs.element.1 != rhs.element.1 ? lhs.element.1 > rhs.element.1 : lhs.offset < rhs.offset
-        }.map(\.element)
-    }
-
     /// Says which cases reproduce the crash, with their run lines, and writes their report.
-    private func found(_ matches: [(report: CaseReport, match: CrashMatch)], on choice: TargetSelection) throws {
+    private func found(_ matches: [CrashCampaign.Match], on choice: TargetSelection) throws {
         print("\(matches.count) case\(matches.count == 1 ? "" : "s") reproduce it, best first:")
         for (report, match) in matches {
             let trap = report.trap.map { " trap \($0.signalName)\($0.site.map { " at \($0)" } ?? "")" } ?? ""
@@ -123,19 +91,14 @@ struct CrashReproduction {
 
     /// Hunts for a schedule that traps the way the log says; true (after saying so and
     /// writing it) when one did.
-    private func aimedHunt(_ choice: TargetSelection, signature: CrashSignature, frames: [String], budget: Duration) throws -> Bool {
+    private func aimedHunt(_ campaign: CrashCampaign, on choice: TargetSelection, budget: Duration) throws -> Bool {
         guard choice.declaration.workload != nil else {
             print("\(choice.name) declares no workload: no hunt can be aimed at the crash (docs/TARGETS.md).")
             return false
         }
-        let options = RunOptions(target: choice, seed: nil, keepScratch: false)
         let found = (reportDir.hasSuffix("/") ? reportDir : reportDir + "/") + "found"
-        let seed = signature.huntSeed
-        var hunter = Hunter(options: options, seed: seed, foundDirectory: URL(fileURLWithPath: found), foundPath: found)
-        hunter.budget = budget
-        hunter.jobs = jobs
-        let lean = HuntAim(message: signature.message, frames: frames, actions: choice.declaration.actions)
-        hunter.aim = (lean, { trap in signature.match(trap).map { signature.site == nil || $0 != .message } ?? false })
+        let hunter = campaign.aimedHunter(choice, budget: budget, foundPath: found)
+        let (options, seed) = (RunOptions(target: choice, seed: nil, keepScratch: false), hunter.seed)
         print("no catalog case traps that way: hunting for it on \(choice.name), variant \(choice.variant), seed \(seed), "
             + "budget \(ScenarioDuration.format(budget))…")
         let console = HuntConsole()
@@ -158,7 +121,7 @@ struct CrashReproduction {
 
     // MARK: - The user's own scenarios
 
-    private func fromScenarios(_ signature: CrashSignature) throws {
+    private func fromScenarios(_ campaign: CrashCampaign) throws {
         let candidates = try CommandFailure.usage { try ScenarioLoader.resolve(all: scenarios, in: nil) }
         for variant in try variants() {
             let choice = try TargetOptions.resolve(targetExec: target.targetExec, variant: variant)
@@ -166,17 +129,14 @@ struct CrashReproduction {
             let options = RunOptions(target: choice, seed: nil, keepScratch: false)
             print("running \(candidates.count) scenario\(candidates.count == 1 ? "" : "s") on \(choice.name), "
                 + "variant \(choice.variant), to find the ones that trap the same way…")
-            let reports = SuiteRunner(options: options, command: "chaos reproduce --from-crash \(log)").run(candidates, jobs: jobs).cases
-            let matches = reports.compactMap { report in report.trap.flatMap(signature.match).map { (report, $0) } }
-                .enumerated().sorted { lhs, rhs in lhs.element.1 != rhs.element.1 ? lhs.element.1 > rhs.element.1 : lhs.offset < rhs.offset }
-                .map(\.element)
+            let matches = campaign.fromScenarios(candidates, options: options)
             if !matches.isEmpty { return try rerun(matches, candidates: candidates, options: options) }
         }
         print("No scenario traps at that site or with that message.")
         print("Drop --scenarios to run the storage catalog and hunt for it, or write a scenario (docs/SCENARIOS.md).")
     }
 
-    private func rerun(_ matches: [(report: CaseReport, match: CrashMatch)], candidates: [Scenario], options: RunOptions) throws {
+    private func rerun(_ matches: [CrashCampaign.Match], candidates: [Scenario], options: RunOptions) throws {
         print("\(matches.count) scenario\(matches.count == 1 ? "" : "s") reproduce it, best first:")
         for (report, match) in matches {
             let trap = report.trap.map { " trap \($0.signalName)\($0.site.map { " at \($0)" } ?? "")" } ?? ""
