@@ -10,7 +10,7 @@ extension AppStore {
         do {
             try fm.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
         } catch {
-            return try inMemory(reason: "cannot create data folder: \(error)", storeUntouched: true)
+            return try StoreFallbacks.inMemory(reason: "cannot create data folder: \(error)", storeUntouched: true)
         }
         // Read (and used up) before anything opens the store.
         let closedSound = CleanClose.consume(configuration)
@@ -31,12 +31,12 @@ extension AppStore {
             storeBlank = peek == .blank
             switch peek {
             case let .newer(unknown):
-                return try openNewerVersion(configuration, unknownMigrations: unknown)
+                return try StoreFallbacks.openNewerVersion(configuration, unknownMigrations: unknown)
             case .blank where backups.newestGood().map(StorePeek.holdsRecords) == true:
                 // No user action empties a store to nothing while its backup holds records.
                 return try recover(configuration, reason: "the store lost its content: it holds no tables, its backup holds the user's records")
             default:
-                if !hasWritePermission(storePath) { return try openReadOnly(configuration) }
+                if !StoreFallbacks.hasWritePermission(storePath) { return try StoreFallbacks.openReadOnly(configuration) }
             }
         }
 
@@ -79,12 +79,12 @@ extension AppStore {
                 // read for about 10 s before it gives up), would hold the launch for
                 // tens of seconds (found by `chaos hunt`: 40 s). Run on memory, the
                 // store untouched, and say so; the next launch opens it.
-                return try inMemory(reason: "the store is locked by another process: \(error)", storeUntouched: true)
+                return try StoreFallbacks.inMemory(reason: "the store is locked by another process: \(error)", storeUntouched: true)
             } catch where !StoreIntegrity.isDamage(error) {
                 if attempt < 2 { continue }
                 // The file is not damaged, so it is not quarantined. Show what can be
                 // read; change nothing.
-                return try openReadOnly(configuration, because: error)
+                return try StoreFallbacks.openReadOnly(configuration, because: error)
             } catch {
                 return try recover(configuration, reason: String(describing: error))
             }
@@ -155,7 +155,7 @@ extension AppStore {
             moved = try quarantine.isolate([configuration.storeURL, configuration.walURL, configuration.shmURL])
         } catch {
             // The damaged files cannot be moved: never overwrite them, run on memory.
-            return try inMemory(reason: "\(reason); quarantine failed: \(error)", storeUntouched: true)
+            return try StoreFallbacks.inMemory(reason: "\(reason); quarantine failed: \(error)", storeUntouched: true)
         }
         let damaged = moved.first { $0.lastPathComponent == configuration.fileName }
         let backups = StoreBackups(directory: configuration.backupDirectory, kept: configuration.backupsKept)
@@ -177,7 +177,7 @@ extension AppStore {
                 try? FileManager.default.removeItem(at: url)
             }
         }
-        var (memory, health) = try inMemory(reason: reason, storeUntouched: moved.isEmpty)
+        var (memory, health) = try StoreFallbacks.inMemory(reason: reason, storeUntouched: moved.isEmpty)
         health.quarantinedFiles = moved.map(\.path)
         return (memory, health)
     }
@@ -210,7 +210,7 @@ extension AppStore {
             return (pool, health)
         } catch {
             try? fm.removeItem(at: staging)
-            var (memory, health) = try inMemory(reason: "\(reason); restore failed: \(error)", storeUntouched: quarantined.isEmpty)
+            var (memory, health) = try StoreFallbacks.inMemory(reason: "\(reason); restore failed: \(error)", storeUntouched: quarantined.isEmpty)
             health.quarantinedFiles = quarantined.map(\.path)
             return (memory, health)
         }

@@ -3,8 +3,8 @@ import GRDB
 import GRDBSQLite
 
 /// The stores a launch settles for when the normal one cannot be had: read-only, the
-/// untouched store of a newer version, memory.
-extension AppStore {
+/// untouched store of a newer version, memory. ``AppStore`` falls back on them.
+enum StoreFallbacks {
     static func openReadOnly(
         _ configuration: StoreConfiguration, because cause: (any Error)? = nil
     ) throws(StoreUnavailableError) -> (any DatabaseWriter, StoreHealth) {
