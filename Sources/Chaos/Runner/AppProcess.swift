@@ -98,7 +98,7 @@ final class AppProcess {
         case let .ended(termination):
             self.worker = nil
             leftBehind += worker.endGroup()
-            throw ended(termination, stderr: worker.stderr, during: what, orderedCut: body.powerLoss)
+            throw ended(termination, stderr: worker.stderr, during: what, orderedCut: { if case let .powerLoss(order) = body.ask { order } else { nil } }())
         case .interrupted:
             self.worker = nil
             worker.kill()
@@ -137,7 +137,7 @@ final class AppProcess {
     /// Stops the app gracefully and waits for its worker to exit.
     func stop() throws(AppStop) {
         guard let worker else { return }
-        _ = try request(WorkerRequest(op: .stop))
+        _ = try request(WorkerRequest(.stop))
         let (termination, killed) = worker.waitForExit(deadline: min(clock.deadline, clock.now + .seconds(10)))
         self.worker = nil
         // The app is stopped: nothing it started may run on into the next launch.

@@ -19,7 +19,7 @@ extension CaseApp {
         let before = log.tracked
         defer { if let before, let after = log.tracked { log.actionSpans.append((before, after)) } }
         for _ in 0..<action.repeatCount {
-            guard var reply = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else { return cutByThePowerLoss(label) }
+            guard var reply = try ask(WorkerRequest(.perform(name, arguments: action.arguments))) else { return cutByThePowerLoss(label) }
             if reply.isRead == true { readActions.insert(name) }
             // Recovery as users mean it: a read that fails while the app is still getting
             // over a cleared fault (backing off, reconnecting) is asked again until it
@@ -28,12 +28,12 @@ extension CaseApp {
                 var poll = RecoveryPoll(bound: bound)
                 // An app getting over a fault for a while lets the pool start another trial.
                 let polling = clock.now
-                defer { TrialSlot.current?.working() }
+                defer { clock.slot?.working() }
                 while !reply.ok, let pause = poll.nextPause(since: log.recoverySince?.instant, now: clock.now) {
                     poll.failed(reply.userMessage ?? reply.error)
-                    if clock.now - polling >= TrialSlot.waitingAfter { TrialSlot.current?.waiting() }
+                    if clock.now - polling >= TrialSlot.waitingAfter { clock.slot?.waiting() }
                     Thread.sleep(forTimeInterval: Double(pause.wholeMilliseconds) / 1000)
-                    guard let again = try ask(WorkerRequest(op: .perform, name: name, arguments: action.arguments)) else { return cutByThePowerLoss(label) }
+                    guard let again = try ask(WorkerRequest(.perform(name, arguments: action.arguments))) else { return cutByThePowerLoss(label) }
                     reply = again
                 }
                 if !reply.ok { log.evidence.recoveryMissing = poll.missing(after: log.recoverySince?.what, last: reply.userMessage ?? reply.error) }

@@ -66,7 +66,7 @@ final class CaseApp {
     /// Every record of the app's data; nil when the app could not say (the gap is noted)
     /// or the power went out.
     func snapshot(purpose: String) throws(CaseEnd) -> [String: [String: String]]? {
-        guard let reply = try ask(WorkerRequest(op: .snapshot)) else { return nil }
+        guard let reply = try ask(WorkerRequest(.snapshot)) else { return nil }
         guard reply.ok, let snapshot = reply.snapshot else {
             log.evidence.evidenceGap = MissingEvidence(text: "\(purpose): the app could not read its data (\(reply.error ?? "no snapshot"))")
             return nil

@@ -6,10 +6,13 @@ struct CaseClock {
     let clock = ContinuousClock()
     let start: ContinuousClock.Instant
     let deadline: ContinuousClock.Instant
+    /// The pool's place of the case (nil outside a pool): given up over a long wait.
+    let slot: TrialSlot?
 
-    init(timeout: Duration) {
+    init(timeout: Duration, slot: TrialSlot? = nil) {
         start = clock.now
         deadline = start + timeout
+        self.slot = slot
     }
 
     var now: ContinuousClock.Instant { clock.now }
@@ -26,8 +29,8 @@ struct CaseClock {
     func wait(_ duration: Duration) {
         let until = min(now + duration, deadline)
         // A long wait lets the pool of a sweep or a hunt start another trial meanwhile.
-        if until - now >= TrialSlot.waitingAfter { TrialSlot.current?.waiting() }
-        defer { TrialSlot.current?.working() }
+        if until - now >= TrialSlot.waitingAfter { slot?.waiting() }
+        defer { slot?.working() }
         while now < until, !RunInterruption.requested {
             Thread.sleep(forTimeInterval: min(0.05, Double((until - now).wholeMilliseconds) / 1000))
         }

@@ -19,7 +19,7 @@ final class CaseLog {
     /// restart to be judged.
     var writesInRun = 0
     var faultsInRun = false
-    /// The fault points the app's workers hit, when the run counts them (``RunOptions/countPoints``).
+    /// The fault points the app's workers hit, when the run counts them (``CasePlan/countPoints``).
     var pointsHit: Set<String> = []
     /// The scenario step being run (its number), for the log records that come during it.
     var stepNumber = 0

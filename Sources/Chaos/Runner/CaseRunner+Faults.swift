@@ -40,7 +40,7 @@ extension CaseRunner {
     func recoveryPollBound(for name: String) -> Duration? {
         guard log.recoverySince != nil, standing.isEmpty, !seams.power.cutWaits,
               name == declaration.workload?.read || app.readActions.contains(name), let bound = scenario.recoveryBound else { return nil }
-        return options.recoveryPollCap.map { min(bound, $0) } ?? bound
+        return plan.recoveryPollCap.map { min(bound, $0) } ?? bound
     }
 
     var declaration: TargetDeclaration { options.target.declaration }

@@ -40,7 +40,7 @@ extension CaseRunner {
             if try app.stop().outcome == .powerLost { before = "the power went out while the app was stopping; then " }
         }
         try app.start()
-        if options.countPoints && !clean { _ = try app.ask(WorkerRequest(op: .countPoints)) }
+        if plan.countPoints && !clean { _ = try app.ask(WorkerRequest(.countPoints)) }
         let armed = try seams.launched(clean: clean, in: context)
         // A run launched while a fault stood outside the app (its network cut, its clock
         // moved) holds more than what it read from the disk, as a run with faults armed in it.
@@ -48,7 +48,7 @@ extension CaseRunner {
         let launchStart = clock.now
         log.evidence.health = nil
         log.startRecovery(at: launchStart, after: "the launch")
-        guard let reply = try app.ask(WorkerRequest(op: .launch)) else {
+        guard let reply = try app.ask(WorkerRequest(.launch)) else {
             return StepResult(.powerLost, "the power went out during the launch")
         }
         let took = (clock.now - launchStart).wholeMilliseconds

@@ -12,6 +12,7 @@ import ChaosTarget
 package final class CaseRunner {
     let scenario: Scenario
     let options: RunOptions
+    let plan: CasePlan
     let seed: UInt64
     let clock: CaseClock
     var scratch: URL
@@ -38,16 +39,16 @@ package final class CaseRunner {
         CaseFiles(scratch: scratch, hostDataDirectory: seams.hostView(of: CaseFiles.dataDirectory(in: scratch)), declared: declaration.files)
     }
 
-    package init(scenario: Scenario, options: RunOptions) {
+    package init(scenario: Scenario, options: RunOptions, plan: CasePlan = CasePlan()) {
         ControllerSignals.ignoreBrokenPipes()
         self.scenario = scenario.bound(to: options.target.declaration)
-        self.options = options
+        (self.options, self.plan) = (options, plan)
         seed = options.seed ?? scenario.seed
-        clock = CaseClock(timeout: scenario.timeout)
+        clock = CaseClock(timeout: scenario.timeout, slot: plan.slot)
         scratch = options.scratchRoot
         seams = CaseSeams(declaration: options.target.declaration)
         let question = CleanLaunch.Question(options: options, scenario: self.scenario, seed: seed)
-        cleanLaunch = options.launcher == nil ? options.target.cleanLaunch.map { learner in { learner.records(for: question) } } : nil
+        cleanLaunch = plan.launcher == nil ? options.target.cleanLaunch.map { learner in { learner.records(for: question) } } : nil
     }
 
     /// The report of a case Ctrl-C kept from starting.
@@ -70,11 +71,11 @@ package final class CaseRunner {
         defer { cleanUp() }
         do {
             try seams.setUp(for: scenario, in: SeamSetting(scratch: scratch, dataDirectory: files.dataDirectory, deadline: clock.deadline,
-                                                           mark: scratch.lastPathComponent, remotes: options.remotePool))
+                                                           mark: scratch.lastPathComponent, remotes: plan.remotePool))
         } catch {
             return report(verdict: error.verdict.0, error: error.verdict.1)
         }
-        do { try options.start?.lay(in: files.hostDataDirectory, log: log) } catch {
+        do { try plan.start?.lay(in: files.hostDataDirectory, log: log) } catch {
             return report(verdict: .errored, error: "cannot start from the crash image: \(error)")
         }
         app = CaseApp(process: makeAppProcess(), log: log, clock: clock)
@@ -87,11 +88,9 @@ package final class CaseRunner {
     func makeAppProcess() -> AppProcess {
         let context = TargetContext(dataDirectory: files.dataDirectory, variant: options.variant, options: targetOptions, seed: seed,
                                     remotes: seams.network.addresses)
-        let launcher = if let own = options.launcher { own } else {
-            seams.launcher(for: options.worker, forkServers: options.forkServers, leftovers: leftovers)
-        }
+        let launcher: any WorkerLauncher = if let own = plan.launcher { own } else { seams.launcher(for: options.worker, plan: plan, leftovers: leftovers) }
         let listeners = seams.listeners(log: log, ledger: ledger, clock: clock)
-        return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, listeners: listeners, stepBound: options.stepBound)
+        return AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, listeners: listeners, stepBound: plan.stepBound)
     }
 
     /// The target options of every launch: the scenario's, then the run's overrides.

@@ -48,11 +48,11 @@ final class CaseSeams {
 
 
     /// Workers of `command` started inside every seam, through the seams' hooks.
-    func launcher(for command: WorkerCommand, forkServers: ForkServerPool?, leftovers: ProcessLeftovers?) -> any WorkerLauncher {
+    func launcher(for command: WorkerCommand, plan: CasePlan, leftovers: ProcessLeftovers?) -> any WorkerLauncher {
         ProcessWorkerLauncher(command: wrap(command),
                               willStart: { [self] in try workerStarting(processStart: $0) },
                               didStart: { [self] pid in workerStarted(pid: pid) },
-                              forkServers: servesOneCaseOnly ? nil : forkServers, leftovers: leftovers)
+                              forkServers: servesOneCaseOnly ? nil : plan.forkServers, leftovers: leftovers, slot: plan.slot)
     }
 
     /// Whether the worker command is this case's alone: in the case's tmpfs namespace (its

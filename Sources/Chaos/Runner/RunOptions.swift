@@ -14,27 +14,6 @@ package struct RunOptions: Sendable {
     package var scratchRoot: URL
     /// Target options that override the scenario's own (`--option synchronous=off`).
     package var optionOverrides: [String: String] = [:]
-    /// Starts the workers instead of ``worker``: a test's app without a process.
-    var launcher: (any WorkerLauncher & Sendable)?
-    /// Ask every worker to name the fault points it hits (``CaseLog/pointsHit``): the
-    /// plain first run of `chaos hunt`.
-    package var countPoints = false
-    /// The longest one launch, or one other request, may take before the app counts as
-    /// hung (a hunt's or a sweep's bound, learnt from its plain run): a hang known in seconds, not at
-    /// the case's timeout. Nil: only the case's timeout bounds a step.
-    package var stepBound: StepBound?
-    /// How long a failed read is asked again at most, when shorter than the scenario's
-    /// `recovered-within` (a hunt's shrink: ``FindingShrinker/recoveryCap(slowestRecoveryMs:bound:)``).
-    /// Nil: the scenario's bound.
-    package var recoveryPollCap: Duration?
-    /// Fork servers for the workers of ``worker`` (a sweep's trials); nil: spawn each.
-    package var forkServers: ForkServerPool?
-    /// The remotes a sweep's or a hunt's cases take already listening; nil: each case
-    /// starts its own.
-    package var remotePool: RemotePool?
-    /// Where a case starts from instead of an empty data folder: a crash image
-    /// (``CrashImages``), and the writes the app had told before that cut.
-    var start: CaseStart?
 
     package init(target: TargetSelection, seed: UInt64?, keepScratch: Bool,
                  scratchRoot: URL = FileManager.default.temporaryDirectory) {
@@ -64,35 +43,4 @@ extension RunOptions {
         if let path = target.targetExec { words += ["--target-exec", path] }
         return words
     }
-}
-
-/// A hunt's or a sweep's bound on one step, for launches and for everything else apart: a launch may
-/// legitimately wait out a library's connect timeout (10 s for postgres-nio) where an
-/// action that waits that long is stuck.
-package struct StepBound: Sendable, Equatable {
-    package var launch: Duration
-    package var action: Duration
-
-    package init(launch: Duration, action: Duration) {
-        self.launch = launch
-        self.action = action
-    }
-
-    /// The bound learnt from a plain run whose slowest launch or action took
-    /// `slowestPlainMs`: ten times as long, and never less than 6 s (a hunt's and a
-    /// sweep's; a sweep raises it to its oracle's bound).
-    package static func learnt(slowestPlainMs: Int) -> StepBound {
-        learnt(slowestLaunchMs: slowestPlainMs, slowestActionMs: slowestPlainMs)
-    }
-
-    /// The same, a launch's and an action's each from their own slowest: an app whose
-    /// launch is slow (a database made on a server, a connection) keeps quick actions,
-    /// and a hang at one is known in seconds, not at the case's limit.
-    package static func learnt(slowestLaunchMs: Int, slowestActionMs: Int) -> StepBound {
-        StepBound(launch: max(Duration.seconds(6), .milliseconds(slowestLaunchMs * 10)),
-                  action: max(Duration.seconds(6), .milliseconds(slowestActionMs * 10)))
-    }
-
-    /// The bound on a request of `op`.
-    func bound(of op: WorkerOperation) -> Duration { op == .launch ? launch : action }
 }

@@ -70,12 +70,17 @@ struct ProcessWorkerLauncher: WorkerLauncher {
     var forkServers: ForkServerPool?
     /// What finds what the case's workers leave running (``ProcessLeftovers``).
     var leftovers: ProcessLeftovers?
+    /// The pool's place of the case, given up while a worker keeps a request waiting.
+    var slot: TrialSlot?
 
     func start(_ context: TargetContext, stderrFile: URL, deadline: ContinuousClock.Instant) throws -> WorkerStart {
         let start = try WorkerSession.start(command: command, context: context, stderrFile: stderrFile, deadline: deadline,
                                             forkServer: forkServers?.server(for: command), mark: leftovers?.environmentEntry,
                                             willSpawn: willStart, started: { pid in leftovers?.workerStarted(pid) })
-        if case let .ready(session) = start, let process = session as? WorkerSession { didStart(process.process.pid) }
+        if case let .ready(session) = start, let process = session as? WorkerSession {
+            process.slot = slot
+            didStart(process.process.pid)
+        }
         return start
     }
 }

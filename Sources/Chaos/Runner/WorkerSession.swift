@@ -11,6 +11,8 @@ final class WorkerSession: WorkerLink {
     let ready: WorkerReady
     let stderrFile: URL
     private var nextID = 1
+    /// The pool's place of its case (nil outside a pool), given up while a request waits.
+    var slot: TrialSlot?
 
     private init(process: ChildProcess, ready: WorkerReady, stderrFile: URL) {
         self.process = process
@@ -103,7 +105,6 @@ final class WorkerSession: WorkerLink {
         // A request the worker keeps unanswered while it waits itself (on a socket, a lock,
         // a timer: little CPU over a slice of time) lets the pool start another trial
         // meanwhile; a worker at work keeps its place.
-        let slot = TrialSlot.current
         var readUntil = slot == nil ? deadline : min(deadline, ContinuousClock.now + TrialSlot.waitingAfter)
         var sliceStart = slot == nil ? nil : ProcessTable.entry(process.pid).map { (ContinuousClock.now, cpuTicks: $0.cpuTicks) }
         defer { slot?.working() }
@@ -131,7 +132,7 @@ final class WorkerSession: WorkerLink {
             case .timedOut:
                 if RunInterruption.requested { return .interrupted }
                 if readUntil < deadline {
-                    readUntil = nextRead(slot: slot, deadline: deadline, slice: &sliceStart)
+                    readUntil = nextRead(deadline: deadline, slice: &sliceStart)
                     continue
                 }
                 process.killTree()
@@ -151,8 +152,7 @@ final class WorkerSession: WorkerLink {
     /// Until when a pool's trial reads a request's answer next: the deadline, once the
     /// worker kept it waiting over the last slice while all but idle (the trial gives its
     /// place up: ``TrialSlot/isWaiting(cpuTicks:over:)``); else the end of a new slice.
-    private func nextRead(slot: TrialSlot?, deadline: ContinuousClock.Instant,
-                          slice: inout (ContinuousClock.Instant, cpuTicks: UInt64)?) -> ContinuousClock.Instant {
+    private func nextRead(deadline: ContinuousClock.Instant, slice: inout (ContinuousClock.Instant, cpuTicks: UInt64)?) -> ContinuousClock.Instant {
         let now = ContinuousClock.now
         guard let cpuTicks = ProcessTable.entry(process.pid)?.cpuTicks else { return deadline }
         if let (start, startTicks) = slice, TrialSlot.isWaiting(cpuTicks: cpuTicks - min(cpuTicks, startTicks), over: now - start) {
@@ -179,7 +179,7 @@ final class WorkerSession: WorkerLink {
         defer { process.maxLineBytes = ChildProcess.defaultMaxLineBytes }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
-        guard let data = try? encoder.encode(WorkerRequest(id: 0, op: .describe)) else { return .failed("cannot encode describe") }
+        guard let data = try? encoder.encode(WorkerRequest(.describe)) else { return .failed("cannot encode describe") }
         _ = process.writeLine(String(decoding: data, as: UTF8.self))
         while true {
             switch process.readLine(deadline: deadline) {

@@ -66,16 +66,18 @@ package enum WorkerForkServer {
         // An armed fault's request (the catalog's in-process kinds, looked up once), and a
         // reply with everything a reply may say.
         let armed = ArmedFault(id: "warm", fault: IOErrorFault(operation: IOErrorFault.anyOperation), trigger: Trigger(after: 1, times: 1), seed: 1)
-        if let data = try? JSONEncoder().encode(WorkerRequest(op: .arm, fault: armed)) {
+        if let data = try? JSONEncoder().encode(WorkerRequest(.arm(armed))) {
             _ = try? JSONDecoder().decode(WorkerRequest.self, from: data)
         }
         // Every other field a request may carry (a sweep's track-writes and power-loss, a
         // probe), each first decoded in every forked worker otherwise: measured, a crash
         // trial's workers spent 0.4 ms each decoding four small requests.
-        let every = WorkerRequest(op: .powerLoss, name: "warm", arguments: ["count": .int(1), "name": .string("x"), "on": .bool(true)],
-                                  powerLoss: PowerLossOrder(mode: .keep, atSync: 1, afterWrites: 1, atPoint: "x", seed: 1),
-                                  torn: false, seam: .vfs)
-        for request in [every, WorkerRequest(op: .trackWrites, torn: true), WorkerRequest(op: .probe, name: "surfaced"), WorkerRequest(op: .stop)] {
+        let every: [WorkerRequest.Ask] = [
+            .perform("warm", arguments: ["count": .int(1), "name": .string("x"), "on": .bool(true)]),
+            .powerLoss(PowerLossOrder(mode: .keep, atSync: 1, afterWrites: 1, atPoint: "x", seed: 1)),
+            .trackWrites(torn: true, seam: .vfs), .probe("surfaced"), .disarm("warm"), .stop,
+        ]
+        for request in every.map({ WorkerRequest($0) }) {
             if let data = try? JSONEncoder().encode(request) { _ = try? JSONDecoder().decode(WorkerRequest.self, from: data) }
         }
         var full = WorkerReply(id: 2, ok: false)

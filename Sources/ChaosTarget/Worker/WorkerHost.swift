@@ -33,11 +33,14 @@ package enum WorkerHost {
         var countingPoints = false
         while let line = readLine(strippingNewline: true) {
             guard !line.isEmpty else { continue }
-            guard let data = line.data(using: .utf8),
-                  let request = try? JSONDecoder().decode(WorkerRequest.self, from: data) else {
-                var reply = WorkerReply(id: -1, ok: false)
-                reply.error = "not a request: \(line.prefix(200))"
-                reply.failure = .control
+            let request: WorkerRequest
+            do { request = try JSONDecoder().decode(WorkerRequest.self, from: Data(line.utf8)) } catch {
+                // A known op without what it needs is answered as that request; anything
+                // else is not a request at all.
+                let malformed = error as? WorkerRequest.Malformed
+                var reply = WorkerReply(id: malformed?.id ?? -1, ok: false)
+                reply.error = malformed?.description ?? "not a request: \(line.prefix(200))"
+                reply.failure = malformed == nil ? .control : .target
                 WorkerOutput.write(reply)
                 continue
             }
@@ -64,39 +67,36 @@ package enum WorkerHost {
 
     private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target, faults: WorkerFaults,
                                                    dataDirectory: URL) async -> WorkerReply {
-        let seam = StorageSeam.resolved(request.seam, sqliteLibraries: Target.sqlite.count)
         var reply = WorkerReply(id: request.id, ok: true)
         do {
-            switch request.op {
+            switch request.ask {
             case .describe:
                 reply.declaration = TargetDeclaration(target: Target.self)
             case .launch:
                 let health = await target.launch()
                 TargetHistory.launched = health
                 reply.value = health.value
-            case .perform:
-                reply.record(try await perform(request.name ?? "", request.arguments ?? [:], on: target))
-            case .probe:
-                reply.value = try await probe(request.name ?? "", on: target)
+            case let .perform(name, arguments):
+                reply.record(try await perform(name, arguments, on: target))
+            case let .probe(name):
+                reply.value = try await probe(name, on: target)
             case .snapshot:
                 reply.snapshot = try await target.snapshot()
-            case .arm:
-                guard let fault = request.fault else { throw TargetError("arm without a fault") }
+            case let .arm(fault):
                 try faults.arm(fault)
-            case .disarm:
-                if request.name == nil || request.name == PowerLossOrder.pointID {
+            case let .disarm(id):
+                if id == nil || id == PowerLossOrder.pointID {
                     PowerLoss.disarm()
                     FaultRegistry.shared.disarm(PowerLossOrder.pointID)
                 }
-                if request.name != PowerLossOrder.pointID { faults.disarm(request.name) }
+                if id != PowerLossOrder.pointID { faults.disarm(id) }
             case .stop:
                 await target.stop()
-            case .trackWrites:
-                try PowerLoss.enable(torn: request.torn ?? false, under: dataDirectory.path, seam: seam)
+            case let .trackWrites(torn, seam):
+                try PowerLoss.enable(torn: torn, under: dataDirectory.path, seam: StorageSeam.resolved(seam, sqliteLibraries: Target.sqlite.count))
             case .countPoints:
                 FaultRegistry.shared.setCounting(true)
-            case .powerLoss:
-                guard let order = request.powerLoss else { throw TargetError("power-loss without an order") }
+            case let .powerLoss(order):
                 losePower(order)
             }
         } catch let error as TargetError {

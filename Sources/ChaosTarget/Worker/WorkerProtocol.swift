@@ -43,7 +43,7 @@ package enum WorkerOperation: String, Codable, Sendable {
     case probe
     /// A canonical dump of all user data.
     case snapshot
-    /// Arm an in-process fault (``WorkerRequest/fault``) in its seam.
+    /// Arm an in-process fault (``WorkerRequest/Ask/arm(_:)``) in its seam.
     case arm
     /// Disarm the fault with id `name` (every fault when `name` is nil).
     case disarm
@@ -103,31 +103,6 @@ package struct PowerLossImage: Codable, Sendable, Equatable {
         self.mode = mode
         self.seed = seed
         self.directory = directory
-    }
-}
-
-package struct WorkerRequest: Codable, Sendable, Equatable {
-    package var id: Int
-    package var op: WorkerOperation
-    package var name: String?
-    package var arguments: [String: ScenarioValue]?
-    package var fault: ArmedFault?
-    package var powerLoss: PowerLossOrder?
-    /// For `track-writes`: keep sector-level detail so writes can be torn.
-    package var torn: Bool?
-    /// For `track-writes`: the seam that keeps them (nil: the one that reaches the target).
-    package var seam: StorageSeam?
-
-    package init(id: Int = 0, op: WorkerOperation, name: String? = nil, arguments: [String: ScenarioValue]? = nil,
-                fault: ArmedFault? = nil, powerLoss: PowerLossOrder? = nil, torn: Bool? = nil, seam: StorageSeam? = nil) {
-        self.id = id
-        self.op = op
-        self.name = name
-        self.arguments = arguments
-        self.fault = fault
-        self.powerLoss = powerLoss
-        self.torn = torn
-        self.seam = seam
     }
 }
 

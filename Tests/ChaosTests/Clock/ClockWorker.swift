@@ -53,22 +53,22 @@ final class ClockWorker {
     }
 
     /// One request; `within` bounds the wait (the worker is killed after it).
-    func request(_ op: WorkerOperation, _ name: String? = nil, _ arguments: [String: ScenarioValue]? = nil,
-                 within: Duration = .seconds(20)) throws -> WorkerReply {
+    func request(_ ask: WorkerRequest.Ask, within: Duration = .seconds(20)) throws -> WorkerReply {
         guard let session else { throw ClockWorkerError("the worker is gone") }
-        switch session.request(WorkerRequest(id: 0, op: op, name: name, arguments: arguments), deadline: .now + within, onEvent: { _ in }) {
+        let request = WorkerRequest(ask)
+        switch session.request(request, deadline: .now + within, onEvent: { _ in }) {
         case let .reply(reply):
-            guard reply.ok else { throw ClockWorkerError("'\(name ?? op.rawValue)' failed: \(reply.error ?? "?")") }
+            guard reply.ok else { throw ClockWorkerError("'\(request.name ?? request.op.rawValue)' failed: \(reply.error ?? "?")") }
             return reply
         case let outcome:
             self.session = nil
-            throw ClockWorkerError("no reply to '\(name ?? op.rawValue)' within \(within): \(outcome)")
+            throw ClockWorkerError("no reply to '\(request.name ?? request.op.rawValue)' within \(within): \(outcome)")
         }
     }
 
     /// `clock.now`, as a date.
     func now() throws -> Date {
-        guard case let .string(text)? = try request(.probe, "clock.now").value, let date = Self.iso.date(from: text) else {
+        guard case let .string(text)? = try request(.probe("clock.now")).value, let date = Self.iso.date(from: text) else {
             throw ClockWorkerError("clock.now is not an ISO-8601 date")
         }
         return date
@@ -76,14 +76,14 @@ final class ClockWorker {
 
     /// `clock.sqlite-now`: SQLite's `datetime('now')`, as a date.
     func sqliteNow() throws -> Date {
-        guard case let .string(text)? = try request(.probe, "clock.sqlite-now").value,
+        guard case let .string(text)? = try request(.probe("clock.sqlite-now")).value,
               let date = ClockFreezeFault.parseDate(text) else { throw ClockWorkerError("clock.sqlite-now is not a date") }
         return date
     }
 
     /// `clock.sleep`: how many milliseconds a `Task.sleep` of `ms` took in the worker.
     func sleep(ms: Int, within: Duration = .seconds(20)) throws -> Int {
-        guard case let .int(took)? = try request(.perform, "clock.sleep", ["ms": .int(ms)], within: within).value else {
+        guard case let .int(took)? = try request(.perform("clock.sleep", arguments: ["ms": .int(ms)]), within: within).value else {
             throw ClockWorkerError("clock.sleep answered no duration")
         }
         return took

@@ -213,12 +213,12 @@ import Testing
         let options = RunOptions(target: try TargetSelection.reference(), seed: nil, keepScratch: false)
         let sweeper = Sweeper(scenario: try ScenarioLoader.resolve("power-loss-during-save", in: .reference), options: options,
                               kind: .crash, limit: 1, seeds: 1)
-        #expect(sweeper.options.stepBound == nil, "one trial alone (--trial) runs at the case's timeout")
-        #expect(sweeper.bounded(by: Self.counting(slowestMs: 40)).options.stepBound == StepBound(launch: .seconds(6), action: .seconds(6)))
-        #expect(sweeper.bounded(by: Self.counting(slowestMs: 900)).options.stepBound == StepBound(launch: .seconds(9), action: .seconds(9)))
+        #expect(sweeper.plan.stepBound == nil, "one trial alone (--trial) runs at the case's timeout")
+        #expect(sweeper.bounded(by: Self.counting(slowestMs: 40)).plan.stepBound == StepBound(launch: .seconds(6), action: .seconds(6)))
+        #expect(sweeper.bounded(by: Self.counting(slowestMs: 900)).plan.stepBound == StepBound(launch: .seconds(9), action: .seconds(9)))
         var slow = sweeper
         slow.scenario.expectations = [ScenarioExpectation(kind: .recoveredWithin(.seconds(30)), location: slow.scenario.location)]
-        #expect(slow.bounded(by: Self.counting(slowestMs: 40)).options.stepBound == StepBound(launch: .seconds(31), action: .seconds(31)),
+        #expect(slow.bounded(by: Self.counting(slowestMs: 40)).plan.stepBound == StepBound(launch: .seconds(31), action: .seconds(31)),
                 "a trial held to answering within 30 s is not ended before")
     }
 }
@@ -337,8 +337,8 @@ extension Sweeper {
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
         let pool = forkServers ? ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot) : nil
         let remotes = remotePool ? logs.map(RemotePool.init(in:)) : nil
-        sweep.options.forkServers = pool
-        sweep.options.remotePool = remotes
+        sweep.plan.forkServers = pool
+        sweep.plan.remotePool = remotes
         defer {
             remotes?.shutDown()
             pool?.shutDown()

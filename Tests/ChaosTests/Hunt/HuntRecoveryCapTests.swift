@@ -34,14 +34,14 @@ import Testing
           - recovered-within: 5s
         """
         let scenario = try ScenarioLoader.load(yaml: yaml, file: "zeroed-then-read.yaml", baseDirectory: nil)
-        var options = RunOptions(target: try TargetSelection.userTarget(at: ChaosExecutable.built("chaos-example-notes"), variant: "fragile"),
+        let options = RunOptions(target: try TargetSelection.userTarget(at: ChaosExecutable.built("chaos-example-notes"), variant: "fragile"),
                                  seed: 1, keepScratch: false)
-        options.recoveryPollCap = .seconds(1)
-        let capped = CaseRunner(scenario: scenario, options: options).run()
+        var plan = CasePlan()
+        plan.recoveryPollCap = .seconds(1)
+        let capped = CaseRunner(scenario: scenario, options: options, plan: plan).run()
         let cappedRead = try #require(capped.steps.last)
         #expect(capped.verdict == .deviated, "\(capped.expectations)")
         #expect(cappedRead.durationMs < 4_000, "asked again for about a second: \(cappedRead.durationMs) ms")
-        options.recoveryPollCap = nil
         let whole = CaseRunner(scenario: scenario, options: options).run()
         #expect(whole.verdict == .deviated)
         #expect((whole.steps.last?.durationMs ?? 0) >= 4_500, "without the cap, the scenario's 5 s")

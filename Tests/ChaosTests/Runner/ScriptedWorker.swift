@@ -113,9 +113,15 @@ extension ScriptedApp {
         let target = TargetSelection(name: "/scripted", targetExec: "/scripted",
                                      worker: WorkerCommand(executable: "/nonexistent", arguments: [], environment: [:]),
                                      variant: "fixed", declaration: declaration)
-        var options = RunOptions(target: target, seed: seed, keepScratch: false)
-        options.launcher = self
+        let options = RunOptions(target: target, seed: seed, keepScratch: false)
+        var plan = CasePlan()
+        plan.launcher = self
         let scenario = try ScenarioLoader.load(yaml: yaml, file: "scripted.yaml", baseDirectory: nil)
-        return CaseRunner(scenario: scenario, options: options).run()
+        return CaseRunner(scenario: scenario, options: options, plan: plan).run()
     }
+}
+
+extension WorkerRequest {
+    /// The fault an `arm` request carries: what a test of the runner looks at.
+    var fault: ArmedFault? { if case let .arm(fault) = ask { fault } else { nil } }
 }

@@ -30,7 +30,7 @@ import Testing
         var heard: [Int] = []
         TrialPool<Int, Bool>(jobs: 3).run(
             trial: { $0 < 6 ? $0 : nil },
-            run: { index in
+            run: { index, _ in
                 if index == 0 { return thirdDone.wait(seconds: 10) }
                 if index == 2 { thirdDone.raise() }
                 return true
@@ -49,9 +49,9 @@ import Testing
             var results: [Bool] = []
             TrialPool<Int, Bool>(jobs: 1).run(
                 trial: { $0 < 2 ? $0 : nil },
-                run: { index in
+                run: { index, slot in
                     guard index == 0 else { secondStarted.raise(); return true }
-                    if saysItWaits { TrialSlot.current?.waiting() }
+                    if saysItWaits { slot.waiting() }
                     return secondStarted.wait(seconds: bound)
                 },
                 consume: { _, _, result in results.append(result); return true })
@@ -73,13 +73,13 @@ import Testing
         let live = Live()
         TrialPool<Int, Int>(jobs: 1).run(
             trial: { $0 < cap + 4 ? $0 : nil },
-            run: { _ in
+            run: { _, slot in
                 live.condition.lock()
                 live.now += 1
                 live.most = max(live.most, live.now)
                 live.condition.broadcast()
                 live.condition.unlock()
-                TrialSlot.current?.waiting()
+                slot.waiting()
                 live.condition.lock()
                 if live.now == cap {
                     // Every place is taken: a trial more would start now if the pool let it.
@@ -92,7 +92,7 @@ import Testing
                 while !live.gateOpen, live.condition.wait(until: until) {}
                 live.now -= 1
                 live.condition.unlock()
-                TrialSlot.current?.working()
+                slot.working()
                 return 0
             },
             consume: { _, _, _ in true })
@@ -123,8 +123,8 @@ import Testing
         var verdicts: [Verdict] = []
         TrialPool<Scenario, (CaseReport, ContinuousClock.Instant)>(jobs: 1).run(
             trial: { $0 < cases.count ? cases[$0] : nil },
-            run: { scenario in
-                let report = CaseRunner(scenario: scenario, options: options).run()
+            run: { scenario, slot in
+                let report = CaseRunner(scenario: scenario, options: options, plan: CasePlan().holding(slot)).run()
                 return (report, clock.now)
             },
             consume: { index, _, result in
@@ -161,9 +161,5 @@ import Testing
         #expect(ran.aside)
         #expect(ran.main.0)
         #expect(ran.main.1 == 7)
-    }
-
-    @Test func outsideAPoolThereIsNoSlot() {
-        #expect(TrialSlot.current == nil)
     }
 }

@@ -40,9 +40,8 @@ import Testing
             return
         }
         defer { link.kill() }
-        for (request, text) in [(WorkerRequest(op: .probe, name: "no-such-probe"), "unknown probe 'no-such-probe'"),
-                                (WorkerRequest(op: .perform, name: "no.such.action"), "unknown action 'no.such.action'"),
-                                (WorkerRequest(op: .arm), "arm without a fault")] {
+        for (request, text) in [(WorkerRequest(.probe("no-such-probe")), "unknown probe 'no-such-probe'"),
+                                (WorkerRequest(.perform("no.such.action", arguments: [:])), "unknown action 'no.such.action'")] {
             guard case let .reply(reply) = link.request(request, deadline: .now + .seconds(30), onEvent: { _ in }) else {
                 Issue.record("no reply to \(request.op)")
                 return

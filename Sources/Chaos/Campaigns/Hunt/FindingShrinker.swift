@@ -116,14 +116,14 @@ struct FindingShrinker {
     /// (``hangShrinkBound(_:report:steps:struckLaunch:)``).
     func rateAndShrinkAsItStands(_ first: HuntFound.Failing, deadline: ContinuousClock.Instant, slowestRecoveryMs: Int,
                                  stop: @escaping () -> Bool = { false }) -> (rate: HuntShrinker.Rate, shrunk: HuntShrinker.Outcome, runs: Int) {
-        let runner = first.failure.kind != .hang ? self.runner : self.runner.bounded(by: self.runner.options.stepBound.map {
+        let runner = first.failure.kind != .hang ? self.runner : self.runner.bounded(by: self.runner.plan.stepBound.map {
             Self.hangShrinkBound($0, report: first.report, steps: first.schedule.steps, struckLaunch: first.failure.struckLaunch)
         })
         // Candidates ask a failed read again for no longer than the hunt's slowest recovery
         // allows (a candidate that stays broken waits that, not the scenario's 5 s); the
         // file is run at the scenario's own bound before it is written.
         var capped = runner
-        capped.options.recoveryPollCap = Self.recoveryCap(slowestRecoveryMs: slowestRecoveryMs)
+        capped.plan.recoveryPollCap = Self.recoveryCap(slowestRecoveryMs: slowestRecoveryMs)
         var shrinker = capped.shrinker(deadline: deadline)
         shrinker.stop = stop
         func rate() -> (rate: HuntShrinker.Rate, runs: Int) {
@@ -147,6 +147,6 @@ struct FindingShrinker {
 
     /// Raises the bound on a step past the steps of `report` that answered.
     private mutating func raiseBound(pastTheStepsOf report: CaseReport, steps: [HuntStep]) {
-        runner = runner.bounded(by: runner.options.stepBound.map { Self.stepBound($0, pastTheStepsOf: report, steps: steps) })
+        runner = runner.bounded(by: runner.plan.stepBound.map { Self.stepBound($0, pastTheStepsOf: report, steps: steps) })
     }
 }

@@ -63,7 +63,7 @@ package struct HuntConfirmation {
     /// Runs a finding's scenario `times` times, side by side, from the file as a user runs
     /// it: a step is bounded by the case's timeout alone.
     func runFile(_ scenario: Scenario, times: Int) -> [CaseReport?] {
-        let asWritten = runner.bounded(by: nil).options
-        return HuntRunner.inOrder(times, jobs: jobs) { _ in CaseRunner(scenario: scenario, options: asWritten).run() }
+        let asWritten = runner.bounded(by: nil)
+        return HuntRunner.inOrder(times, jobs: jobs) { CaseRunner(scenario: scenario, options: asWritten.options, plan: asWritten.plan.holding($1)).run() }
     }
 }

@@ -88,7 +88,7 @@ struct HuntRounds {
                 found.nextOffset = from + offset + 1
                 return generator.schedule(scheduleIndex)
             },
-            run: { runner.runSchedule($0) },
+            run: { runner.runSchedule($0, slot: $1) },
             consume: { _, schedule, ran in
                 outcome.count(schedule, ran)
                 if let report = ran.report { plan.noteCase(ms: report.durationMs) }

@@ -4,18 +4,20 @@ import Foundation
 /// Runs a hunt's schedules as cases, `jobs` at a time, and judges them by the oracle:
 /// what the discovery, the rounds, the shrinking and the confirmation all run through.
 /// Its options are the ones every case runs with — the schedule's own seed, never the
-/// hunt's, and the hunt's bound on a step (``bounded(by:)``).
+/// hunt's; its plan, what the hunt asks of each case: the bound on a step
+/// (``bounded(by:)``), the servers its workers and remotes come from.
 struct HuntRunner {
     var options: RunOptions
+    var plan: CasePlan
     let seed: UInt64
     let jobs: Int
     /// The target's remotes (what a network fault that names none acts on), once discovered.
     let remotes: [String]
 
-    init(options: RunOptions, seed: UInt64, jobs: Int, remotes: [String] = []) {
+    init(options: RunOptions, plan: CasePlan, seed: UInt64, jobs: Int, remotes: [String] = []) {
         var options = options
         options.seed = nil
-        self.options = options
+        (self.options, self.plan) = (options, plan)
         self.seed = seed
         self.jobs = jobs
         self.remotes = remotes
@@ -30,16 +32,16 @@ struct HuntRunner {
     /// The same runner, each step of its cases held to `bound` (nil: the case's timeout alone).
     func bounded(by bound: StepBound?) -> HuntRunner {
         var runner = self
-        runner.options.stepBound = bound
+        runner.plan.stepBound = bound
         return runner
     }
 
     /// Runs a schedule; one Chaos could not run (a worker that did not start) runs once
     /// more before it is counted as errored: a harness's hiccup is not the app's failure,
     /// and must not end a night's hunt with exit 2 — nor be hidden when it repeats.
-    func runSchedule(_ schedule: HuntSchedule) -> Ran {
-        guard var report = runCase(schedule) else { return Ran(report: nil, failure: nil) }
-        if report.verdict == .errored, let again = runCase(schedule) { report = again }
+    func runSchedule(_ schedule: HuntSchedule, slot: TrialSlot? = nil) -> Ran {
+        guard var report = runCase(schedule, slot: slot) else { return Ran(report: nil, failure: nil) }
+        if report.verdict == .errored, let again = runCase(schedule, slot: slot) { report = again }
         return Ran(report: report, failure: judge(schedule, report))
     }
 
@@ -56,7 +58,7 @@ struct HuntRunner {
 
     /// Runs one schedule as a case; nil when the format or the target refuses it (a
     /// candidate of the shrinker that dropped what another step needs).
-    func runCase(_ schedule: HuntSchedule) -> CaseReport? {
+    func runCase(_ schedule: HuntSchedule, slot: TrialSlot? = nil) -> CaseReport? {
         guard schedule.isWellFormed else { return nil }
         let scenario: Scenario
         do { scenario = try self.scenario(of: schedule) } catch {
@@ -68,12 +70,12 @@ struct HuntRunner {
             Self.debug("schedule \(schedule.index) refused by the target: \(problems)")
             return nil
         }
-        return CaseRunner(scenario: scenario, options: options).run()
+        return CaseRunner(scenario: scenario, options: options, plan: plan.holding(slot)).run()
     }
 
     /// Runs schedules `jobs` at a time, their reports in order.
     func runSchedules(_ schedules: [HuntSchedule], jobs: Int? = nil) -> [CaseReport?] {
-        Self.inOrder(schedules.count, jobs: jobs ?? self.jobs) { runCase(schedules[$0]) }
+        Self.inOrder(schedules.count, jobs: jobs ?? self.jobs) { runCase(schedules[$0], slot: $1) }
     }
 
     /// A shrinker whose candidates are this runner's cases, judged by its oracle.
@@ -82,7 +84,7 @@ struct HuntRunner {
     }
 
     /// Runs `count` cases `jobs` at a time, their reports in index order.
-    static func inOrder(_ count: Int, jobs: Int, run: (Int) -> CaseReport?) -> [CaseReport?] {
+    static func inOrder(_ count: Int, jobs: Int, run: (Int, TrialSlot) -> CaseReport?) -> [CaseReport?] {
         var reports = [CaseReport?](repeating: nil, count: count)
         TrialPool<Int, CaseReport?>(jobs: jobs).run(
             trial: { $0 < count ? $0 : nil },

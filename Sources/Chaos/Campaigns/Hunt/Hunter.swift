@@ -15,6 +15,8 @@ import Foundation
 /// the time instead: 40 % for schedules, the rest for shrinking.
 package struct Hunter {
     package var options: RunOptions
+    /// The servers its cases' workers and remotes come from, while it runs.
+    private var servers = CasePlan()
     package var seed: UInt64
     /// `--schedules N`: run schedules 0..<N (this shard's share of them).
     package var schedules: Int?
@@ -76,10 +78,10 @@ package struct Hunter {
         let stopServers = hunt.startServers()
         defer { stopServers() }
         var outcome = HuntOutcome(seed: seed)
-        let discovered = SurfaceDiscovery(runner: HuntRunner(options: hunt.options, seed: seed, jobs: jobs), workload: workload).discover()
+        let discovered = SurfaceDiscovery(runner: HuntRunner(options: hunt.options, plan: hunt.servers, seed: seed, jobs: jobs), workload: workload).discover()
         outcome.surface = discovered.surface
         progress(.discovered(discovered.surface, cases: discovered.cases))
-        let runner = HuntRunner(options: hunt.options, seed: seed, jobs: jobs, remotes: discovered.surface.remotes)
+        let runner = HuntRunner(options: hunt.options, plan: hunt.servers, seed: seed, jobs: jobs, remotes: discovered.surface.remotes)
             .bounded(by: discovered.stepBound)
         var rounds = HuntRounds(runner: runner, generator: HuntGenerator(surface: discovered.surface, seed: seed, aim: aim?.lean ?? HuntAim()),
                                 schedules: schedules, shard: shard, wanted: aim?.wanted)
@@ -118,7 +120,7 @@ package struct Hunter {
         // With no plain run to learn from, a hang is known in seconds as a hunt knows it
         // (``StepBound/learnt(slowestPlainMs:)``); a slow answer below that is still judged
         // by `recovered-within`, and a hang is confirmed at the full timeout.
-        let runner = HuntRunner(options: hunt.options, seed: seed, jobs: jobs, remotes: options.target.declaration.remotes.map(\.name).sorted())
+        let runner = HuntRunner(options: hunt.options, plan: hunt.servers, seed: seed, jobs: jobs, remotes: options.target.declaration.remotes.map(\.name).sorted())
             .bounded(by: .learnt(slowestPlainMs: 0))
         let shrinker = FindingShrinker(runner: runner, writer: FindingWriter(runner: runner, directory: foundDirectory, path: foundPath))
         guard let written = try shrinker.shrinkAgain(schedule, name: url.deletingPathExtension().lastPathComponent, since: start,
@@ -133,9 +135,9 @@ package struct Hunter {
     private mutating func startServers() -> () -> Void {
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        options.forkServers = pool
+        servers.forkServers = pool
         let remotes = logs.map(RemotePool.init(in:))
-        options.remotePool = remotes
+        servers.remotePool = remotes
         return {
             remotes?.shutDown()
             pool.shutDown()

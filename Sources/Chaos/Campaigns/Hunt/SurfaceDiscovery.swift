@@ -20,8 +20,8 @@ struct SurfaceDiscovery {
 
     func discover() -> Discovered {
         let declaration = runner.options.target.declaration
-        var countingOptions = runner.options
-        countingOptions.countPoints = true
+        var counting = runner.plan
+        counting.countPoints = true
         let systems = Dictionary(HuntSurface(declaration: declaration, workload: workload, points: []).actions.map { ($0.name, $0.system) }) { first, _ in first }
         let schedules = declaration.actions.enumerated().map { index, name -> HuntSchedule in
             let arguments = (declaration.parameters[name] ?? []).map { HuntKey($0.name, HuntSurface.plainValue(for: $0)) }
@@ -35,10 +35,10 @@ struct SurfaceDiscovery {
         var slowest = (launchMs: 0, actionMs: 0)
         TrialPool<HuntSchedule, (Set<String>, (launchMs: Int, actionMs: Int))>(jobs: runner.jobs).run(
             trial: { $0 < schedules.count ? schedules[$0] : nil },
-            run: { schedule in
+            run: { schedule, slot in
                 guard let scenario = try? schedule.scenario(name: "hunt-plain-\(schedule.index)", summary: "plain run", file: "hunt/plain.yaml"),
                       ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return ([], (0, 0)) }
-                let plain = CaseRunner(scenario: scenario, options: countingOptions).run()
+                let plain = CaseRunner(scenario: scenario, options: runner.options, plan: counting.holding(slot)).run()
                 // Step records are numbered from 1, in the schedule's order.
                 func slowest(_ kind: (HuntStep) -> Bool) -> Int {
                     plain.steps.filter { schedule.steps.indices.contains($0.index - 1) && kind(schedule.steps[$0.index - 1]) }
@@ -66,7 +66,7 @@ struct SurfaceDiscovery {
         guard let scenario = try? schedule.scenario(name: "hunt-plain-files", summary: "plain run", file: "hunt/plain.yaml") else { return [] }
         var keeping = runner.options
         keeping.keepScratch = true
-        let plain = CaseRunner(scenario: scenario, options: keeping)
+        let plain = CaseRunner(scenario: scenario, options: keeping, plan: runner.plan)
         _ = plain.run()
         defer { try? FileManager.default.removeItem(at: plain.scratchDirectory) }
         let data = plain.scratchDirectory.appendingPathComponent("data")

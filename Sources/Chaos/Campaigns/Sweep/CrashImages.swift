@@ -129,7 +129,7 @@ final class CrashImages: @unchecked Sendable {
         let carrier = SweepTrial.powerLoss(.afterWrites(Sweeper.pastTheEnd), mode: torn ? .torn : .keep, seed: 0)
         var options = sweeper.options
         options.worker = options.worker.symbolicating(false)
-        let runner = CaseRunner(scenario: TrialPlan.apply(carrier, to: sweeper.trialScenario, images: images), options: options)
+        let runner = CaseRunner(scenario: TrialPlan.apply(carrier, to: sweeper.trialScenario, images: images), options: options, plan: sweeper.plan)
         // The run is judged as a case, but what it is for is its first run: the images it
         // took stand whatever the rest of the scenario did to the data (`visits-reset-data`
         // resets it, which the sweep's `preserved: acknowledged` reads as a loss in a run
@@ -167,7 +167,7 @@ final class CrashImages: @unchecked Sendable {
 
     /// `trial` from its image: its result when it passed (or was inconclusive), nil when
     /// it has no image or failed from it (then it is run whole).
-    func run(_ trial: SweepTrial, sweeper: Sweeper) -> Sweeper.TrialResult? {
+    func run(_ trial: SweepTrial, sweeper: Sweeper, slot: TrialSlot?) -> Sweeper.TrialResult? {
         guard let entry = entries[trial.description] else { return nil }
         let key = Self.digest(of: entry)
         lock.lock()
@@ -180,8 +180,9 @@ final class CrashImages: @unchecked Sendable {
         }
         var options = sweeper.options
         options.worker = options.worker.symbolicating(false)
-        options.start = CaseStart(image: entry.image, told: entry.told[...], duringAction: entry.duringAction)
-        var report = CaseRunner(scenario: verification, options: options).run()
+        var plan = sweeper.plan.holding(slot)
+        plan.start = CaseStart(image: entry.image, told: entry.told[...], duringAction: entry.duringAction)
+        var report = CaseRunner(scenario: verification, options: options, plan: plan).run()
         lock.lock()
         launches += 1
         let kept = report.verdict == .passed || report.verdict == .inconclusive

@@ -80,7 +80,7 @@ extension Sweeper {
         let answering = SweepOracle(scenario: scenario).answeringBound
         let learnt = StepBound.learnt(slowestPlainMs: slowestMs)
         var sweep = self
-        sweep.options.stepBound = StepBound(launch: max(learnt.launch, answering + .seconds(1)), action: max(learnt.action, answering + .seconds(1)))
+        sweep.plan.stepBound = StepBound(launch: max(learnt.launch, answering + .seconds(1)), action: max(learnt.action, answering + .seconds(1)))
         return sweep
     }
 }

@@ -18,6 +18,8 @@ package struct Sweeper {
 
     package var scenario: Scenario
     package var options: RunOptions
+    /// What the sweep asks of each trial's case: the bound on a step, the servers.
+    var plan = CasePlan()
     package var kind: Kind
     /// At most this many trials.
     package var limit: Int
@@ -123,9 +125,9 @@ package struct Sweeper {
         var sweep = self
         let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
         let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        sweep.options.forkServers = pool
+        sweep.plan.forkServers = pool
         let remotes = logs.map(RemotePool.init(in:))
-        sweep.options.remotePool = remotes
+        sweep.plan.remotePool = remotes
         defer {
             remotes?.shutDown()
             pool.shutDown()
@@ -167,10 +169,10 @@ package struct Sweeper {
     /// trial's steps woven in (``TrialPlan``), as a normal case.
     /// `symbolicate`: name a trap's site (its backtrace read); a sweep's trials only count
     /// theirs, and name the ones it shows afterwards (``nameTrapSites(_:)``).
-    package func runTrial(_ trial: SweepTrial, symbolicate: Bool = true) -> TrialResult {
+    package func runTrial(_ trial: SweepTrial, symbolicate: Bool = true, slot: TrialSlot? = nil) -> TrialResult {
         var trialOptions = options
         trialOptions.worker = options.worker.symbolicating(symbolicate)
-        var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: trialOptions).run()
+        var report = CaseRunner(scenario: TrialPlan.apply(trial, to: trialScenario), options: trialOptions, plan: plan.holding(slot)).run()
         report.reproduce = reproduceCommand(trial)
         let activity = report.faults?.first { $0.id == TrialPlan.faultID }
         let io = activity.flatMap { activity in activity.writes.map { ($0, activity.syncs ?? 0) } }
@@ -232,7 +234,7 @@ package struct Sweeper {
         var pointFired = false
         TrialPool<SweepTrial, TrialResult>(jobs: jobs).run(
             trial: { index in index < trials.count ? trials[index] : nil },
-            run: { trial in images?.run(trial, sweeper: self) ?? runTrial(trial, symbolicate: false) },
+            run: { trial, slot in images?.run(trial, sweeper: self, slot: slot) ?? runTrial(trial, symbolicate: false, slot: slot) },
             consume: { index, trial, result in
                 record(trial, result.report, into: &outcome)
                 progress(outcome.trials, trials.count, outcome.failedTrials, result.report)

@@ -54,7 +54,7 @@ final class PowerSeam: FaultSeam {
         }
         if order.isNow {
             armedID = id
-            guard try context.app.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) == nil else {
+            guard try context.app.ask(WorkerRequest(.powerLoss(order))) == nil else {
                 throw .harness("the worker answered instead of losing power")
             }
             return .ok("the power went out (\(cut.mode.rawValue))")
@@ -67,7 +67,7 @@ final class PowerSeam: FaultSeam {
     /// the app was down is armed in it (not in the controller's own `clean` launch).
     func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool {
         isOut = false
-        if let tracksTorn { _ = try context.app.ask(WorkerRequest(op: .trackWrites, torn: tracksTorn)) }
+        if let tracksTorn { _ = try context.app.ask(WorkerRequest(.trackWrites(torn: tracksTorn))) }
         guard !clean, let (order, id) = plan else { return false }
         plan = nil
         try arm(order, id: id, in: context)
@@ -76,7 +76,7 @@ final class PowerSeam: FaultSeam {
 
     private func arm(_ order: PowerLossOrder, id: String, in context: SeamContext) throws(CaseEnd) {
         armedID = id
-        guard try context.app.ask(WorkerRequest(op: .powerLoss, powerLoss: order)) != nil else { return }
+        guard try context.app.ask(WorkerRequest(.powerLoss(order))) != nil else { return }
         pending = order
     }
 
@@ -90,7 +90,7 @@ final class PowerSeam: FaultSeam {
         if pending != nil, let id = armedID, context.ledger.scope(scope, covers: id) {
             pending = nil
             cleared = true
-            _ = try context.app.ask(WorkerRequest(op: .disarm, name: PowerLossOrder.pointID))
+            _ = try context.app.ask(WorkerRequest(.disarm(PowerLossOrder.pointID)))
         }
         return cleared ? ["the power loss"] : []
     }

@@ -26,7 +26,7 @@ final class ProcessSeam: FaultSeam {
         }
         let fresh = ArmedFault(id: id, fault: fault, trigger: step.trigger, seed: seed)
         armed.append(fresh)
-        if context.app.isRunning, try context.app.ask(WorkerRequest(op: .arm, fault: fresh)) == nil {
+        if context.app.isRunning, try context.app.ask(WorkerRequest(.arm(fresh))) == nil {
             return StepResult(.powerLost, "the power went out")
         }
         let seam = fault is any StorageFault ? (storage.seam(of: step) == .libc ? "the libc seam" : "the fault VFS") : "the fault point registry"
@@ -41,7 +41,7 @@ final class ProcessSeam: FaultSeam {
     func launched(clean: Bool, in context: SeamContext) throws(CaseEnd) -> Bool {
         guard !clean else { return false }
         let standing = forLaunch
-        for fault in standing { _ = try context.app.ask(WorkerRequest(op: .arm, fault: fault)) }
+        for fault in standing { _ = try context.app.ask(WorkerRequest(.arm(fault))) }
         return !standing.isEmpty
     }
 
@@ -50,7 +50,7 @@ final class ProcessSeam: FaultSeam {
         armed.removeAll { fault in cleared.contains { $0.id == fault.id } }
         // A power cut during a disarm ends the run: the step loop sees the power out.
         for fault in cleared where context.app.isRunning {
-            if try context.app.ask(WorkerRequest(op: .disarm, name: fault.id)) == nil { break }
+            if try context.app.ask(WorkerRequest(.disarm(fault.id))) == nil { break }
         }
         return cleared.map(\.fault.kind)
     }

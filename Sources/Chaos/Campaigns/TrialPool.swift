@@ -1,8 +1,9 @@
 import Foundation
 import ChaosTarget
 
-/// Runs a sweep's trials (or a hunt's schedules) `jobs` at a time and hands their
-/// results back in index order.
+/// Runs a campaign's cases — a suite's scenarios, a sweep's trials, a hunt's schedules —
+/// `jobs` at a time and hands their results back in index order: the one pool of every
+/// campaign.
 ///
 /// Trials are independent cases (own scratch directory, own workers), so they can run
 /// side by side; what must not change with `-j` is the outcome: the results reach
@@ -26,9 +27,9 @@ struct TrialPool<Trial, Result> {
 
     /// - Parameters:
     ///   - trial: the trial at an index, or nil past the last one.
-    ///   - run: runs one trial (called on several threads at once).
+    ///   - run: runs one trial in the place it holds (called on several threads at once).
     ///   - consume: hears each result in index order; returns false to stop the sweep.
-    func run(trial: (Int) -> Trial?, run: (Trial) -> Result,
+    func run(trial: (Int) -> Trial?, run: (Trial, TrialSlot) -> Result,
              consume: (Int, Trial, Result) -> Bool) {
         precondition(jobs >= 1, "a pool runs at least one trial at a time")
         let state = PoolState<Trial, Result>(working: jobs)
@@ -45,7 +46,7 @@ struct TrialPool<Trial, Result> {
                     // As many threads as trials may be in flight: at work or waiting.
                     PoolThreads.run(count: jobs * (1 + Self.waitingPerJob)) {
                         while let (index, item, slot) = state.take(next) {
-                            let result = TrialSlot.$current.withValue(slot) { body(item) }
+                            let result = body(item, slot)
                             state.finish(index, item, result, slot: slot, consume: hear)
                         }
                     }
@@ -120,10 +121,7 @@ func runBeside<Aside, Main>(_ aside: () -> Aside, _ main: () -> Main) -> (aside:
 /// The place one trial of a ``TrialPool`` takes while it works: given up while its app
 /// keeps it waiting, taken again when it goes on (for a moment the pool may then have a
 /// trial more at work than `jobs`).
-final class TrialSlot: @unchecked Sendable {
-    /// The slot of the trial running on this thread; nil outside a pool (`chaos run`).
-    @TaskLocal static var current: TrialSlot?
-
+package final class TrialSlot: @unchecked Sendable {
     /// How long a trial's app keeps it waiting before it gives its place up (for a
     /// request, with its worker on the CPU less than half of that time:
     /// ``isWaiting(cpuTicks:over:)``): well inside a hang's bound (6 s at least), and
