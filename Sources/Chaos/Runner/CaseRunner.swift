@@ -160,3 +160,134 @@ package final class CaseRunner {
         if !options.keepScratch { ScratchFolder.remove(scratch) }
     }
 }
+
+/// Carrying out one step: the app's own steps go to the app (``CaseApp``), a launch
+/// arms the new worker through every seam, faults and clears go to the seams.
+extension CaseRunner {
+    /// One step. Throws when the step ends the case.
+    func perform(_ step: ScenarioStep, id: String) throws(CaseEnd) -> StepResult {
+        if seams.power.isOut, step.action.touchesApp {
+            return StepResult(.skipped, "the power is out: the app is down until the next launch")
+        }
+        switch step.action {
+        case .launch: return try launch()
+        case .stop: return try app.stop()
+        case .kill: return app.kill()
+        case let .perform(action):
+            return try app.perform(action, label: "\(id.replacingOccurrences(of: "-", with: " ")): \(step.label)",
+                                   recoveryBound: recoveryPollBound(for:))
+        case let .checkpoint(name):
+            guard let snapshot = try app.snapshot(purpose: "checkpoint \(name)") else {
+                return StepResult(seams.power.isOut ? .powerLost : .error, log.evidence.evidenceGap?.text)
+            }
+            log.evidence.checkpoints[name] = snapshot
+            return .ok("\(snapshot.values.reduce(0) { $0 + $1.count }) records")
+        case let .fault(fault): return try inject(fault, id: id)
+        case let .clear(scope): return try clear(scope)
+        case let .wait(duration):
+            clock.wait(duration)
+            return .ok()
+        }
+    }
+
+    /// `clean`: the controller's own launch to read evidence, with no fault armed.
+    func launch(clean: Bool = false) throws(CaseEnd) -> StepResult {
+        var before = ""
+        if app.isRunning {
+            if !clean, let never = seams.power.cutNeverCame { throw .harness(never) }
+            // A launch while running is a restart: stop gracefully first. A power loss
+            // may cut the stop; the launch goes on when the power is back.
+            if try app.stop().outcome == .powerLost { before = "the power went out while the app was stopping; then " }
+        }
+        try app.start()
+        if plan.countPoints && !clean { _ = try app.ask(WorkerRequest(.countPoints)) }
+        let armed = try seams.launched(clean: clean, in: context)
+        // A run launched while a fault stood outside the app (its network cut, its clock
+        // moved) holds more than what it read from the disk, as a run with faults armed in it.
+        log.startRun(armed: armed || (!clean && !standing.isEmpty))
+        let launchStart = clock.now
+        log.evidence.health = nil
+        log.startRecovery(at: launchStart, after: "the launch")
+        guard let reply = try app.ask(WorkerRequest(.launch)) else {
+            return StepResult(.powerLost, "the power went out during the launch")
+        }
+        let took = (clock.now - launchStart).wholeMilliseconds
+        guard case let .map(health)? = reply.value else { return .ok(before + "worker ready in \(app.process.readyMs) ms") }
+        log.launched(health: health)
+        let mode = health["mode"]?.stringValue ?? "?"
+        return .ok(before + "mode \(mode) in \(took) ms (worker ready in \(app.process.readyMs) ms)")
+    }
+}
+
+/// Fault steps and clears, each carried out by the seam of its family (``CaseSeams``),
+/// in the case's parts (``SeamContext``).
+extension CaseRunner {
+    /// What the seams work with: the case's parts, not the runner.
+    var context: SeamContext {
+        SeamContext(app: app, ledger: ledger, clock: clock, files: files, declaration: declaration, log: log)
+    }
+
+    func inject(_ step: FaultStep, id: String) throws(CaseEnd) -> StepResult {
+        guard let seam = seams.seam(for: step.fault) else { throw .harness("fault '\(step.fault.kind)' has no seam in this runner") }
+        ledger.note(step, id: id, step: log.stepNumber > 0 ? log.stepNumber : nil)
+        // Damage done to a file is done, a cut is over once it came: nothing stands.
+        if step.fault.family.stands { standing[id] = step.fault.kind }
+        return try seam.inject(step, id: id, seed: SplitMix64.subseed(seed, id), in: context)
+    }
+
+    func clear(_ scope: ClearScope) throws(CaseEnd) -> StepResult {
+        var names: [String] = []
+        // A disarm may be the moment of a cut waiting in the running app: then the seams
+        // after it have no app to disarm in. A clear while the app is down disarms in
+        // every seam, for the next launch (found by `chaos hunt`: a fault "cleared" after
+        // a cut fired again at the next launch).
+        let wasRunning = app.isRunning
+        for seam in seams.all {
+            names += try seam.clear(scope, in: context)
+            if wasRunning && !app.isRunning { return StepResult(.powerLost, "the power went out") }
+        }
+        standing = standing.filter { id, _ in !ledger.scope(scope, covers: id) }
+        if !names.isEmpty { log.startRecovery(at: clock.now, after: "the clear") }
+        return .ok(names.isEmpty ? "nothing armed" : "disarmed " + names.joined(separator: ", "))
+    }
+
+    /// The bound to keep asking a failed read `name` for: the scenario's
+    /// `recovered-within`, while a recovery window is open and no fault stands (nor a
+    /// power cut waits); nil otherwise — a read that fails under a standing fault is the
+    /// fault's doing, asked once.
+    func recoveryPollBound(for name: String) -> Duration? {
+        guard log.recoverySince != nil, standing.isEmpty, !seams.power.cutWaits,
+              name == declaration.workload?.read || app.readActions.contains(name), let bound = scenario.recoveryBound else { return nil }
+        return plan.recoveryPollCap.map { min(bound, $0) } ?? bound
+    }
+
+    var declaration: TargetDeclaration { options.target.declaration }
+}
+
+/// The case's report: what its log, ledger and app say, and the command that reproduces it.
+extension CaseRunner {
+    func report(verdict: Verdict, expectations: [ExpectationResult] = [], error: String? = nil) -> CaseReport {
+        var report = CaseReport(
+            scenario: scenario.name, summary: scenario.summary, system: scenario.system,
+            scenarioFile: scenario.origin.reportedFile(name: scenario.name), scenarioHash: CaseReport.scenarioHash(of: scenario.sourceText),
+            seed: seed, variant: options.variant, verdict: verdict, durationMs: clock.elapsedMs,
+            recoveryMs: log.evidence.recoveryMs, steps: log.steps, injections: log.injections, expectations: expectations,
+            trap: log.evidence.trap, reproduce: reproduceCommand, error: error, workerLaunches: app?.process.launches ?? 0)
+        report.recoveryStartMs = log.evidence.recoveryMs == nil ? nil : log.recoveryStartMs
+        report.options = targetOptions
+        report.faults = measuredFaults ?? seams.effects(of: ledger)
+        report.leftBehind = leftBehind.isEmpty ? nil : leftBehind
+        (report.logs, report.logsDropped) = (log.evidence.logs.isEmpty ? nil : log.evidence.logs, log.evidence.logsDropped == 0 ? nil : log.evidence.logsDropped)
+        report.pointsReached = log.pointsHit.isEmpty ? nil : log.pointsHit.sorted()
+        return report
+    }
+
+    /// The command line that reproduces this case: `chaos run SUBJECT` (a case of the
+    /// storage catalog: `chaos check --only NAME`), its seed, variant, options and target.
+    var reproduceCommand: String {
+        let head = scenario.origin == .storageCatalog ? ["chaos", "check", "--only", scenario.name]
+            : ["chaos", "run", ScenarioLoader.subject(of: scenario)]
+        return (head + ["--seed", String(seed), "--variant", options.variant] + options.reproduceExtras)
+            .map(ShellWords.quoted).joined(separator: " ")
+    }
+}
