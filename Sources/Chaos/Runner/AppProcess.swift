@@ -98,7 +98,8 @@ final class AppProcess {
         case let .ended(termination):
             self.worker = nil
             leftBehind += worker.endGroup()
-            throw ended(termination, stderr: worker.stderr, during: what, orderedCut: { if case let .powerLoss(order) = body.ask { order } else { nil } }())
+            let orderedCut: PowerLossOrder? = if case let .powerLoss(order) = body.ask { order } else { nil }
+            throw ended(termination, stderr: worker.stderr, during: what, orderedCut: orderedCut)
         case .interrupted:
             self.worker = nil
             worker.kill()
