@@ -50,13 +50,15 @@ let package = Package(
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         // What a power cut leaves of unsynced changes: shared by the two crash simulators.
         .target(name: "CPowerCut"),
+        // What each seam saw the app do: the distinct calls and their results.
+        .target(name: "CSeamCalls"),
         // The fault VFS: mechanism in C, policy in Swift.
-        .target(name: "CChaosVFS", dependencies: ["CSQLite", "CPowerCut"]),
+        .target(name: "CChaosVFS", dependencies: ["CSQLite", "CPowerCut", "CSeamCalls"]),
         // The libc seam: interposers for any file, a preload, never linked (the
         // controller builds it with the C compiler: PreloadLibrary.swift); and the
         // table through which a worker finds and drives it.
         .target(name: "CLibcSeamAPI"),
-        .target(name: "CLibcSeam", dependencies: ["CLibcSeamAPI", "CPowerCut"]),
+        .target(name: "CLibcSeam", dependencies: ["CLibcSeamAPI", "CPowerCut", "CSeamCalls"]),
         // The workers' fork server: a started worker forks the next ones (mechanism in C).
         .target(name: "CForkServer"),
         // The controller's hold on what its workers start: pidfd waits, a child subreaper.

@@ -29,6 +29,7 @@
 **   the language the rest of the framework is written in.
 */
 #include "chaos_internal.h"
+#include "chaos_seam_calls.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -57,6 +58,8 @@ static int g_library_count;
 static hook_cell *g_cells; /* guarded by g_mutex */
 static _Atomic(hook_cell *) g_hook;
 static _Atomic(sqlite3_int64) g_opens, g_reads, g_writes, g_syncs;
+/* What the app's SQLite did to its files through the shim, with what each call answered. */
+static chaos_seam_calls g_calls;
 
 #define LIBRARY(v) ((const chaos_library *)(v)->pAppData)
 #define REAL_VFS(v) (LIBRARY(v)->real)
@@ -92,6 +95,11 @@ static int cClose(sqlite3_file *pFile) {
     p->path = NULL;
     return hrc ? hrc : rc;
 }
+/* Counts the call among what the seam saw, and gives its result back. */
+static inline int seen(int op, const chaos_file *p, int rc) {
+    chaos_seam_calls_note(&g_calls, op, p->path, rc);
+    return rc;
+}
 static int cRead(sqlite3_file *pFile, void *buf, int amt, sqlite3_int64 off) {
     COUNT(g_reads);
     chaos_file *p = (chaos_file *)pFile;
@@ -99,16 +107,22 @@ static int cRead(sqlite3_file *pFile, void *buf, int amt, sqlite3_int64 off) {
     if (hrc == SQLITE_IOERR_SHORT_READ) {
         /* SQLite requires the unread part of a short read to be zero-filled. */
         memset(buf, 0, (size_t)amt);
-        return hrc;
+        return seen(CHAOS_OP_READ, p, hrc);
     }
-    if (hrc != 0) return hrc;
-    return REAL(pFile)->pMethods->xRead(REAL(pFile), buf, amt, off);
+    if (hrc != 0) return seen(CHAOS_OP_READ, p, hrc);
+    /* A real short read is the end of the file, which SQLite reads past by design (a new
+    ** page, a journal's header): no failure the app meets, so it is seen as a success.
+    ** An injected one (above) is the fault's, and seen as it is. */
+    int rc = REAL(pFile)->pMethods->xRead(REAL(pFile), buf, amt, off);
+    chaos_seam_calls_note(&g_calls, CHAOS_OP_READ, p->path, rc == SQLITE_IOERR_SHORT_READ ? SQLITE_OK : rc);
+    return rc;
 }
 static int cWrite(sqlite3_file *pFile, const void *buf, int amt, sqlite3_int64 off) {
     COUNT(g_writes);
-    HOOK(pFile, CHAOS_OP_WRITE, off, amt);
-    if (chaos_pl_tracks((chaos_file *)pFile)) return chaos_pl_write((chaos_file *)pFile, buf, amt, off);
-    return REAL(pFile)->pMethods->xWrite(REAL(pFile), buf, amt, off);
+    chaos_file *p = (chaos_file *)pFile;
+    int rc = hook_call(CHAOS_OP_WRITE, p->kind, p->path, off, amt);
+    if (rc == 0) rc = chaos_pl_tracks(p) ? chaos_pl_write(p, buf, amt, off) : REAL(pFile)->pMethods->xWrite(REAL(pFile), buf, amt, off);
+    return seen(CHAOS_OP_WRITE, p, rc);
 }
 static int cTruncate(sqlite3_file *pFile, sqlite3_int64 size) {
     chaos_file *p = (chaos_file *)pFile;
@@ -117,16 +131,17 @@ static int cTruncate(sqlite3_file *pFile, sqlite3_int64 size) {
         sqlite3_int64 now = 0;
         int grows = p->real->pMethods->xFileSize(p->real, &now) == SQLITE_OK && size > now;
         int rc = h->fn(h->ctx, CHAOS_OP_TRUNCATE, p->kind, p->path, size, grows);
-        if (rc != 0) return rc;
+        if (rc != 0) return seen(CHAOS_OP_TRUNCATE, p, rc);
     }
-    if (chaos_pl_tracks((chaos_file *)pFile)) return chaos_pl_truncate((chaos_file *)pFile, size);
-    return REAL(pFile)->pMethods->xTruncate(REAL(pFile), size);
+    if (chaos_pl_tracks(p)) return seen(CHAOS_OP_TRUNCATE, p, chaos_pl_truncate(p, size));
+    return seen(CHAOS_OP_TRUNCATE, p, REAL(pFile)->pMethods->xTruncate(REAL(pFile), size));
 }
 static int cSync(sqlite3_file *pFile, int flags) {
     COUNT(g_syncs);
-    HOOK(pFile, CHAOS_OP_SYNC, 0, flags);
-    if (chaos_pl_tracks((chaos_file *)pFile)) return chaos_pl_sync((chaos_file *)pFile, flags);
-    return REAL(pFile)->pMethods->xSync(REAL(pFile), flags);
+    chaos_file *p = (chaos_file *)pFile;
+    int rc = hook_call(CHAOS_OP_SYNC, p->kind, p->path, 0, flags);
+    if (rc == 0) rc = chaos_pl_tracks(p) ? chaos_pl_sync(p, flags) : REAL(pFile)->pMethods->xSync(REAL(pFile), flags);
+    return seen(CHAOS_OP_SYNC, p, rc);
 }
 static int cFileSize(sqlite3_file *pFile, sqlite3_int64 *pSize) {
     HOOK(pFile, CHAOS_OP_FILESIZE, 0, 0);
@@ -281,7 +296,10 @@ static int cOpen(sqlite3_vfs *pVfs, const char *zName, sqlite3_file *pFile, int 
     p->lib = LIBRARY(pVfs);
     p->kind = kind_of_flags(flags);
     COUNT(g_opens);
-    if ((rc = hook_call(CHAOS_OP_OPEN, p->kind, zName, 0, flags)) != 0) return rc;
+    if ((rc = hook_call(CHAOS_OP_OPEN, p->kind, zName, 0, flags)) != 0) {
+        chaos_seam_calls_note(&g_calls, CHAOS_OP_OPEN, zName, rc);
+        return rc;
+    }
     if (zName) {
         size_t n = strlen(zName) + 1;
         if (!(p->path = p->lib->api.malloc((int)n))) return SQLITE_NOMEM;
@@ -293,8 +311,10 @@ static int cOpen(sqlite3_vfs *pVfs, const char *zName, sqlite3_file *pFile, int 
         if (p->real->pMethods) p->real->pMethods->xClose(p->real);
         if (p->path) p->lib->api.free(p->path);
         p->path = NULL;
+        chaos_seam_calls_note(&g_calls, CHAOS_OP_OPEN, zName, rc != SQLITE_OK ? rc : SQLITE_CANTOPEN);
         return rc != SQLITE_OK ? rc : SQLITE_CANTOPEN;
     }
+    chaos_seam_calls_note(&g_calls, CHAOS_OP_OPEN, zName, SQLITE_OK);
     int v = p->real->pMethods->iVersion;
     p->base.pMethods = &g_io[v < 0 ? 0 : v > 3 ? 3 : v];
     return SQLITE_OK;
@@ -305,9 +325,11 @@ static int cDelete(sqlite3_vfs *pVfs, const char *zName, int syncDir) {
     if (zName && ends_with(zName, "-journal")) kind = CHAOS_FILE_MAIN_JOURNAL;
     else if (zName && ends_with(zName, "-wal")) kind = CHAOS_FILE_WAL;
     int rc = hook_call(CHAOS_OP_DELETE, kind, zName, 0, syncDir);
-    if (rc) return rc;
-    rc = REAL_VFS(pVfs)->xDelete(REAL_VFS(pVfs), zName, syncDir);
-    if (zName && (rc == SQLITE_OK || rc == SQLITE_IOERR_DELETE_NOENT)) chaos_pl_deleted(zName);
+    if (rc == 0) {
+        rc = REAL_VFS(pVfs)->xDelete(REAL_VFS(pVfs), zName, syncDir);
+        if (zName && (rc == SQLITE_OK || rc == SQLITE_IOERR_DELETE_NOENT)) chaos_pl_deleted(zName);
+    }
+    chaos_seam_calls_note(&g_calls, CHAOS_OP_DELETE, zName, rc);
     return rc;
 }
 static int cAccess(sqlite3_vfs *pVfs, const char *zName, int flags, int *pResOut) {
@@ -487,9 +509,12 @@ void chaos_vfs_counters(sqlite3_int64 *opens, sqlite3_int64 *reads, sqlite3_int6
     if (syncs) *syncs = atomic_load_explicit(&g_syncs, memory_order_relaxed);
 }
 
+int chaos_vfs_take_calls(char *buffer, int capacity) { return chaos_seam_calls_take(&g_calls, buffer, capacity); }
+
 void chaos_vfs_reset_counters(void) {
     atomic_store_explicit(&g_opens, 0, memory_order_relaxed);
     atomic_store_explicit(&g_reads, 0, memory_order_relaxed);
     atomic_store_explicit(&g_writes, 0, memory_order_relaxed);
     atomic_store_explicit(&g_syncs, 0, memory_order_relaxed);
+    chaos_seam_calls_reset(&g_calls);
 }

@@ -328,6 +328,7 @@ static int seam_openat(int dirfd, const char *path, int flags, mode_t mode) {
     }
     int e = errno;
     chaos_libc_note_refused(CHAOS_LIBC_OP_OPEN, fd < 0, verdict > 0, e);
+    chaos_libc_note_seen(CHAOS_LIBC_OP_OPEN, canon, fd < 0 ? e : 0);
     /* O_TMPFILE: canon is the folder; the file is "#inode" in it, with no name yet. */
     if (fd >= 0 && (flags & O_TMPFILE) == O_TMPFILE) chaos_libc_fd_path(fd, canon);
     if (fd >= 0) note_slot(fd, canon);
@@ -419,6 +420,7 @@ static int seam_mkstemp(int which, char *template, int flags, int suffix) {
         errno = e;
     }
     int e = errno;
+    chaos_libc_note_seen(CHAOS_LIBC_OP_OPEN, canon, fd < 0 ? e : 0);
     chaos_libc_depth--;
     errno = e;
     return fd;
@@ -454,6 +456,7 @@ static ssize_t seam_read(int fd, void *buf, size_t n, off_t off) {
                 r = kept;
             }
         }
+        chaos_libc_note_seen(CHAOS_LIBC_OP_READ, path, r < 0 ? errno : 0);
     }
     int e = errno;
     chaos_libc_depth--;
@@ -512,6 +515,7 @@ ssize_t chaos_libc_write(int fd, const chaos_write *w) {
         } else {
             r = chaos_libc_real_write(fd, w);
         }
+        chaos_libc_note_seen(CHAOS_LIBC_OP_WRITE, path, r < 0 ? errno : 0);
     }
     int e = errno;
     chaos_libc_depth--;
@@ -555,6 +559,7 @@ static int seam_sync(int fd, int data_only) {
         } else {
             r = tracking() ? chaos_lpl_sync(fd) : data_only ? REAL(fdatasync)(fd) : REAL(fsync)(fd);
         }
+        chaos_libc_note_seen(CHAOS_LIBC_OP_SYNC, path, r < 0 ? errno : 0);
     }
     int e = errno;
     chaos_libc_depth--;
@@ -581,6 +586,7 @@ static int seam_truncate(int fd, off_t size) {
         } else {
             r = tracking() ? chaos_lpl_truncate(fd, size) : REAL(ftruncate)(fd, size);
         }
+        chaos_libc_note_seen(CHAOS_LIBC_OP_TRUNCATE, path, r < 0 ? errno : 0);
     }
     int e = errno;
     chaos_libc_depth--;
@@ -637,6 +643,7 @@ static int seam_rename(int olddirfd, const char *oldpath, int newdirfd, const ch
     }
     int e = errno;
     chaos_libc_note_refused(CHAOS_LIBC_OP_RENAME, r < 0, verdict > 0, e);
+    chaos_libc_note_seen(CHAOS_LIBC_OP_RENAME, to, r < 0 ? e : 0);
     if (r == 0) rename_slots(from, to, (flags & RENAME_EXCHANGE) != 0);
     chaos_libc_depth--;
     errno = e;
@@ -680,6 +687,7 @@ static int seam_unlink(int dirfd, const char *path, int how) {
     }
     int e = errno;
     chaos_libc_note_refused(CHAOS_LIBC_OP_DELETE, r < 0, verdict > 0, e);
+    chaos_libc_note_seen(CHAOS_LIBC_OP_DELETE, canon, r < 0 ? e : 0);
     chaos_libc_depth--;
     errno = e;
     return r;
@@ -713,6 +721,7 @@ static int seam_link(int olddirfd, const char *oldpath, int newdirfd, const char
     }
     int e = errno;
     chaos_libc_note_refused(CHAOS_LIBC_OP_RENAME, r < 0, verdict > 0, e);
+    chaos_libc_note_seen(CHAOS_LIBC_OP_RENAME, to, r < 0 ? e : 0);
     chaos_libc_depth--;
     errno = e;
     return r;
@@ -801,6 +810,7 @@ static const chaos_libc_seam g_table = {
     .powerloss_stats = chaos_lpl_stats,
     .refused = chaos_libc_refused,
     .outside = chaos_libc_outside,
+    .calls = chaos_libc_calls,
 };
 
 __attribute__((visibility("default"))) const chaos_libc_seam *chaos_libc_seam_get(void) { return &g_table; }

@@ -137,6 +137,7 @@ static int seam_fallocate(int fd, int mode, off_t off, off_t len, int posix) {
         } else {
             r = chaos_libc_tracking() ? chaos_lpl_reshape(fd, from, to, new_size, perform_alloc, &a) : (int)perform_alloc(fd, &a);
         }
+        chaos_libc_note_seen(CHAOS_LIBC_OP_TRUNCATE, path, r < 0 ? errno : 0);
     }
     int e = errno;
     chaos_libc_depth--;
@@ -176,6 +177,7 @@ int truncate(const char *path, off_t size) {
         r = chaos_libc_tracking() ? chaos_lpl_truncate_path(path, canon, size) : REAL(truncate)(path, size);
     }
     int e = errno;
+    chaos_libc_note_seen(CHAOS_LIBC_OP_TRUNCATE, canon, r < 0 ? e : 0);
     chaos_libc_depth--;
     errno = e;
     return r;
@@ -233,6 +235,8 @@ static ssize_t seam_copy(int out, copy_call *c) {
         r = perform_copy(out, c);
     }
     int e = errno;
+    if (in_scope) chaos_libc_note_seen(CHAOS_LIBC_OP_READ, from, r < 0 ? e : 0);
+    if (out_scope) chaos_libc_note_seen(CHAOS_LIBC_OP_WRITE, to, r < 0 ? e : 0);
     chaos_libc_depth--;
     errno = e;
     return r;
@@ -269,6 +273,7 @@ int sync_file_range(int fd, off_t off, off_t n, unsigned int flags) {
         } else {
             r = REAL(sync_file_range)(fd, off, n, flags); /* not durable: the simulator is not told */
         }
+        chaos_libc_note_seen(CHAOS_LIBC_OP_SYNC, path, r < 0 ? errno : 0);
     }
     int e = errno;
     chaos_libc_depth--;
@@ -345,6 +350,7 @@ int msync(void *addr, size_t len, int flags) {
             }
             r = REAL(msync)(addr, len, flags);
         }
+        chaos_libc_note_seen(CHAOS_LIBC_OP_SYNC, path, r < 0 ? errno : 0);
     }
     int e = errno;
     chaos_libc_depth--;

@@ -103,6 +103,9 @@ int chaos_libc_disk_full(void) CHAOS_HIDDEN;
 ** made or opened for writing outside it. */
 void chaos_libc_note_refused(int op, int failed, int injected, int error) CHAOS_HIDDEN;
 void chaos_libc_note_outside(const char *canon, int flags) CHAOS_HIDDEN;
+/* A call under the scope the seam carried out, and its result: 0, or the errno. */
+void chaos_libc_note_seen(int op, const char *canon, int error) CHAOS_HIDDEN;
+int chaos_libc_calls(char *buffer, int capacity) CHAOS_HIDDEN;
 void chaos_libc_watch_reset(void) CHAOS_HIDDEN;
 void chaos_libc_refused(long long out[CHAOS_LIBC_OP_COUNT]) CHAOS_HIDDEN;
 int chaos_libc_outside(char *buffer, int capacity) CHAOS_HIDDEN;

@@ -22,12 +22,17 @@
 **     write. Under the scope it is asked of the hook as an open for writing, and a
 **     refusal (the hook's, or the kernel's EACCES/EROFS) is what the app met.
 **
+**   - The calls under the scope the seam carried out, each distinct operation, file and
+**     result (0 or the errno the app was given) with a count (CSeamCalls): what the
+**     app did to its files, and what it was told, whatever fault was armed.
+**
 **   Recording never waits: a call outside the scope may come from a crash handler on
 **   a signal stack while another thread holds a lock, so the folder list is taken
 **   with a try-lock, and a call that finds it busy is not recorded.
 */
 #define _GNU_SOURCE
 #include "chaos_libc_internal.h"
+#include "chaos_seam_calls.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -53,6 +58,15 @@ static int in_chaos_scratch(const char *path) {
     return 0;
 }
 
+/* The calls under the scope the seam carried out, with their results. */
+static chaos_seam_calls g_seen;
+
+void chaos_libc_note_seen(int op, const char *canon, int error) {
+    chaos_seam_calls_note(&g_seen, op, canon, error);
+}
+
+int chaos_libc_calls(char *buffer, int capacity) { return chaos_seam_calls_take(&g_seen, buffer, capacity); }
+
 void chaos_libc_note_outside(const char *canon, int flags) {
     if ((flags & O_ACCMODE) == O_RDONLY && !(flags & O_CREAT)) return;
     if (!strncmp(canon, "/dev/", 5) || !strncmp(canon, "/proc/", 6) || !strncmp(canon, "/sys/", 5)) return;
@@ -77,6 +91,7 @@ void chaos_libc_note_outside(const char *canon, int flags) {
 
 void chaos_libc_watch_reset(void) {
     for (int op = 0; op < CHAOS_LIBC_OP_COUNT; op++) atomic_store(&g_refused[op], 0);
+    chaos_seam_calls_reset(&g_seen);
     pthread_mutex_lock(&g_outside_lock);
     g_outside_count = 0;
     pthread_mutex_unlock(&g_outside_lock);

@@ -213,6 +213,14 @@ void chaos_vfs_counters(long long *opens, long long *reads,
                         long long *writes, long long *syncs);
 void chaos_vfs_reset_counters(void);
 
+/*
+** What the shim saw SQLite do to its files since the last take: lines "OP RC COUNT PATH"
+** (OP a CHAOS_OP_*: open, read, write, truncate, sync, delete; RC the SQLite result code
+** the call answered, SQLITE_OK included), then "dropped N" for calls not kept
+** (chaos_seam_calls.h). Returns the number of lines.
+*/
+int chaos_vfs_take_calls(char *buffer, int capacity);
+
 #ifdef __cplusplus
 }
 #endif

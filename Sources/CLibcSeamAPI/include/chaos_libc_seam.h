@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* The version of the table below; a worker refuses a seam of another version. */
-#define CHAOS_LIBC_SEAM_VERSION 2
+#define CHAOS_LIBC_SEAM_VERSION 3
 
 /* `enum : int` (C23, clang) makes Swift import the constants as Int32; gcc before
 ** 13 lacks it, and builds the preloads (PreloadLibrary.swift) with a plain enum. */
@@ -84,6 +84,10 @@ typedef struct chaos_libc_seam {
     /* The folders outside the scope where the app made or wrote files since it was
     ** set, one a line, the first CHAOS_LIBC_OUTSIDE_MAX; returns how many it knows. */
     int (*outside)(char *buffer, int capacity);
+    /* The calls under the scope since the last take, each distinct CHAOS_LIBC_OP_*,
+    ** result (0 or the errno the app got) and file: lines "OP ERRNO COUNT PATH", then
+    ** "dropped N" for calls not kept; forgets them. Returns the number of lines. */
+    int (*calls)(char *buffer, int capacity);
 } chaos_libc_seam;
 
 /* How many folders outside the scope the seam remembers. */

@@ -60,7 +60,7 @@ enum HTMLTimeline {
             case .step(let step):
                 html += """
                     <tr class="ev-step">\(at)<td class="kind">step \(step.index)</td>\
-                    <td>\(HTMLReportWriter.escape(step.label))\(detailLine(step.detail))</td><td class="num">\(HTMLReportWriter.milliseconds(step.durationMs))</td>\
+                    <td>\(HTMLReportWriter.escape(step.label))\(detailLine(step.detail))\(detailLine(failedCalls(step.calls)))</td><td class="num">\(HTMLReportWriter.milliseconds(step.durationMs))</td>\
                     <td><span class="outcome o-\(cssName(step.outcome.rawValue))">\(HTMLReportWriter.escape(step.outcome.rawValue))</span></td></tr>
 
                     """
@@ -101,6 +101,15 @@ enum HTMLTimeline {
         }
         html += "</tbody>\n</table>\n"
         return html
+    }
+
+    /// The calls a seam failed during a step, as the app met them:
+    /// `told: write store.sqlite → SQLITE_FULL ×3; sync notes.json → EIO`.
+    static func failedCalls(_ calls: [SeamCall]?) -> String? {
+        let failed = (calls ?? []).filter(\.failed)
+        guard !failed.isEmpty else { return nil }
+        return "told: " + failed.map { "\($0.op.rawValue) \($0.file.isEmpty ? "(temporary file)" : $0.file) → \($0.result)"
+            + ($0.count > 1 ? " ×\($0.count)" : "") }.joined(separator: "; ")
     }
 
     static func detailLine(_ detail: String?) -> String {

@@ -17,14 +17,19 @@ package struct StepRecord: Codable, Sendable, Equatable {
     /// How it went: `ok`, `error`, `trapped`, `timed-out`… (``StepOutcome``).
     package var outcome: StepOutcome
     @ExplicitNull package var detail: String?
+    /// What the seams saw the app do to its files during the step, each distinct call
+    /// with its result and count (``SeamCall``); absent when they saw nothing.
+    package var calls: [SeamCall]?
 
-    package init(index: Int, label: String, startMs: Int, durationMs: Int, outcome: StepOutcome, detail: String? = nil) {
+    package init(index: Int, label: String, startMs: Int, durationMs: Int, outcome: StepOutcome, detail: String? = nil,
+                 calls: [SeamCall]? = nil) {
         self.index = index
         self.label = label
         self.startMs = startMs
         self.durationMs = durationMs
         self.outcome = outcome
         self.detail = detail
+        self.calls = calls
     }
 
 }

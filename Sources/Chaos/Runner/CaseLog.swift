@@ -31,11 +31,15 @@ final class CaseLog {
     /// What each action of the case spanned in tracked writes and syncs, from the reply
     /// before it to its own: a cut inside one leaves it unresolved (``CrashImages``).
     var actionSpans: [(from: TrackedIO, to: TrackedIO)] = []
+    /// What the seams saw the app do since the last step was recorded (``SeamCall``).
+    var callsInStep: [SeamCall] = []
 
     /// A step done: `number` is its number in the scenario (0 for a trial's own step).
     func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, clock: CaseClock, _ result: StepResult) {
         steps.append(StepRecord(index: number, label: step.label, startMs: clock.ms(at: started),
-                                durationMs: (clock.now - started).wholeMilliseconds, outcome: result.outcome, detail: result.detail))
+                                durationMs: (clock.now - started).wholeMilliseconds, outcome: result.outcome, detail: result.detail,
+                                calls: callsInStep.isEmpty ? nil : callsInStep))
+        callsInStep = []
     }
 
     /// The health a launch answered: what it told the user at launch (a warning or an
@@ -136,6 +140,7 @@ final class CaseLog {
             evidence.callsUnderDataFolder = reach.libcCalls + reach.vfsOpens
         }
         if let points = reply.pointsHit { pointsHit.formUnion(points) }
+        for call in reply.calls ?? [] { SeamCall.add(call, to: &callsInStep) }
         if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { tracked = TrackedIO(writes: writes, syncs: syncs) }
     }
 }

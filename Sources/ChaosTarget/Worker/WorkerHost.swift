@@ -29,6 +29,9 @@ package enum WorkerHost {
             context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
         WorkerOutput.write(WorkerReady(pid: getpid(), libcSeamMissing: LibcSeam.whyNotLoaded))
+        // What the seams saw before the first request (a fork server's warm-up) is not the app's.
+        let dataPrefix = StoragePathPrefix.of(directory: context.dataDirectory.path)
+        _ = SeamCall.take(prefix: dataPrefix)
         var trackingWrites = false
         var countingPoints = false
         while let line = readLine(strippingNewline: true) {
@@ -58,6 +61,7 @@ package enum WorkerHost {
             // While storage faults are armed, or the seam watches a plain-file target's folder.
             if !StorageHook.armedIDs.isEmpty || watching { reply.reach = StorageReach.now() }
             reply.storeSettings = SQLiteFaultVFS.storeSettings
+            reply.calls = SeamCall.take(prefix: dataPrefix).nilIfEmpty
             WorkerOutput.write(reply)
             if request.op == .stop { return 0 }
         }

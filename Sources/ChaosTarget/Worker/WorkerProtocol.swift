@@ -239,6 +239,8 @@ package struct WorkerReply: Codable, Sendable, Equatable {
     /// The durability settings the app gave its store (through the fault VFS), once it
     /// set any: what names the cause of a commit a power cut undid.
     package var storeSettings: StoreSettings?
+    /// What the seams saw the app do since the last reply (``SeamCall``); nil for nothing.
+    package var calls: [SeamCall]?
     /// For `describe`: what the target is made of.
     package var declaration: TargetDeclaration?
 

@@ -38,8 +38,9 @@ package enum PreloadLibrary: String, Sendable, CaseIterable {
         switch self {
         case .libcSeam:
             return (["\(root)/CLibcSeam/chaos_libc.c", "\(root)/CLibcSeam/chaos_libc_powerloss.c", "\(root)/CLibcSeam/chaos_libc_calls.c",
-                     "\(root)/CLibcSeam/chaos_libc_stdio.c", "\(root)/CLibcSeam/chaos_libc_watch.c", "\(root)/CPowerCut/chaos_power_cut.c"],
-                    ["\(root)/CLibcSeam/include", "\(root)/CLibcSeamAPI/include", "\(root)/CPowerCut/include"])
+                     "\(root)/CLibcSeam/chaos_libc_stdio.c", "\(root)/CLibcSeam/chaos_libc_watch.c", "\(root)/CPowerCut/chaos_power_cut.c",
+                     "\(root)/CSeamCalls/chaos_seam_calls.c"],
+                    ["\(root)/CLibcSeam/include", "\(root)/CLibcSeamAPI/include", "\(root)/CPowerCut/include", "\(root)/CSeamCalls/include"])
         case .timerfdShim:
             return (["\(root)/CTimerfdShim/timerfd_shim.c"], ["\(root)/CTimerfdShim/include"])
         }

@@ -110,6 +110,12 @@ package enum LibcSeam {
         return text.split(separator: "\n").map(String.init)
     }
 
+    /// The lines of the seam's calls since the last take (``SeamCall``); none without it.
+    static func takeCalls() -> [Substring] {
+        guard let table else { return [] }
+        return SeamCall.lines(capacity: 1 << 16) { table.pointee.calls($0, $1) }
+    }
+
     /// The operation of a `CHAOS_LIBC_OP_*` code.
     static func operation(of op: Int32) -> StorageCall.Operation? {
         switch op {
