@@ -13,7 +13,7 @@ extension ScenarioParser {
             guard let action = keyword.bareAction else {
                 throw ScenarioError("step '\(text)' needs a value, like '- \(text): \(Self.placeholder(keyword))'", at: node.location)
             }
-            return ScenarioStep(action: action, location: node.location)
+            return ScenarioStep(action: action, location: node.location, written: WrittenStep(node))
 
         case .list:
             throw ScenarioError("a step is a word (- launch) or a mapping (- do: ACTION), found a list", at: node.location)
@@ -42,7 +42,7 @@ extension ScenarioParser {
             case .launch, .stop, .kill:
                 throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: lead.keyLocation)
             }
-            return ScenarioStep(action: action, location: node.location)
+            return ScenarioStep(action: action, location: node.location, written: WrittenStep(node))
         }
     }
 

@@ -9,6 +9,9 @@ package struct ScenarioStep: Sendable, Equatable {
     package var label: String
     /// Written in the scenario, or added by a sweep's trial plan (``TrialPlan``).
     package var origin: Origin
+    /// The step as its file wrote it, what ``ScenarioWriter`` writes back; nil for a step
+    /// no file wrote (a sweep trial's).
+    package var written: WrittenStep?
 
     package enum Origin: Sendable, Equatable {
         /// A step of the scenario file: numbered from 1, in order.
@@ -18,11 +21,13 @@ package struct ScenarioStep: Sendable, Equatable {
         case trial
     }
 
-    package init(action: StepAction, location: SourceLocation, label: String? = nil, origin: Origin = .scenario) {
+    package init(action: StepAction, location: SourceLocation, label: String? = nil, origin: Origin = .scenario,
+                 written: WrittenStep? = nil) {
         self.action = action
         self.location = location
         self.label = label ?? action.label
         self.origin = origin
+        self.written = written
     }
 }
 

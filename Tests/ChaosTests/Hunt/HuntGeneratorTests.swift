@@ -43,7 +43,7 @@ import Testing
             for step in generator.schedule(index).steps {
                 switch step {
                 case let .fault(kind, _): kinds.insert(kind)
-                case .powerLoss(_, let moment): ends.insert(moment == nil ? "power-loss now" : "power-loss later")
+                case .powerLoss(_, let moment): ends.insert(moment.isEmpty ? "power-loss now" : "power-loss later")
                 case .kill: ends.insert("kill")
                 case .stop: ends.insert("stop")
                 default: break

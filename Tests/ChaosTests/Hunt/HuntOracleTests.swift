@@ -23,7 +23,7 @@ import Testing
         return report
     }
 
-    static let hangSteps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.add", []), .fault("clock-jump", [HuntKey("by", .string("+1h"))]),
+    static let hangSteps: [WrittenStep] = [.launch, .fault("blackhole", []), .action("orders.add", []), .fault("clock-jump", [HuntKey("by", .string("+1h"))]),
                                         .action("orders.list", []), .action("orders.add", [])]
 
     @Test func aHangIsOneFailureWhateverActionItStruck() throws {
@@ -39,7 +39,7 @@ import Testing
     }
 
     @Test func aClearedFaultIsNotBlamed() throws {
-        let steps: [HuntStep] = [.launch, .fault("io-error", [HuntKey("op", .string("write"))]), .clear("all"), .fault("blackhole", []),
+        let steps: [WrittenStep] = [.launch, .fault("io-error", [HuntKey("op", .string("write"))]), .clear("all"), .fault("blackhole", []),
                                  .action("notes.add", [])]
         let report = Self.report(failing: "no-trap", end: .hung(.init(during: "notes.add")), last: 5,
                                  faults: [Self.activity(2, "io-error"), Self.activity(4, "blackhole")])
@@ -51,7 +51,7 @@ import Testing
     /// An app still waiting once the fault is gone (a breaker that waits out a fixed
     /// minute) hangs because of that fault, and for another reason than while it stood.
     @Test func aHangAfterAClearIsBlamedOnTheClearedFault() throws {
-        let steps: [HuntStep] = [.launch, .fault("network-down", []), .clear("all"), .action("workload.read", [])]
+        let steps: [WrittenStep] = [.launch, .fault("network-down", []), .clear("all"), .action("workload.read", [])]
         let report = Self.report(failing: "no-trap", end: .hung(.init(during: "workload.read")), last: 4,
                                  faults: [Self.activity(2, "network-down")])
         let failure = try #require(HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"]))
@@ -65,7 +65,7 @@ import Testing
     }
 
     @Test func aLossIsToldApartByTheFaultsAtWorkAndShrinksByItsCore() throws {
-        let steps: [HuntStep] = [.launch, .action("notes.add", []), .fault("clock-jump", [HuntKey("by", .string("-1h"))]),
+        let steps: [WrittenStep] = [.launch, .action("notes.add", []), .fault("clock-jump", [HuntKey("by", .string("-1h"))]),
                                  .powerLoss("torn", nil), .fault("corrupt-file", [HuntKey("file", .string("store"))]), .launch,
                                  .action("notes.list", [])]
         let withClock = Self.report(failing: "no-silent-loss", observed: "1 of 3 lost", last: 7,
@@ -89,7 +89,7 @@ import Testing
         var report = Self.report(failing: "no-trap", end: .hung(.init(during: "launch")), last: 3,
                                  faults: [Self.activity(2, "blackhole")])
         report.steps[2].outcome = .ok
-        let steps: [HuntStep] = [.launch, .fault("blackhole", []), .stop]
+        let steps: [WrittenStep] = [.launch, .fault("blackhole", []), .stop]
         let failure = try #require(HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"]))
         #expect(failure.core == "hang after a network fault on postgres when relaunched to read what it kept")
         #expect(!failure.isAtAStep)
@@ -97,7 +97,7 @@ import Testing
     }
 
     @Test func anUnexpectedExitIsTheSameWhicheverStepItEnded() {
-        let steps: [HuntStep] = [.launch, .action("a.write", []), .action("a.read", [])]
+        let steps: [WrittenStep] = [.launch, .action("a.write", []), .action("a.read", [])]
         let one = Self.report(failing: "no-trap", end: .exited(termination: "exited(3)", during: "a.write"), last: 2, faults: [])
         let two = Self.report(failing: "no-trap", end: .exited(termination: "exited(3)", during: "a.read"), last: 3, faults: [])
         #expect(HuntOracle.failure(of: one, steps: steps) == HuntOracle.failure(of: two, steps: steps))

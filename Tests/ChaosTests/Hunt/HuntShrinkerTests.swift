@@ -6,8 +6,8 @@ import Testing
 /// Shrinking with a stand-in for running: a schedule "fails" when it holds two given
 /// steps in order, so the smallest failing one is known and checked exactly.
 @Suite struct HuntShrinkerTests {
-    static let culprit = HuntStep.fault("throw", [HuntKey("point", .string("store/favorites/fetch")), HuntKey("times", .int(3))])
-    static let trigger = HuntStep.action("favorites.list", [])
+    static let culprit = WrittenStep.fault("throw", [HuntKey("point", .string("store/favorites/fetch")), HuntKey("times", .int(3))])
+    static let trigger = WrittenStep.action("favorites.list", [])
 
     /// Fails (a trap at `X.swift:1`) when the schedule launches, then holds the
     /// culprit (any `times`) and then the trigger.
@@ -42,7 +42,7 @@ import Testing
 
     @Test func shrinksToTheFewestStepsThatFailTheSameWay() throws {
         let outcome = try shrink(jobs: 1)
-        let simplest = HuntStep.fault("throw", [HuntKey("point", .string("store/favorites/fetch"))])
+        let simplest = WrittenStep.fault("throw", [HuntKey("point", .string("store/favorites/fetch"))])
         // A trap needs no closing read: the schedule ends where the failure shows.
         #expect(outcome.schedule.steps == [.launch, simplest, Self.trigger])
         #expect(!outcome.cutShort)
@@ -87,8 +87,8 @@ import Testing
     /// them) come before the halves: a hang that needs one fault is shrunk to three steps
     /// in one round, as the same search without them gets there in several.
     @Test func aHangTriesItsSkeletonsFirst() throws {
-        let blackhole = HuntStep.fault("blackhole", [HuntKey("remote", .string("postgres"))])
-        let add = HuntStep.action("orders.add", [])
+        let blackhole = WrittenStep.fault("blackhole", [HuntKey("remote", .string("postgres"))])
+        let add = WrittenStep.action("orders.add", [])
         let hang = HuntOracle.Failure(kind: .hang, core: "hang after a network fault on postgres")
         // Hangs at the first `add` after a launch and a black hole; the report says which step.
         func run(_ schedule: HuntSchedule) -> CaseReport? {
@@ -158,7 +158,7 @@ import Testing
     /// often: a step that makes it fail more often is kept, though without it the
     /// schedule still fails now and then.
     @Test func aFlakyFailureIsShrunkByCandidatesThatFailAtLeastAsOften() throws {
-        let helper = HuntStep.action("favorites.add", [HuntKey("count", .int(4))])
+        let helper = WrittenStep.action("favorites.add", [HuntKey("count", .int(4))])
         final class Runs: @unchecked Sendable { var count = 0 }
         let runs = Runs()
         // With the helper, 3 runs in 5 fail; without it, 1 in 5.

@@ -6,7 +6,7 @@ import Testing
 /// shrink that follows can see the failure it is shrinking.
 @Suite struct HuntStepBoundTests {
     @Test func theBoundIsRaisedPastTheSlowStepOfItsKind() {
-        let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.add", []), .launch]
+        let steps: [WrittenStep] = [.launch, .fault("blackhole", []), .action("orders.add", []), .launch]
         var report = ReportSample.deviated
         report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 400, outcome: .ok),
                         StepRecord(index: 2, label: "fault", startMs: 400, durationMs: 1, outcome: .ok),
@@ -32,7 +32,7 @@ import Testing
     @Test func aStepThatHungThereTooRaisesNothing() {
         // A hang under the bound that hangs at the full timeout as well (its signature
         // changed on the way): the rounds after keep the bound a hang is known by.
-        let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.add", [])]
+        let steps: [WrittenStep] = [.launch, .fault("blackhole", []), .action("orders.add", [])]
         var report = ReportSample.deviated
         report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 200, outcome: .ok),
                         StepRecord(index: 2, label: "fault", startMs: 200, durationMs: 1, outcome: .ok),
@@ -48,7 +48,7 @@ import Testing
     /// A hang's shrink waits out one candidate that still hangs a round: its bound is
     /// ten times the slowest step its first run answered, at least 3 s, at most the hunt's.
     @Test func aHangIsShrunkUnderAShorterBound() {
-        let steps: [HuntStep] = [.launch, .fault("blackhole", []), .action("orders.list", []), .action("orders.add", [])]
+        let steps: [WrittenStep] = [.launch, .fault("blackhole", []), .action("orders.list", []), .action("orders.add", [])]
         var report = ReportSample.deviated
         report.steps = [StepRecord(index: 1, label: "launch", startMs: 0, durationMs: 150, outcome: .ok),
                         StepRecord(index: 2, label: "fault", startMs: 150, durationMs: 1, outcome: .ok),

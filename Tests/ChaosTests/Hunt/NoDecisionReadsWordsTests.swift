@@ -48,7 +48,7 @@ import Testing
         var lacksSnapshot: [Bool]
         var verdict: Verdict
 
-        init(_ report: CaseReport, steps: [HuntStep]) {
+        init(_ report: CaseReport, steps: [WrittenStep]) {
             failure = HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"])
             struckLaunch = failure?.struckLaunch
             atAStep = failure?.isAtAStep
@@ -69,7 +69,7 @@ import Testing
     /// Reports of every kind of end, as the runner makes them: a hang at a step and at the
     /// relaunch, an exit, a loss with its cause, the evidence a trap or a missing snapshot
     /// kept from being judged.
-    static func madeReports() -> [(CaseReport, [HuntStep])] {
+    static func madeReports() -> [(CaseReport, [WrittenStep])] {
         let hangSteps = HuntOracleTests.hangSteps
         let faults = [HuntOracleTests.activity(2, "blackhole", fired: 3), HuntOracleTests.activity(4, "clock-jump")]
         var hang = ReportSample.hung(HuntOracleTests.report(failing: "no-trap", last: 5, faults: faults), during: "orders.list")

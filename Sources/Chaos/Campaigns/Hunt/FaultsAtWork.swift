@@ -56,7 +56,7 @@ struct FaultsAtWork {
 
     /// `remotes`: the target's remotes, so that a network fault that names none is said
     /// to act on the only one.
-    init(report: CaseReport, steps: [HuntStep], remotes: [String]) {
+    init(report: CaseReport, steps: [WrittenStep], remotes: [String]) {
         var fired: [Fault] = []
         for activity in report.faults ?? [] where activity.fired > 0 {
             guard let number = activity.step else { continue }

@@ -25,7 +25,7 @@ extension FindingShrinker {
     /// run (an app that backs off before it retries) keeps the hunt's bound; a launch
     /// that hung keeps it too (it may be a connect timeout that answers). A candidate
     /// wrongly held hung is caught when the file runs at the case's full timeout.
-    static func hangShrinkBound(_ bound: StepBound, report: CaseReport, steps: [HuntStep], struckLaunch: Bool) -> StepBound {
+    static func hangShrinkBound(_ bound: StepBound, report: CaseReport, steps: [WrittenStep], struckLaunch: Bool) -> StepBound {
         let slowest = slowestAnswers(in: report, steps: steps)
         func short(_ ms: Int, hunt: Duration) -> Duration { min(hunt, max(hangShrinkFloor, .milliseconds(10 * ms))) }
         return StepBound(launch: struckLaunch ? bound.launch : short(slowest.launchMs, hunt: bound.launch),
@@ -35,7 +35,7 @@ extension FindingShrinker {
     /// `bound` raised past the slowest launch and the slowest other step of `report` that
     /// answered (half as long again, and a second): what a slow step that answers needs.
     /// A step that hung there too raises nothing: the rounds after keep a hang's cost short.
-    static func stepBound(_ bound: StepBound, pastTheStepsOf report: CaseReport, steps: [HuntStep]) -> StepBound {
+    static func stepBound(_ bound: StepBound, pastTheStepsOf report: CaseReport, steps: [WrittenStep]) -> StepBound {
         let slowest = slowestAnswers(in: report, steps: steps)
         func past(_ ms: Int) -> Duration { .milliseconds(ms * 3 / 2 + 1_000) }
         return StepBound(launch: max(bound.launch, past(slowest.launchMs)), action: max(bound.action, past(slowest.actionMs)))
@@ -43,7 +43,7 @@ extension FindingShrinker {
 
     /// The slowest launch and the slowest other step the app answered in `report` (0 for
     /// none); `steps` are the schedule's, which tell the launches.
-    static func slowestAnswers(in report: CaseReport, steps: [HuntStep]) -> (launchMs: Int, actionMs: Int) {
+    static func slowestAnswers(in report: CaseReport, steps: [WrittenStep]) -> (launchMs: Int, actionMs: Int) {
         var slowest = (launchMs: 0, actionMs: 0)
         for record in report.steps where report.answered(record) {
             if steps.indices.contains(record.index - 1), steps[record.index - 1] == .launch {

@@ -146,7 +146,7 @@ struct FindingShrinker {
     }
 
     /// Raises the bound on a step past the steps of `report` that answered.
-    private mutating func raiseBound(pastTheStepsOf report: CaseReport, steps: [HuntStep]) {
+    private mutating func raiseBound(pastTheStepsOf report: CaseReport, steps: [WrittenStep]) {
         runner = runner.bounded(by: runner.plan.stepBound.map { Self.stepBound($0, pastTheStepsOf: report, steps: steps) })
     }
 }

@@ -23,7 +23,7 @@ package struct HuntGenerator: Sendable {
     package func schedule(_ index: Int) -> HuntSchedule {
         var random = HuntDraws(seed: SplitMix64.subseed(seed, "hunt/schedule/\(index)"))
         let system = random.pick(surface.systems)
-        var steps: [HuntStep] = []
+        var steps: [WrittenStep] = []
         var armed: [String] = []
         let runs = 1 + random.below(3)
         for run in 0..<runs {
@@ -42,7 +42,7 @@ package struct HuntGenerator: Sendable {
                     let fault = runningAppFault(&random)
                     steps.append(fault)
                     if case let .fault(kind, _) = fault { armed.append(kind) }
-                    if case .powerLoss(_, _?) = fault { deferredCut = true }
+                    if case let .powerLoss(_, moment) = fault, !moment.isEmpty { deferredCut = true }
                 } else if let kind = armed.last {
                     let scope = random.chance(50) ? kind : "all"
                     steps.append(.clear(scope))
@@ -54,7 +54,7 @@ package struct HuntGenerator: Sendable {
             // A cut still waiting for its moment is called off by a stop; any other end
             // may come while it waits.
             if deferredCut { steps.append(.stop); continue }
-            let cut: HuntStep = surface.files.isEmpty ? .kill : .powerLoss(random.pick(Self.cutModes), nil)
+            let cut: WrittenStep = surface.files.isEmpty ? .kill : .powerLoss(random.pick(Self.cutModes), nil)
             switch random.below(3) {
             case 0: steps.append(.stop)
             case 1: steps.append(random.chance(50) ? .kill : cut)
@@ -72,7 +72,7 @@ package struct HuntGenerator: Sendable {
 
     /// An action: the workload's write and read as often as any other, the schedule's
     /// system's own twice as often as the rest.
-    func action(in system: String, _ random: inout HuntDraws) -> HuntStep {
+    func action(in system: String, _ random: inout HuntDraws) -> WrittenStep {
         let workload: [(HuntSurface.Action?, Int)] = [(nil, 6)]
         let others = surface.actions.map { action -> (HuntSurface.Action?, Int) in
             (action, (action.system == system ? 4 : action.system == nil ? 2 : 1) * (aim.actions.contains(action.name) ? 6 : 1))
@@ -96,7 +96,7 @@ package struct HuntGenerator: Sendable {
     /// A fault while the app is closed: its files damaged (once a run has made them), a
     /// storage fault or a full disk waiting for the launch, a move of its clock, its
     /// remote down.
-    func closedAppFault(afterFirstRun: Bool, _ random: inout HuntDraws) -> HuntStep {
+    func closedAppFault(afterFirstRun: Bool, _ random: inout HuntDraws) -> WrittenStep {
         let keepsFiles = !surface.files.isEmpty
         var choices: [(HuntGroup, Int)] = [(.storage, aim.weigh(.storage, keepsFiles ? 2 : 0)), (.diskFull, aim.weigh(.diskFull, keepsFiles ? 1 : 0)),
                                            (.clock, aim.weigh(.clock, 1))]
@@ -107,7 +107,7 @@ package struct HuntGenerator: Sendable {
 
     /// A fault while the app runs: a storage error, a throw or a context reset at a point
     /// its code hit, a network fault, a jump of its clock, a power cut at a later write.
-    func runningAppFault(_ random: inout HuntDraws) -> HuntStep {
+    func runningAppFault(_ random: inout HuntDraws) -> WrittenStep {
         // A target that keeps no files (its data is on a remote) has nothing for storage
         // faults and power cuts to act on.
         let keepsFiles = !surface.files.isEmpty
@@ -126,7 +126,7 @@ package struct HuntGenerator: Sendable {
     /// A fault of `group`: what the group's kinds act on, drawn once for all of them (a
     /// file, a point the plain run saw hit, a remote when there are several), then one of
     /// its kinds — those that fire a few times one time in five — and that kind's keys.
-    func fault(in group: HuntGroup, appIsClosed: Bool, _ random: inout HuntDraws) -> HuntStep {
+    func fault(in group: HuntGroup, appIsClosed: Bool, _ random: inout HuntDraws) -> WrittenStep {
         var shared: [HuntKey] = []
         var kinds = FaultCatalog.hunted(in: group)
         switch group {

@@ -16,7 +16,7 @@ package enum HuntOracle {
     /// shrunk schedule may end where its failure shows); one that does not is held to
     /// `responsive-within` instead, the bound on every launch and action that
     /// `recovered-within` also holds.
-    static func expectations(for steps: [HuntStep]) -> [String] {
+    static func expectations(for steps: [WrittenStep]) -> [String] {
         let losesJournal = steps.contains { step in
             guard case let .fault(kind, keys) = step, (FaultCatalog.kind(named: kind) as? any FileFault.Type)?.losesWhatTheFileHeld == true,
                   case let .string(file)? = keys.first(where: { $0.key == "file" })?.value else { return false }
@@ -153,7 +153,7 @@ package enum HuntOracle {
     /// (inconclusive, skipped, errored: a fault that reached nothing, a case that did not
     /// apply, Chaos's own failure — none of them the app's). `steps` are the schedule's
     /// (what each fault acted on), `remotes` the target's.
-    package static func failure(of report: CaseReport, steps: [HuntStep] = [], remotes: [String] = []) -> Failure? {
+    package static func failure(of report: CaseReport, steps: [WrittenStep] = [], remotes: [String] = []) -> Failure? {
         guard report.verdict == .deviated else { return nil }
         if let trap = report.trap {
             let error = TrapErrorKind.of(trap.message ?? trap.signalName)

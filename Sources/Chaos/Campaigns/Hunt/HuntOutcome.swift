@@ -67,7 +67,7 @@ package struct HuntOutcome: Sendable {
         guard let number = report.steps.last?.index, schedule.steps.indices.contains(number - 1) else { return report.steps.last?.label }
         switch schedule.steps[number - 1] {
         case .launch: return "launch"
-        case let .action(name, _): return name
+        case let .action(name, _, _): return name
         default: return report.steps.last?.label
         }
     }

@@ -12,9 +12,9 @@ package struct HuntSchedule: Sendable, Equatable {
     package var seed: UInt64
     /// The `system:` it exercises (which remotes run for it).
     package var system: String
-    package var steps: [HuntStep]
+    package var steps: [WrittenStep]
 
-    package init(index: Int, seed: UInt64, system: String, steps: [HuntStep]) {
+    package init(index: Int, seed: UInt64, system: String, steps: [WrittenStep]) {
         self.index = index
         self.seed = seed
         self.system = system
@@ -27,18 +27,8 @@ package struct HuntSchedule: Sendable, Equatable {
 
     /// The scenario file: the steps, and the generic oracle's expectations.
     package func yaml(name: String, summary: String) -> String {
-        var lines = [
-            "name: \(name)",
-            "summary: \(ScenarioValue.string(summary).yamlText)",
-            "system: \(system)",
-            "seed: \(seed)",
-            "timeout: \(Self.timeout)",
-            "steps:",
-        ]
-        lines += steps.flatMap(\.yamlLines)
-        lines.append("expect:")
-        lines += HuntOracle.expectations(for: steps).map { "  - \($0)" }
-        return lines.joined(separator: "\n") + "\n"
+        ScenarioWriter.text(name: name, summary: summary, system: system, seed: seed, timeout: Self.timeout, steps: steps,
+                            expectations: HuntOracle.expectations(for: steps))
     }
 
     /// The schedule as a scenario named `name`, said to come from `file`.
@@ -85,7 +75,7 @@ package struct HuntSchedule: Sendable, Equatable {
     }
 
     /// The read every schedule ends with.
-    static let closingRead = HuntStep.action(Workload.actionPrefix + "read", [])
+    static let closingRead = WrittenStep.action(Workload.actionPrefix + "read", [])
 
     /// Whether any step injects a fault or cuts the power.
     var injects: Bool { steps.contains(where: \.injects) }

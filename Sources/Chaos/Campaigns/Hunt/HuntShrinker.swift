@@ -148,7 +148,7 @@ struct HuntShrinker {
     /// step `hungAt`, its skeletons before them (``skeletons(of:hungAt:)``).
     static func candidates(of schedule: HuntSchedule, hungAt: Int? = nil) -> [HuntSchedule] {
         var result: [HuntSchedule] = []
-        func with(_ steps: [HuntStep]) {
+        func with(_ steps: [WrittenStep]) {
             guard !steps.isEmpty, steps != schedule.steps else { return }
             var candidate = schedule
             candidate.steps = steps
@@ -181,29 +181,30 @@ struct HuntShrinker {
     /// orders.add`). A round of a hang's shrink costs a bound whatever it holds, so
     /// a skeleton that still hangs saves the rounds that halves and single steps would
     /// take to get there; the rest of the search is unchanged, and its result 1-minimal.
-    static func skeletons(of steps: [HuntStep], hungAt: Int) -> [[HuntStep]] {
+    static func skeletons(of steps: [WrittenStep], hungAt: Int) -> [[WrittenStep]] {
         guard steps.indices.contains(hungAt), let launch = steps.firstIndex(of: .launch), launch < hungAt,
               steps.count > 3 else { return [] }
         return [[steps[launch], steps[hungAt]]] + (launch + 1 ..< hungAt).map { [steps[launch], steps[$0], steps[hungAt]] }
     }
 
     /// The simpler forms of one step, simplest first.
-    static func simpler(_ step: HuntStep) -> [HuntStep] {
+    static func simpler(_ step: WrittenStep) -> [WrittenStep] {
         switch step {
         case .launch, .stop: return []
         case .kill: return [.stop]
         case let .powerLoss(mode, moment):
-            var forms: [HuntStep] = [.stop]
-            if moment != nil { forms.append(.powerLoss(mode, nil)) }
+            var forms: [WrittenStep] = [.stop]
+            if !moment.isEmpty { forms.append(.powerLoss(mode, [])) }
             if mode != "drop" { forms.append(.powerLoss("drop", moment)) }
             return forms
         case let .clear(scope): return scope == "all" ? [] : [.clear("all")]
-        case let .action(name, arguments): return simpler(arguments).map { .action(name, $0) }
+        case let .action(name, arguments, rest): return simpler(arguments).map { .action(name, $0, rest) }
+        case .checkpoint, .wait: return []
         case let .fault(kind, keys):
             // A kind whose numbers are what it is (a damage's size) keeps them; one that
             // fires a few times keeps its count.
             let hunted = FaultCatalog.kind(named: kind) as? any HuntedFault.Type
-            let forms = simpler(keys, lowering: hunted?.numbersShrink ?? true).map { HuntStep.fault(kind, $0) }
+            let forms = simpler(keys, lowering: hunted?.numbersShrink ?? true).map { WrittenStep.fault(kind, $0) }
             guard hunted?.firesAFewTimes == true else { return forms }
             return forms.filter { if case let .fault(_, kept) = $0 { kept.contains { $0.key == "times" } } else { true } }
         }

@@ -25,7 +25,7 @@ struct SurfaceDiscovery {
         let systems = Dictionary(HuntSurface(declaration: declaration, workload: workload, points: []).actions.map { ($0.name, $0.system) }) { first, _ in first }
         let schedules = declaration.actions.enumerated().map { index, name -> HuntSchedule in
             let arguments = (declaration.parameters[name] ?? []).map { HuntKey($0.name, HuntSurface.plainValue(for: $0)) }
-            let steps: [HuntStep] = [.launch, .action(Workload.actionPrefix + "write", []), .action(name, arguments),
+            let steps: [WrittenStep] = [.launch, .action(Workload.actionPrefix + "write", []), .action(name, arguments),
                                      .action(Workload.actionPrefix + "read", []), .stop]
             let system = systems[name].flatMap { $0 } ?? ScenarioTargetCheck.storageSystem
             return HuntSchedule(index: index, seed: runner.seed, system: system, steps: steps)
@@ -40,7 +40,7 @@ struct SurfaceDiscovery {
                       ScenarioTargetCheck.problems(scenario, target: declaration).isEmpty else { return ([], (0, 0)) }
                 let plain = CaseRunner(scenario: scenario, options: runner.options, plan: counting.holding(slot)).run()
                 // Step records are numbered from 1, in the schedule's order.
-                func slowest(_ kind: (HuntStep) -> Bool) -> Int {
+                func slowest(_ kind: (WrittenStep) -> Bool) -> Int {
                     plain.steps.filter { schedule.steps.indices.contains($0.index - 1) && kind(schedule.steps[$0.index - 1]) }
                         .map(\.durationMs).max() ?? 0
                 }
@@ -61,7 +61,7 @@ struct SurfaceDiscovery {
     /// damage cannot garble or lock a folder, only delete it. Learnt from one plain
     /// launch, write, read and stop, its data folder looked at, then removed.
     func folderFiles(declaration: TargetDeclaration) -> [String] {
-        let steps: [HuntStep] = [.launch, .action(Workload.actionPrefix + "write", []), .stop, .launch, HuntSchedule.closingRead, .stop]
+        let steps: [WrittenStep] = [.launch, .action(Workload.actionPrefix + "write", []), .stop, .launch, HuntSchedule.closingRead, .stop]
         let schedule = HuntSchedule(index: 0, seed: runner.seed, system: ScenarioTargetCheck.storageSystem, steps: steps)
         guard let scenario = try? schedule.scenario(name: "hunt-plain-files", summary: "plain run", file: "hunt/plain.yaml") else { return [] }
         var keeping = runner.options
