@@ -13,6 +13,7 @@ package enum ExpectationEvaluator {
         case let .preserved(name): return preserved(checkpoint: name, evidence, judge)
         case let .surfaced(level): return surfaced(level, evidence, judge)
         case let .state(probe, value):
+            let judge = judge.seeing(.probe(answer: evidence.probes[probe]))
             guard let seen = evidence.probes[probe] else {
                 return judge.missing(expected: "\(probe) = \(value)", observed: "not answered", evidence.evidenceGap)
             }
@@ -27,15 +28,16 @@ package enum ExpectationEvaluator {
         case let .recordsAtLeast(count):
             let expected = "at least \(count) records after a restart"
             guard let snapshot = evidence.finalSnapshot else {
-                return judge.missing(expected: expected, observed: "not read", evidence.evidenceGap)
+                return judge.seeing(.held(records: nil)).missing(expected: expected, observed: "not read", evidence.evidenceGap)
             }
             let held = snapshot.values.reduce(0) { $0 + $1.count }
-            return judge(held >= count, expected: expected, observed: "\(held) record\(held == 1 ? "" : "s")",
+            return judge.seeing(.held(records: held))(held >= count, expected: expected, observed: "\(held) record\(held == 1 ? "" : "s")",
                          detail: held >= count ? nil : "\(count - held) of the \(count) records are gone")
         }
     }
 
     static func integrity(ifUsed: Bool, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
+        let judge = judge.seeing(.integrity(problem: evidence.integrityProblem))
         let expected = ifUsed ? "integrity_check ok, or the store no longer in use" : "integrity_check ok"
         if ifUsed, evidence.storeInUse == false {
             return judge(true, expected: expected, observed: "not in use: the app does not have the store open at the end",
@@ -108,12 +110,22 @@ package enum ExpectationEvaluator {
 
         /// The records an expectation on the user's data counted, carried as numbers beside its words.
         var records: RecordCounts?
+        /// What it saw, as values beside its words.
+        var observation: ExpectationObservation?
 
         func callAsFunction(_ passed: Bool, expected: String, observed: String, detail: String? = nil) -> ExpectationResult {
             var result = ExpectationResult(kind: expectation.wireName, label: expectation.label, passed: passed,
                                            expected: expected, observed: observed, detail: detail)
             result.records = records
+            result.observation = observation
             return result
+        }
+
+        /// The same judge, carrying what it saw as values into what it makes.
+        func seeing(_ observation: ExpectationObservation) -> Judge {
+            var judge = self
+            judge.observation = observation
+            return judge
         }
 
         /// An expectation the evidence it needs was missing for: failed, with the gap's
@@ -126,7 +138,7 @@ package enum ExpectationEvaluator {
 
         /// The same judge, carrying `check`'s counts into what it makes.
         func with(records check: AcknowledgedSetCheck) -> Judge {
-            Judge(expectation: expectation, records: RecordCounts(check))
+            Judge(expectation: expectation, records: RecordCounts(check), observation: .records(check))
         }
     }
 
@@ -157,6 +169,7 @@ package enum ExpectationEvaluator {
     }
 
     static func fallback(_ mode: String, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
+        let judge = judge.seeing(.mode(reported: evidence.health?["mode"].map { $0.stringValue ?? $0.description }))
         guard let seen = evidence.health?["mode"] else {
             return judge.missing(expected: "mode \(mode)", observed: "no health reported", evidence.evidenceGap)
         }
@@ -167,6 +180,8 @@ package enum ExpectationEvaluator {
 
     static func recovered(within bound: Duration, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         let boundMs = bound.wholeMilliseconds
+        let over = evidence.slowestAnswer.map(\.ms).flatMap { $0 > boundMs ? $0 : nil }
+        let judge = judge.seeing(.duration(ms: evidence.recoveryMs, boundMs: boundMs, slowestMs: over))
         guard let measured = evidence.recoveryMs else {
             if let why = evidence.recoveryMissing { return judge(false, expected: "≤ \(boundMs) ms", observed: "not recovered", detail: why) }
             return judge.missing(expected: "≤ \(boundMs) ms", observed: "not recovered", evidence.evidenceGap)
@@ -183,6 +198,7 @@ package enum ExpectationEvaluator {
     static func responsive(within bound: Duration, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         let boundMs = bound.wholeMilliseconds
         let expected = "every launch and action answered in ≤ \(boundMs) ms"
+        let judge = judge.seeing(.duration(ms: evidence.slowestAnswer?.ms, boundMs: boundMs, slowestMs: nil))
         guard let slowest = evidence.slowestAnswer else {
             return judge(true, expected: expected, observed: "no launch or action answered")
         }
@@ -221,6 +237,8 @@ package enum ExpectationEvaluator {
         missing.sort()
         changed.sort()
         let kept = missing.isEmpty && changed.isEmpty
+        let keysKept = ExpectationObservation.keysKept
+        let judge = judge.seeing(.checkpoint(total: total, missing: Array(missing.prefix(keysKept)), changed: Array(changed.prefix(keysKept))))
         let observed = kept ? "all \(total) records present" : "\(missing.count) missing, \(changed.count) changed of \(total)"
         let notes = [("missing", missing), ("changed", changed)].filter { !$0.1.isEmpty }.map { label, keys in
             "\(label): " + keys.prefix(8).joined(separator: ", ") + (keys.count > 8 ? " …" : "")
@@ -230,6 +248,8 @@ package enum ExpectationEvaluator {
     }
 
     static func surfaced(_ level: SurfaceLevel, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
+        let judge = judge.seeing(.surfaced(severity: evidence.surfaced?["severity"]?.stringValue ?? evidence.surfaced.map { _ in "none" },
+                                           message: evidence.surfaced?["message"]?.stringValue))
         guard let surfaced = evidence.surfaced else {
             return judge.missing(expected: level.rawValue, observed: "nothing reported", evidence.evidenceGap)
         }

@@ -24,6 +24,9 @@ package struct ExpectationResult: Codable, Sendable, Equatable {
     package var gap: EvidenceGap?
     /// A loss whose cause the evidence names.
     package var lossCause: LossCause?
+    /// What it saw, as values (``ExpectationObservation``); nil for `no-trap` (``end``
+    /// and the case's trap say it) and the log expectations.
+    package var observation: ExpectationObservation?
 
     package init(kind: String, label: String, passed: Bool, expected: String, observed: String, detail: String? = nil) {
         self.kind = kind

@@ -20,9 +20,12 @@ package struct StepRecord: Codable, Sendable, Equatable {
     /// What the seams saw the app do to its files during the step, each distinct call
     /// with its result and count (``SeamCall``); absent when they saw nothing.
     package var calls: [SeamCall]?
+    /// For a launch: the storage mode the app reported (`persistent`, `in-memory`…, the
+    /// target's own words); absent for any other step, or a launch that reported none.
+    package var mode: String?
 
     package init(index: Int, label: String, startMs: Int, durationMs: Int, outcome: StepOutcome, detail: String? = nil,
-                 calls: [SeamCall]? = nil) {
+                 calls: [SeamCall]? = nil, mode: String? = nil) {
         self.index = index
         self.label = label
         self.startMs = startMs
@@ -30,6 +33,7 @@ package struct StepRecord: Codable, Sendable, Equatable {
         self.outcome = outcome
         self.detail = detail
         self.calls = calls
+        self.mode = mode
     }
 
 }

@@ -38,7 +38,7 @@ final class CaseLog {
     func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, clock: CaseClock, _ result: StepResult) {
         steps.append(StepRecord(index: number, label: step.label, startMs: clock.ms(at: started),
                                 durationMs: (clock.now - started).wholeMilliseconds, outcome: result.outcome, detail: result.detail,
-                                calls: callsInStep.isEmpty ? nil : callsInStep))
+                                calls: callsInStep.isEmpty ? nil : callsInStep, mode: result.mode))
         callsInStep = []
     }
 

@@ -214,8 +214,9 @@ extension CaseRunner {
         let took = (clock.now - launchStart).wholeMilliseconds
         guard case let .map(health)? = reply.value else { return .ok(before + "worker ready in \(app.process.readyMs) ms") }
         log.launched(health: health)
-        let mode = health["mode"]?.stringValue ?? "?"
-        return .ok(before + "mode \(mode) in \(took) ms (worker ready in \(app.process.readyMs) ms)")
+        var result = StepResult.ok(before + "mode \(health["mode"]?.stringValue ?? "?") in \(took) ms (worker ready in \(app.process.readyMs) ms)")
+        result.mode = health["mode"].map { $0.stringValue ?? $0.description }
+        return result
     }
 }
 

@@ -16,10 +16,12 @@ package enum StepOutcome: String, Sendable, Codable, CaseIterable {
     case unexpectedSuccess = "unexpected-success"
 }
 
-/// What a step came to: its outcome and a line of detail for the report.
+/// What a step came to: its outcome, a line of detail for the report, and for a launch
+/// the storage mode the app reported.
 struct StepResult {
     var outcome: StepOutcome
     var detail: String?
+    var mode: String?
 
     init(_ outcome: StepOutcome = .ok, _ detail: String? = nil) {
         self.outcome = outcome
