@@ -59,7 +59,10 @@ package struct SeamCall: Codable, Sendable, Equatable {
             call($0, seam: .sqlite, prefix: prefix)
         }
         calls += LibcSeam.takeCalls().compactMap { call($0, seam: .libc, prefix: prefix) }
-        return calls
+        // Files a seam told apart may be filed under one name (two unnamed files).
+        var merged: [SeamCall] = []
+        for call in calls { add(call, to: &merged) }
+        return merged
     }
 
     /// One line a seam's table wrote: `OP RESULT COUNT FILE`, or `dropped N` (told as a
@@ -71,10 +74,20 @@ package struct SeamCall: Codable, Sendable, Equatable {
         }
         guard fields.count >= 3, let op = Int32(fields[0]), let code = Int32(fields[1]), let count = Int(fields[2]),
               let operation = seam == .sqlite ? StorageFaultPolicy.operation(of: op) : LibcSeam.operation(of: op) else { return nil }
-        let path = fields.count == 4 ? String(fields[3]) : ""
-        let file = path.hasPrefix(prefix) ? String(path.dropFirst(prefix.count)) : path
         let result = code == 0 ? ok : seam == .sqlite ? sqliteName(code) : errnoName(code)
-        return SeamCall(seam: seam, op: operation, file: file, result: result, count: count)
+        return SeamCall(seam: seam, op: operation, file: name(fields.count == 4 ? String(fields[3]) : "", prefix: prefix), result: result, count: count)
+    }
+
+    /// A path as a call is filed: below the data folder (`prefix`) by its path there, the
+    /// folder itself `.`, a file made with `O_TMPFILE` and not yet linked (the libc seam
+    /// names it `#INODE`) `#unnamed` in its folder, so that runs compare; elsewhere, whole.
+    package static func name(_ path: String, prefix: String) -> String {
+        guard path.hasPrefix(prefix) || path + "/" == prefix else { return path }
+        let below = String(path.dropFirst(min(prefix.count, path.count)))
+        guard !below.isEmpty else { return "." }
+        var parts = below.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
+        if let last = parts.last, last.first == "#", last.dropFirst().allSatisfy(\.isNumber), last.count > 1 { parts[parts.count - 1] = "#unnamed" }
+        return parts.joined(separator: "/")
     }
 
     /// The lines one of the seams' take functions writes into a buffer of `capacity`.

@@ -89,6 +89,10 @@ import Testing
         SeamCall.add(SeamCall(seam: .libc, op: .sync, file: "a", result: SeamCall.ok, count: 1), to: &merged)
         #expect(merged.map(\.count) == [3, 1])
         #expect(SeamCall.errnoName(EIO) == "EIO" && SeamCall.errnoName(9999) == "errno 9999")
+        // Paths as filed: below the data folder, the folder itself, an unnamed file, elsewhere.
+        #expect(SeamCall.name("/d/app/blobs/#1622", prefix: "/d/app/") == "blobs/#unnamed")
+        #expect(SeamCall.name("/d/app", prefix: "/d/app/") == "." && SeamCall.name("/d/app/#9", prefix: "/d/app/") == "#unnamed")
+        #expect(SeamCall.name("/etc/x", prefix: "/d/app/") == "/etc/x" && SeamCall.name("/d/app/#notes", prefix: "/d/app/") == "#notes")
         // The HTML timeline says what the app was failed, beside the step; successes and
         // dropped counts are the JSON's.
         #expect(HTMLTimeline.failedCalls(merged + [dropped].compactMap { $0 }) == "told: sync a → EIO ×3")
