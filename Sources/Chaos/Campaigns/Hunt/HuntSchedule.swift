@@ -80,3 +80,39 @@ package struct HuntSchedule: Sendable, Equatable {
     /// Whether any step injects a fault or cuts the power.
     var injects: Bool { steps.contains(where: \.injects) }
 }
+
+/// A written step as a hunt draws, shrinks and judges it.
+extension WrittenStep {
+    /// `do: NAME` with `with:` arguments only: the hunt's actions.
+    static func action(_ name: String, _ arguments: [HuntKey]) -> WrittenStep { .action(name, arguments, []) }
+
+    /// `power-loss: MODE`, now (no moment) or at a moment: the hunt's cuts.
+    static func powerLoss(_ mode: String, _ moment: HuntKey?) -> WrittenStep { .powerLoss(mode, moment.map { [$0] } ?? []) }
+
+    /// Starts, ends or cuts a run of the app: what the shrinker keeps in pairs.
+    var isLifecycle: Bool {
+        switch self {
+        case .launch, .stop, .kill: true
+        case let .powerLoss(_, keys): keys.isEmpty
+        default: false
+        }
+    }
+
+    /// A fault or a power loss: what "its faults never bit" is about.
+    var injects: Bool {
+        switch self {
+        case .fault, .powerLoss: true
+        default: false
+        }
+    }
+
+    /// One a hunt writes and shrinks: no checkpoint, no wait, an action without
+    /// `repeat:` or `expect-error:`.
+    var isHunted: Bool {
+        switch self {
+        case .checkpoint, .wait: false
+        case let .action(_, _, rest): rest.isEmpty
+        default: true
+        }
+    }
+}
