@@ -3,7 +3,9 @@
 **
 ** Method: a fixed array searched from the start, guarded by a spin flag tried a bounded
 ** number of times (yielding between tries). Linear search is right at this size: a case
-** touches a few files with a few operations, and an entry once found stays put.
+** touches a few files with a few operations, and an entry once found stays put. An entry
+** is compared by its operation, result, length and last 8 bytes before its whole path:
+** the paths of one data folder share a long start and differ at the end.
 */
 #define _GNU_SOURCE
 #include "chaos_seam_calls.h"
@@ -24,8 +26,18 @@ static int acquire(chaos_seam_calls *calls) {
 
 static void release(chaos_seam_calls *calls) { atomic_flag_clear_explicit(&calls->busy, memory_order_release); }
 
+/* The last (up to) 8 bytes of the first `length` of `name`. */
+static uint64_t tail_of(const char *name, int length) {
+    uint64_t tail = 0;
+    int from = length > 8 ? length - 8 : 0;
+    memcpy(&tail, name + from, (size_t)(length - from));
+    return tail;
+}
+
 void chaos_seam_calls_note(chaos_seam_calls *calls, int op, const char *file, int result) {
     const char *name = file ? file : "";
+    int length = (int)strnlen(name, CHAOS_SEAM_CALLS_PATH - 1);
+    uint64_t tail = tail_of(name, length);
     if (!acquire(calls)) {
         atomic_fetch_add_explicit(&calls->dropped, 1, memory_order_relaxed);
         return;
@@ -33,14 +45,17 @@ void chaos_seam_calls_note(chaos_seam_calls *calls, int op, const char *file, in
     chaos_seam_call *found = NULL;
     for (int i = 0; i < calls->used && !found; i++) {
         chaos_seam_call *e = &calls->entries[i];
-        if (e->op == op && e->result == result && !strncmp(e->file, name, CHAOS_SEAM_CALLS_PATH - 1)) found = e;
+        if (e->op == op && e->result == result && e->length == length && e->tail == tail && !memcmp(e->file, name, (size_t)length)) found = e;
     }
     if (!found && calls->used < CHAOS_SEAM_CALLS_MAX) {
         found = &calls->entries[calls->used++];
         found->op = op;
         found->result = result;
         found->count = 0;
-        snprintf(found->file, CHAOS_SEAM_CALLS_PATH, "%s", name);
+        found->length = length;
+        found->tail = tail;
+        memcpy(found->file, name, (size_t)length);
+        found->file[length] = '\0';
     }
     if (found) found->count++;
     else atomic_fetch_add_explicit(&calls->dropped, 1, memory_order_relaxed);

@@ -28,6 +28,8 @@ extern "C" {
 typedef struct chaos_seam_call {
     int op;          /* the seam's own operation code (CHAOS_OP_*, CHAOS_LIBC_OP_*) */
     int result;      /* 0, an errno (libc) or an SQLite result code (VFS) */
+    int length;      /* of file, and its last 8 bytes: what tells most paths apart at once */
+    uint64_t tail;
     int64_t count;   /* since the last take */
     char file[CHAOS_SEAM_CALLS_PATH];
 } chaos_seam_call;
