@@ -11,7 +11,7 @@
 // FAKETIME_DONT_FAKE_MONOTONIC=1, ContinuousClock stays real too.
 //
 // Mechanism only, no policy: nothing here reads the environment or keeps state.
-// Related: ../../shared/FIELD-NOTES.md ("Clock faults with libfaketime 0.9.10").
+// Related: wolfcw/libfaketime issues #378 and #320 (absolute monotonic timerfds).
 
 #define _GNU_SOURCE
 #include <sys/syscall.h>

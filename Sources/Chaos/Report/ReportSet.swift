@@ -173,14 +173,14 @@ package enum ReportSet {
     package static func wroteByChaos(_ file: URL) -> Bool {
         switch file.lastPathComponent {
         case jsonFileName:
-            guard let data = head(of: file, bytes: 512 << 20),
+            guard let data = FileChunks.head(file.path, 512 << 20),
                   let header = try? JSONDecoder().decode(ReportHeader.self, from: Data(data)) else { return false }
             return header.schemaVersion > 0 && !header.run.id.isEmpty
         case htmlFileName:
-            let text = String(decoding: head(of: file, bytes: 4_096) ?? [], as: UTF8.self)
+            let text = String(decoding: FileChunks.head(file.path, 4_096) ?? [], as: UTF8.self)
             return text.contains(HTMLReportWriter.generatorMeta) || text.contains("<title>Chaos report · ")
         case junitFileName:
-            let text = String(decoding: head(of: file, bytes: 8_192) ?? [], as: UTF8.self)
+            let text = String(decoding: FileChunks.head(file.path, 8_192) ?? [], as: UTF8.self)
             return text.contains("<testsuites name=\"chaos\"") && text.contains("name=\"chaos.run.id\"")
         default:
             return false
@@ -191,13 +191,6 @@ package enum ReportSet {
         struct Run: Decodable { var id: String }
         var schemaVersion: Int
         var run: Run
-    }
-
-    /// The first `bytes` of a file (nil when it cannot be read).
-    private static func head(of file: URL, bytes: Int) -> [UInt8]? {
-        guard let handle = try? FileHandle(forReadingFrom: file) else { return nil }
-        defer { try? handle.close() }
-        return (try? handle.read(upToCount: bytes)).map { Array($0) }
     }
 
     /// Foundation's error for a folder, said plainly ("permission denied", not a domain dump).

@@ -240,8 +240,8 @@ extension CaseRunner {
         var names: [String] = []
         // A disarm may be the moment of a cut waiting in the running app: then the seams
         // after it have no app to disarm in. A clear while the app is down disarms in
-        // every seam, for the next launch (found by `chaos hunt`: a fault "cleared" after
-        // a cut fired again at the next launch).
+        // every seam, for the next launch: a fault cleared after a cut must not fire again
+        // at the next launch.
         let wasRunning = app.isRunning
         for seam in seams.all {
             names += try seam.clear(scope, in: context)

@@ -5,8 +5,7 @@ import ChaosTarget
 /// launch on an empty data folder leaves, with no action and no fault. And when the
 /// case puts files of its own in place (`replace-file`: a store the app's first version
 /// left), what a clean launch on those files shows: the records they bring are no
-/// action's either, and a case that ends with them has lost nothing and made nothing up
-/// (a crash sweep of `migrate-from-v1` judged every trial "unexpected records" before).
+/// action's either, and a case that ends with them has lost nothing and made nothing up.
 /// Learned at most once per variant, options, seed, system and replaced files in a
 /// command (every case and sweep trial of the command shares this through its
 /// ``TargetSelection``), and only when a case has records no action explains: most

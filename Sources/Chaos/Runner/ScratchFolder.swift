@@ -79,8 +79,7 @@ package enum ScratchFolder {
 
     /// Removes `path` and all it holds, each folder's write bits restored before it is
     /// emptied: POSIX calls on paths, no URL made per entry (a sweep removes a folder a
-    /// trial, and Foundation's enumerator and `removeItem` were a tenth of a crash
-    /// sweep's controller). Symbolic links are removed, never followed.
+    /// trial). Symbolic links are removed, never followed.
     private static func removeTree(_ path: String) -> Bool {
         if unlink(path) == 0 || errno == ENOENT { return true }
         _ = chmod(path, 0o755)

@@ -189,9 +189,7 @@ package enum ScenarioLoader {
                 } else {
                     column += 1
                 }
-            case .emptyInput:
-                return (offset, line, column)
-            case .error:
+            case .emptyInput, .error:
                 return (offset, line, column)
             }
         }

@@ -89,15 +89,6 @@ extension WrittenStep {
     /// `power-loss: MODE`, now (no moment) or at a moment: the hunt's cuts.
     static func powerLoss(_ mode: String, _ moment: HuntKey?) -> WrittenStep { .powerLoss(mode, moment.map { [$0] } ?? []) }
 
-    /// Starts, ends or cuts a run of the app: what the shrinker keeps in pairs.
-    var isLifecycle: Bool {
-        switch self {
-        case .launch, .stop, .kill: true
-        case let .powerLoss(_, keys): keys.isEmpty
-        default: false
-        }
-    }
-
     /// A fault or a power loss: what "its faults never bit" is about.
     var injects: Bool {
         switch self {

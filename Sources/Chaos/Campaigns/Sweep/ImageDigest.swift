@@ -3,7 +3,6 @@
 /// time (xxHash64's round, each lane its own), and every piece added closes with its
 /// length, so files and names cannot run into each other. Not a cryptographic hash: the
 /// images are the app's own writes, not an adversary's, and a sweep compares hundreds.
-/// It replaced `Hasher` (SipHash), a sixteenth of a crash sweep's controller time.
 struct ImageDigest: Hashable {
     private var a: UInt64 = 0x9E37_79B9_7F4A_7C15
     private var b: UInt64 = 0xC2B2_AE3D_27D4_EB4F

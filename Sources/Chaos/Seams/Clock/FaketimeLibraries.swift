@@ -5,7 +5,7 @@ import ChaosTarget
 /// timerfd shim (built from this package's C sources on first use: ``PreloadLibrary``), then
 /// libfaketime (the Debian package `libfaketime`). The order matters: the shim's
 /// `timerfd_settime` must be found before libfaketime's, or every `Task.sleep` of a
-/// Swift worker hangs (shared/FIELD-NOTES.md).
+/// Swift worker hangs: libfaketime shifts libdispatch's absolute timerfd deadlines.
 ///
 /// Found at run time, never hard-coded: libfaketime through `dpkg -L libfaketime`,
 /// else in a `faketime/` folder of the (multiarch) library directories. Two
@@ -91,13 +91,6 @@ struct FaketimeLibraries: Sendable, Equatable {
             candidates += subfolders.sorted().map { "\(root)/\($0)/faketime/\(faketimeFileName)" }
         }
         return candidates.first { FileManager.default.fileExists(atPath: $0) }
-    }
-
-    /// A file in the folder of the running executable (`chaos`, or a test bundle in
-    /// the same build folder).
-    static func besideExecutable(_ name: String) -> String {
-        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
-        return URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent(name).path
     }
 }
 

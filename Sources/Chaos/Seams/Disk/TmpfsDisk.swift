@@ -89,7 +89,7 @@ final class TmpfsDisk {
 
     /// Frees the space again, and says how much there is: a ballast that could not be
     /// removed, or a disk still full after it, is the harness's failure, never the app's
-    /// (a save that still failed after `clear` once read as the app not recovering).
+    /// (a save that fails after `clear` would read as the app not recovering).
     /// A removed file's space comes back only once no process holds it open: the wait
     /// for it is bounded, and a disk still full names who holds the ballast.
     func drain() throws -> String {
