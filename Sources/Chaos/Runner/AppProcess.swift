@@ -88,11 +88,11 @@ final class AppProcess {
         switch worker.request(body, deadline: deadline, onEvent: { [listeners] in listeners.heard(.event($0)) }) {
         case let .reply(reply):
             listeners.heard(.reply(reply))
-            if !reply.ok, body.op.isControl {
-                throw .harness("the worker could not '\(body.op.rawValue)': \(reply.error ?? "no reason given")")
+            if !reply.answer.ok, body.op.isControl {
+                throw .harness("the worker could not '\(body.op.rawValue)': \(reply.answer.failureText ?? "no reason given")")
             }
-            if reply.failure == .target {
-                throw .harness("the target refused '\(what)': \(reply.error ?? "no reason given")")
+            if case let .failed(.target, error) = reply.answer {
+                throw .harness("the target refused '\(what)': \(error ?? "no reason given")")
             }
             return reply
         case let .ended(termination):

@@ -67,8 +67,8 @@ final class CaseApp {
     /// or the power went out.
     func snapshot(purpose: String) throws(CaseEnd) -> [String: [String: String]]? {
         guard let reply = try ask(WorkerRequest(.snapshot)) else { return nil }
-        guard reply.ok, let snapshot = reply.snapshot else {
-            log.evidence.evidenceGap = MissingEvidence(text: "\(purpose): the app could not read its data (\(reply.error ?? "no snapshot"))")
+        guard case let .snapshot(snapshot) = reply.answer else {
+            log.evidence.evidenceGap = MissingEvidence(text: "\(purpose): the app could not read its data (\(reply.answer.failureText ?? "no snapshot"))")
             return nil
         }
         return snapshot
@@ -115,30 +115,30 @@ extension CaseApp {
         let before = log.tracked
         defer { if let before, let after = log.tracked { log.actionSpans.append((before, after)) } }
         for _ in 0..<action.repeatCount {
-            guard var reply = try ask(WorkerRequest(.perform(name, arguments: action.arguments))) else { return cutByThePowerLoss(label) }
-            if reply.isRead == true { readActions.insert(name) }
+            guard var answer = try ask(WorkerRequest(.perform(name, arguments: action.arguments)))?.answer else { return cutByThePowerLoss(label) }
+            if answer.isRead { readActions.insert(name) }
             // Recovery as users mean it: a read that fails while the app is still getting
             // over a cleared fault (backing off, reconnecting) is asked again until it
             // answers or the bound has passed.
-            if !reply.ok, action.expectError == nil, let bound = recoveryBound(name) {
+            if !answer.ok, action.expectError == nil, let bound = recoveryBound(name) {
                 var poll = RecoveryPoll(bound: bound)
                 // An app getting over a fault for a while lets the pool start another trial.
                 let polling = clock.now
                 defer { clock.slot?.working() }
-                while !reply.ok, let pause = poll.nextPause(since: log.recoverySince?.instant, now: clock.now) {
-                    poll.failed(reply.userMessage ?? reply.error)
+                while !answer.ok, let pause = poll.nextPause(since: log.recoverySince?.instant, now: clock.now) {
+                    poll.failed(answer.failureText)
                     if clock.now - polling >= TrialSlot.waitingAfter { clock.slot?.waiting() }
                     Thread.sleep(forTimeInterval: Double(pause.wholeMilliseconds) / 1000)
-                    guard let again = try ask(WorkerRequest(.perform(name, arguments: action.arguments))) else { return cutByThePowerLoss(label) }
-                    reply = again
+                    guard let again = try ask(WorkerRequest(.perform(name, arguments: action.arguments)))?.answer else { return cutByThePowerLoss(label) }
+                    answer = again
                 }
-                if !reply.ok { log.evidence.recoveryMissing = poll.missing(after: log.recoverySince?.what, last: reply.userMessage ?? reply.error) }
+                if !answer.ok { log.evidence.recoveryMissing = poll.missing(after: log.recoverySince?.what, last: answer.failureText) }
                 recovering = poll
             }
-            if reply.isRead == true { log.read(at: clock.now, clock: clock) } else { log.writesInRun += 1 }
-            if !reply.ok {
+            if answer.isRead { log.read(at: clock.now, clock: clock) } else { log.writesInRun += 1 }
+            if !answer.ok {
                 failures += 1
-                lastMessage = reply.userMessage ?? reply.error
+                lastMessage = answer.failureText
             }
         }
         if failures > 0 { log.evidence.unresolvedActions.append("\(label): \(failures) failed") }

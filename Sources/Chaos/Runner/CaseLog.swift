@@ -87,7 +87,7 @@ final class CaseLog {
     func heard(_ news: AppNews, atMs: Int) {
         switch news {
         case let .event(event): record(event, atMs: atMs)
-        case let .reply(reply): record(reply)
+        case let .reply(reply): record(reply.status)
         case .ready, .exited: break
         }
     }
@@ -132,21 +132,17 @@ final class CaseLog {
         }
     }
 
-    /// What a reply says beyond its answer: the writes and syncs the worker tracked.
-    func record(_ reply: WorkerReply) {
-        if let settings = reply.storeSettings { evidence.storeSettings = settings }
-        if let reach = reply.reach {
+    /// What a reply says beyond its answer (``WorkerStatus``): the store's settings, where
+    /// the app's files were, the points hit, what the seams saw, the writes and syncs
+    /// the worker tracked.
+    func record(_ status: WorkerStatus) {
+        if let settings = status.storeSettings { evidence.storeSettings = settings }
+        if let reach = status.reach {
             for folder in reach.outside ?? [] where !evidence.filesElsewhere.contains(folder) { evidence.filesElsewhere.append(folder) }
             evidence.callsUnderDataFolder = reach.libcCalls + reach.vfsOpens
         }
-        if let points = reply.pointsHit { pointsHit.formUnion(points) }
-        for call in reply.calls ?? [] { SeamCall.add(call, to: &callsInStep) }
-        if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { tracked = TrackedIO(writes: writes, syncs: syncs) }
+        if let points = status.pointsHit { pointsHit.formUnion(points) }
+        for call in status.calls ?? [] { SeamCall.add(call, to: &callsInStep) }
+        if let tracked = status.tracked { self.tracked = tracked }
     }
-}
-
-/// Writes and syncs the crash simulator counted in a run of the app.
-struct TrackedIO: Sendable, Equatable {
-    var writes: Int
-    var syncs: Int
 }

@@ -212,7 +212,7 @@ extension CaseRunner {
             return StepResult(.powerLost, "the power went out during the launch")
         }
         let took = (clock.now - launchStart).wholeMilliseconds
-        guard case let .map(health)? = reply.value else { return .ok(before + "worker ready in \(app.process.readyMs) ms") }
+        guard case let .value(.map(health)) = reply.answer else { return .ok(before + "worker ready in \(app.process.readyMs) ms") }
         log.launched(health: health)
         var result = StepResult.ok(before + "mode \(health["mode"]?.stringValue ?? "?") in \(took) ms (worker ready in \(app.process.readyMs) ms)")
         result.mode = health["mode"].map { $0.stringValue ?? $0.description }

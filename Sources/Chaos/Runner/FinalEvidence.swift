@@ -27,13 +27,13 @@ struct FinalEvidence {
         if !app.isRunning {
             guard try relaunch() else { return }
         }
-        if let reply = try app.ask(WorkerRequest(.probe("surfaced"))), case let .map(surfaced)? = reply.value {
+        if case let .value(.map(surfaced))? = try app.ask(WorkerRequest(.probe("surfaced")))?.answer {
             log.evidence.surfaced = surfaced
         }
         if let store = try? files.logicalFile("store", asTheAppSeesIt: true) { log.evidence.storeInUse = app.process.holdsOpen(store.path) }
         gatherLab()
         for case let .state(probe, _) in scenario.expectations.map(\.kind) where !probe.hasPrefix(NetworkLab.probePrefix) {
-            if let reply = try app.ask(WorkerRequest(.probe(probe))), let value = reply.value {
+            if case let .value(value)? = try app.ask(WorkerRequest(.probe(probe)))?.answer {
                 log.evidence.probes[probe] = value
             }
         }

@@ -195,8 +195,8 @@ final class WorkerSession: WorkerLink {
                     return .refused("its declaration cannot be read: \(TerminalText.clean(String(String(describing: error).prefix(300))))")
                 }
                 guard reply.id == 0 else { continue }
-                guard reply.ok, let declaration = reply.declaration else {
-                    return .refused("it does not answer describe with its declaration" + (reply.error.map { ": \($0)" } ?? ""))
+                guard case let .declaration(declaration) = reply.answer else {
+                    return .refused("it does not answer describe with its declaration" + (reply.answer.failureText.map { ": \($0)" } ?? ""))
                 }
                 if let problem = declaration.nameProblem { return .refused(problem) }
                 return .declared(declaration)

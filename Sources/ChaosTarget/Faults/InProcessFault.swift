@@ -9,7 +9,7 @@ package protocol InProcessFault: Fault, Codable {}
 /// The id names it in both directions: the controller arms and disarms by id, and
 /// every firing the worker reports carries it, so a report never has to guess which
 /// fault fired. `counter` is where its trigger stands; the worker reports it back
-/// (``WorkerReply/faults``), and the next launch is armed with it, so the counts of
+/// (``WorkerStatus/faults``), and the next launch is armed with it, so the counts of
 /// `after` and `times` hold across relaunches.
 package struct ArmedFault: Sendable, Codable, Equatable {
     /// `step-N`: the scenario step that armed it (a sweep's own fault: `trial`).

@@ -59,12 +59,10 @@ package enum WorkerForkServer {
         _ = try? JSONEncoder().encode(WorkerReady(pid: 0, libcSeamMissing: nil))
         let sample = #"{"id":1,"op":"perform","name":"x","arguments":{"count":1}}"#
         _ = try? JSONDecoder().decode(WorkerRequest.self, from: Data(sample.utf8))
-        var reply = WorkerReply(id: 1, ok: true)
-        reply.value = .map(["mode": .string("persistent")])
-        _ = try? JSONEncoder().encode(reply)
+        _ = try? JSONEncoder().encode(WorkerReply(id: 1, .value(.map(["mode": .string("persistent")]))))
         _ = try? JSONEncoder().encode(WorkerEvent(event: .ack, key: "x:1"))
-        // An armed fault's request (the catalog's in-process kinds, looked up once), and a
-        // reply with everything a reply may say.
+        // An armed fault's request (the catalog's in-process kinds, looked up once), and
+        // replies of each kind of answer with a status that says all it may.
         let armed = ArmedFault(id: "warm", fault: IOErrorFault(operation: IOErrorFault.anyOperation), trigger: Trigger(after: 1, times: 1), seed: 1)
         if let data = try? JSONEncoder().encode(WorkerRequest(.arm(armed))) {
             _ = try? JSONDecoder().decode(WorkerRequest.self, from: data)
@@ -80,14 +78,14 @@ package enum WorkerForkServer {
         for request in every.map({ WorkerRequest($0) }) {
             if let data = try? JSONEncoder().encode(request) { _ = try? JSONDecoder().decode(WorkerRequest.self, from: data) }
         }
-        var full = WorkerReply(id: 2, ok: false)
-        (full.error, full.failure, full.userMessage, full.isRead) = ("e", .app, "m", true)
-        full.faults = [FaultStanding(id: "warm", counter: armed.counter)]
-        full.reach = StorageReach(vfsOpens: 1, libcOpens: 0, libcCalls: 0)
-        full.storeSettings = StoreSettings(synchronous: "full", wal: true)
-        (full.trackedWrites, full.trackedSyncs, full.pointsHit) = (1, 1, ["store/warm"])
-        full.snapshot = ["warm": ["k": "v"]]
-        _ = try? JSONEncoder().encode(full)
+        let status = WorkerStatus(faults: [FaultStanding(id: "warm", counter: armed.counter)], tracked: TrackedIO(writes: 1, syncs: 1),
+                                  pointsHit: ["store/warm"], reach: StorageReach(vfsOpens: 1, libcOpens: 0, libcCalls: 0),
+                                  storeSettings: StoreSettings(synchronous: "full", wal: true))
+        let answers: [WorkerReply.Answer] = [
+            .actionFailed(userMessage: "m", error: "e", value: .int(1)), .actionDone(value: .bool(true), isRead: true),
+            .snapshot(["warm": ["k": "v"]]), .failed(.app, error: "e"), .done,
+        ]
+        for answer in answers { _ = try? JSONEncoder().encode(WorkerReply(id: 2, answer, status: status)) }
         // The counts a reply carries (read, not changed).
         _ = StorageReach.now()
         // What arming asks of each kind a worker carries out (`WorkerFaults.arm`).

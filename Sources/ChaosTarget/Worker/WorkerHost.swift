@@ -41,28 +41,17 @@ package enum WorkerHost {
                 // A known op without what it needs is answered as that request; anything
                 // else is not a request at all.
                 let malformed = error as? WorkerRequest.Malformed
-                var reply = WorkerReply(id: malformed?.id ?? -1, ok: false)
-                reply.error = malformed?.description ?? "not a request: \(line.prefix(200))"
-                reply.failure = malformed == nil ? .control : .target
-                WorkerOutput.write(reply)
+                let refusal = WorkerReply.Answer.failed(malformed == nil ? .control : .target,
+                                                        error: malformed?.description ?? "not a request: \(line.prefix(200))")
+                WorkerOutput.write(WorkerReply(id: malformed?.id ?? -1, refusal))
                 continue
             }
-            var reply = await serve(request, target: target, faults: faults, dataDirectory: context.dataDirectory)
+            let answer = await serve(request, target: target, faults: faults, dataDirectory: context.dataDirectory)
             if request.op == .trackWrites { trackingWrites = true }
             if request.op == .countPoints { countingPoints = true }
-            if countingPoints { reply.pointsHit = FaultRegistry.shared.hitPoints }
-            let progress = faults.progress
-            reply.faults = progress.isEmpty ? nil : progress
-            if trackingWrites {
-                let stats = PowerLoss.stats()
-                reply.trackedWrites = stats.writes
-                reply.trackedSyncs = stats.syncs
-            }
-            // While storage faults are armed, or the seam watches a plain-file target's folder.
-            if !StorageHook.armedIDs.isEmpty || watching { reply.reach = StorageReach.now() }
-            reply.storeSettings = SQLiteFaultVFS.storeSettings
-            reply.calls = SeamCall.take(prefix: dataPrefix).nilIfEmpty
-            WorkerOutput.write(reply)
+            let status = currentStatus(faults: faults, trackingWrites: trackingWrites, countingPoints: countingPoints,
+                                       watching: watching, dataPrefix: dataPrefix)
+            WorkerOutput.write(WorkerReply(id: request.id, answer, status: status))
             if request.op == .stop { return 0 }
         }
         await target.stop()
@@ -70,22 +59,21 @@ package enum WorkerHost {
     }
 
     private static func serve<Target: ChaosTarget>(_ request: WorkerRequest, target: Target, faults: WorkerFaults,
-                                                   dataDirectory: URL) async -> WorkerReply {
-        var reply = WorkerReply(id: request.id, ok: true)
+                                                   dataDirectory: URL) async -> WorkerReply.Answer {
         do {
             switch request.ask {
             case .describe:
-                reply.declaration = TargetDeclaration(target: Target.self)
+                return .declaration(TargetDeclaration(target: Target.self))
             case .launch:
                 let health = await target.launch()
                 TargetHistory.launched = health
-                reply.value = health.value
+                return .value(health.value)
             case let .perform(name, arguments):
-                reply.record(try await perform(name, arguments, on: target))
+                return WorkerReply.Answer(try await perform(name, arguments, on: target))
             case let .probe(name):
-                reply.value = try await probe(name, on: target)
+                return .value(try await probe(name, on: target))
             case .snapshot:
-                reply.snapshot = try await target.snapshot()
+                return .snapshot(try await target.snapshot())
             case let .arm(fault):
                 try faults.arm(fault)
             case let .disarm(id):
@@ -103,16 +91,33 @@ package enum WorkerHost {
             case let .powerLoss(order):
                 losePower(order)
             }
+            return .done
         } catch let error as TargetError {
-            reply.ok = false
-            reply.error = error.description
-            reply.failure = .target
+            return .failed(.target, error: error.description)
         } catch {
-            reply.ok = false
-            reply.error = String(describing: error)
-            reply.failure = failure(of: request.op)
+            return .failed(failure(of: request.op), error: String(describing: error))
         }
-        return reply
+    }
+
+    /// Where the worker stands after a request: the points hit while they are counted,
+    /// where each armed fault stands, the writes and syncs while they are tracked, which
+    /// seam saw the app's files while storage faults are armed (or the libc seam watches
+    /// a plain-file target's folder), the store's settings, what the seams saw since the
+    /// last reply.
+    private static func currentStatus(faults: WorkerFaults, trackingWrites: Bool, countingPoints: Bool, watching: Bool,
+                                      dataPrefix: String) -> WorkerStatus {
+        var status = WorkerStatus()
+        if countingPoints { status.pointsHit = FaultRegistry.shared.hitPoints }
+        let progress = faults.progress
+        status.faults = progress.isEmpty ? nil : progress
+        if trackingWrites {
+            let stats = PowerLoss.stats()
+            status.tracked = TrackedIO(writes: stats.writes, syncs: stats.syncs)
+        }
+        if !StorageHook.armedIDs.isEmpty || watching { status.reach = StorageReach.now() }
+        status.storeSettings = SQLiteFaultVFS.storeSettings
+        status.calls = SeamCall.take(prefix: dataPrefix).nilIfEmpty
+        return status
     }
 
     /// What an error thrown while serving `op` is a failure of: the app's code (a launch,
@@ -210,17 +215,5 @@ extension StorageReach {
         if !outside.isEmpty { reach.outside = outside }
         if LibcSeam.isLoaded { reach.libcChanges = [.write, .truncate, .rename, .delete].reduce(0) { $0 + (libc[$1] ?? 0) } }
         return reach
-    }
-}
-
-extension WorkerReply {
-    /// The reply to a `perform`: what the action did, as the user saw it.
-    mutating func record(_ result: ActionResult) {
-        ok = result.ok
-        value = result.value
-        userMessage = result.userMessage
-        error = result.error
-        failure = result.ok ? nil : .app
-        isRead = result.isRead
     }
 }

@@ -6,7 +6,7 @@ import Foundation
 /// misread: a field's meaning, a request's or reply's shape.
 package enum WorkerProtocolVersion {
     /// The version this Chaos and its ChaosTarget speak: 2, whose ready line names its
-    /// version and whose failed reply says what failed (``WorkerReply/failure``).
+    /// version and whose failed reply says what failed (``WorkerReply/Answer/failure``).
     package static let current = 2
     /// What a ready line without a `protocol` field speaks: the protocol before versions.
     package static let unversioned = 1
@@ -25,8 +25,9 @@ package enum WorkerProtocolVersion {
 ///
 /// The worker writes `{"event":"ready","protocol":N,...}` once it is ready (``WorkerReady``:
 /// the protocol's version, ``WorkerProtocolVersion``, and what changes from one launch to
-/// the next), then answers each request with a reply carrying the same `id`; what the
-/// target is made of it says when asked (`describe`). Between a request and its reply it
+/// the next), then answers each request with a reply carrying the same `id`
+/// (``WorkerReply``: the answer, and where the worker stands after it); what the target
+/// is made of it says when asked (`describe`). Between a request and its reply it
 /// may write event lines (``WorkerEvent``): writes acknowledged and faults fired, as
 /// they happen, so that a worker that dies in the middle of a request loses none.
 /// Anything the worker prints that is not a protocol line must go to stderr, which
@@ -55,7 +56,7 @@ package enum WorkerOperation: String, Codable, Sendable {
     /// arm a later power loss (`powerLoss`).
     case powerLoss = "power-loss"
     /// Count the hits of every fault point from now on, and name the points hit in every
-    /// reply (``WorkerReply/pointsHit``): what `chaos hunt` learns from its plain first run.
+    /// reply (``WorkerStatus/pointsHit``): what `chaos hunt` learns from its plain first run.
     case countPoints = "count-points"
 }
 
@@ -205,61 +206,4 @@ package struct WorkerEvent: Codable, Sendable, Equatable {
     private static func isPlain(_ byte: UInt8) -> Bool {
         byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\") && byte != UInt8(ascii: "/")
     }
-}
-
-package struct WorkerReply: Codable, Sendable, Equatable {
-    package var id: Int
-    package var ok: Bool
-    /// The action's or probe's result.
-    package var value: ScenarioValue?
-    /// The technical error, when `ok` is false: human text, never parsed.
-    package var error: String?
-    /// What failed, when `ok` is false: what the controller decides by.
-    package var failure: WorkerFailure?
-    /// What the app showed the user for this failure, if anything.
-    package var userMessage: String?
-    /// True when this was a successful user-level read (recovery is measured to it).
-    package var isRead: Bool?
-    /// Faults that fired while serving this request and were not sent as events.
-    package var firings: [FaultFiring]?
-    /// Where every armed fault stands after this request.
-    package var faults: [FaultStanding]?
-    /// Writes and syncs of the store's files so far in this worker, while write
-    /// tracking is on (what a crash sweep enumerates).
-    package var trackedWrites: Int?
-    package var trackedSyncs: Int?
-    /// While points are counted (``WorkerOperation/countPoints``): every fault point this
-    /// worker has hit so far, sorted.
-    package var pointsHit: [String]?
-    /// For `snapshot`: table → record key → canonical row text.
-    package var snapshot: [String: [String: String]]?
-    /// While storage faults are armed: which seam saw the app's files (what tells a
-    /// fault no seam reaches from a fault whose moment did not come).
-    package var reach: StorageReach?
-    /// The durability settings the app gave its store (through the fault VFS), once it
-    /// set any: what names the cause of a commit a power cut undid.
-    package var storeSettings: StoreSettings?
-    /// What the seams saw the app do since the last reply (``SeamCall``); nil for nothing.
-    package var calls: [SeamCall]?
-    /// For `describe`: what the target is made of.
-    package var declaration: TargetDeclaration?
-
-    package init(id: Int, ok: Bool) {
-        self.id = id
-        self.ok = ok
-    }
-}
-
-/// What failed when a reply is not ok.
-package enum WorkerFailure: String, Codable, Sendable, Equatable {
-    /// The target refused the request (a ``TargetError``): an unknown action or probe, a
-    /// bad argument, a request without what it needs. The scenario's or Chaos's problem,
-    /// not the app's: the case is errored.
-    case target
-    /// The app's own failure: an action that failed, a launch, probe, snapshot or stop
-    /// that threw. What the case judges.
-    case app
-    /// The worker could not do Chaos's part of a request (arm a fault, keep writes, read
-    /// the request): the case is errored.
-    case control
 }

@@ -58,7 +58,7 @@ final class ClockWorker {
         let request = WorkerRequest(ask)
         switch session.request(request, deadline: .now + within, onEvent: { _ in }) {
         case let .reply(reply):
-            guard reply.ok else { throw ClockWorkerError("'\(request.name ?? request.op.rawValue)' failed: \(reply.error ?? "?")") }
+            guard reply.answer.ok else { throw ClockWorkerError("'\(request.name ?? request.op.rawValue)' failed: \(reply.answer.failureText ?? "?")") }
             return reply
         case let outcome:
             self.session = nil
@@ -68,7 +68,7 @@ final class ClockWorker {
 
     /// `clock.now`, as a date.
     func now() throws -> Date {
-        guard case let .string(text)? = try request(.probe("clock.now")).value, let date = Self.iso.date(from: text) else {
+        guard case let .value(.string(text)) = try request(.probe("clock.now")).answer, let date = Self.iso.date(from: text) else {
             throw ClockWorkerError("clock.now is not an ISO-8601 date")
         }
         return date
@@ -76,14 +76,15 @@ final class ClockWorker {
 
     /// `clock.sqlite-now`: SQLite's `datetime('now')`, as a date.
     func sqliteNow() throws -> Date {
-        guard case let .string(text)? = try request(.probe("clock.sqlite-now")).value,
+        guard case let .value(.string(text)) = try request(.probe("clock.sqlite-now")).answer,
               let date = ClockFreezeFault.parseDate(text) else { throw ClockWorkerError("clock.sqlite-now is not a date") }
         return date
     }
 
     /// `clock.sleep`: how many milliseconds a `Task.sleep` of `ms` took in the worker.
     func sleep(ms: Int, within: Duration = .seconds(20)) throws -> Int {
-        guard case let .int(took)? = try request(.perform("clock.sleep", arguments: ["ms": .int(ms)]), within: within).value else {
+        let answer = try request(.perform("clock.sleep", arguments: ["ms": .int(ms)]), within: within).answer
+        guard case let .actionDone(.int(took)?, _) = answer else {
             throw ClockWorkerError("clock.sleep answered no duration")
         }
         return took

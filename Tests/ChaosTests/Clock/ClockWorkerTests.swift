@@ -38,8 +38,8 @@ import Testing
         let worker = try ClockWorker()
         let date = Date(timeIntervalSince1970: 1_938_081_600)  // 2031-06-01 12:00:00Z
         _ = try worker.seam.apply(ClockFreezeFault(at: date))
-        #expect(try worker.request(.probe("clock.now")).value == .string("2031-06-01T12:00:00.000Z"))
-        #expect(try worker.request(.probe("clock.sqlite-now")).value == .string("2031-06-01 12:00:00"))
+        #expect(try worker.request(.probe("clock.now")).answer == .value(.string("2031-06-01T12:00:00.000Z")))
+        #expect(try worker.request(.probe("clock.sqlite-now")).answer == .value(.string("2031-06-01 12:00:00")))
         let took = try worker.sleep(ms: 300)
         #expect((250...1100).contains(took), "a 300 ms Task.sleep took \(took) ms under a frozen clock")
         #expect(try worker.now() == date, "300 ms later the clock still reads the same")

@@ -15,10 +15,9 @@ import Testing
     @Test func aNewLaunchIsArmedWithEachFaultWhereItStood() throws {
         let app = ScriptedApp { _, request in
             guard request.op == .perform else { return nil }
-            var reply = WorkerReply(id: 0, ok: true)
             // The first launch reports: the fault saw 3 hits and fired once.
-            reply.faults = [FaultStanding(id: "step-1", counter: TriggerCounter(hits: 3, fired: 1, randomState: 7))]
-            return .reply(reply)
+            let standing = FaultStanding(id: "step-1", counter: TriggerCounter(hits: 3, fired: 1, randomState: 7))
+            return .reply(WorkerReply(.actionDone(value: nil, isRead: false), status: WorkerStatus(faults: [standing])))
         }
         let report = try app.run(ScenarioFixtures.scenario(steps: """
               - fault: throw
@@ -43,9 +42,8 @@ import Testing
     @Test func aSpentFaultIsNotArmedAgain() throws {
         let app = ScriptedApp { _, request in
             guard request.op == .perform else { return nil }
-            var reply = WorkerReply(id: 0, ok: true)
-            reply.faults = [FaultStanding(id: "step-1", counter: TriggerCounter(hits: 1, fired: 1, randomState: 0))]
-            return .reply(reply)
+            let standing = FaultStanding(id: "step-1", counter: TriggerCounter(hits: 1, fired: 1, randomState: 0))
+            return .reply(WorkerReply(.actionDone(value: nil, isRead: false), status: WorkerStatus(faults: [standing])))
         }
         _ = try app.run(ScenarioFixtures.scenario(steps: """
               - fault: throw
@@ -124,9 +122,7 @@ import Testing
     @Test func aHarnessRefusalIsErroredNotTheAppsFault() throws {
         let app = ScriptedApp { _, request in
             guard request.op == .arm else { return nil }
-            var reply = WorkerReply(id: 0, ok: false)
-            reply.error = "no such seam"
-            return .reply(reply)
+            return .reply(WorkerReply(.failed(.control, error: "no such seam")))
         }
         let report = try app.run(ScenarioFixtures.scenario(steps: "  - launch\n  - fault: busy"))
         #expect(report.verdict == .errored)
@@ -139,12 +135,10 @@ import Testing
         let app = ScriptedApp { launch, request in
             switch (launch, request.op) {
             case (1, .perform):
-                return .events([WorkerEvent(event: .ack, key: "favorite:1")], then: WorkerReply(id: 0, ok: true))
+                return .events([WorkerEvent(event: .ack, key: "favorite:1")], then: WorkerReply(.actionDone(value: nil, isRead: false)))
             case (1, .stop): return .dies(.exited(PowerLoss.exitCode), stderr: "")
             case (_, .snapshot):
-                var reply = WorkerReply(id: 0, ok: true)
-                reply.snapshot = ["favorite": ["favorite:1": "one"]]
-                return .reply(reply)
+                return .reply(WorkerReply(.snapshot(["favorite": ["favorite:1": "one"]])))
             default: return nil
             }
         }
@@ -162,9 +156,7 @@ import Testing
     @Test func aMissingFinalSnapshotIsErroredNotLostData() throws {
         let app = ScriptedApp { _, request in
             guard request.op == .snapshot else { return nil }
-            var reply = WorkerReply(id: 0, ok: false)
-            reply.error = "the snapshot query failed"
-            return .reply(reply)
+            return .reply(WorkerReply(.failed(.app, error: "the snapshot query failed")))
         }
         let report = try app.run(ScenarioFixtures.scenario(steps: "  - launch\n  - do: favorites.add",
                                                            expect: "  - preserved: acknowledged"))
@@ -178,9 +170,7 @@ import Testing
     @Test func aMissingFinalSnapshotBesideTheAppsOwnFailureIsDeviated() throws {
         let app = ScriptedApp { _, request in
             guard request.op == .snapshot || request.op == .perform else { return nil }
-            var reply = WorkerReply(id: 0, ok: false)
-            reply.error = "database disk image is malformed"
-            return .reply(reply)
+            return .reply(WorkerReply(.failed(.app, error: "database disk image is malformed")))
         }
         let report = try app.run(ScenarioFixtures.scenario(steps: "  - launch\n  - do: favorites.list",
                                                            expect: "  - preserved: acknowledged\n  - recovered-within: 5s"))

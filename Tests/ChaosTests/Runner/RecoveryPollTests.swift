@@ -14,15 +14,10 @@ import Testing
         return ScriptedApp { _, request in
             guard request.op == .perform, request.name == "favorites.list" else { return nil }
             count.lists += 1
-            var reply = WorkerReply(id: 0, ok: true)
             if count.lists > 1 && count.lists <= 1 + failing {
-                reply.ok = false
-                reply.userMessage = "Favorites will try again in a moment."
-            } else {
-                reply.isRead = true
-                reply.value = .int(3)
+                return .reply(WorkerReply(.actionFailed(userMessage: "Favorites will try again in a moment.", error: nil, value: nil)))
             }
-            return .reply(reply)
+            return .reply(WorkerReply(.actionDone(value: .int(3), isRead: true)))
         }
     }
 

@@ -48,11 +48,12 @@ final class ScriptedApp: WorkerLauncher, @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         requests.append((launch, request))
         if let answer = script(launch, request) { return answer }
-        var reply = WorkerReply(id: request.id, ok: true)
-        if request.op == .launch { reply.value = .map(["mode": .string("persistent")]) }
-        if request.op == .snapshot { reply.snapshot = [:] }
-        if request.op == .probe, request.name == "surfaced" { reply.value = .map(["severity": .string("none")]) }
-        return .reply(reply)
+        switch request.ask {
+        case .launch: return .reply(WorkerReply(id: request.id, .value(.map(["mode": .string("persistent")]))))
+        case .snapshot: return .reply(WorkerReply(id: request.id, .snapshot([:])))
+        case .probe("surfaced"): return .reply(WorkerReply(id: request.id, .value(.map(["severity": .string("none")]))))
+        default: return .reply(WorkerReply(id: request.id, .done))
+        }
     }
 }
 

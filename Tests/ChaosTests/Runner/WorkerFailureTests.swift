@@ -3,7 +3,7 @@ import Testing
 @testable import Chaos
 @testable import ChaosTarget
 
-/// A failed reply says what failed (``WorkerReply/failure``), and the controller decides
+/// A failed reply says what failed (``WorkerReply/Answer/failure``), and the controller decides
 /// by that, never by the human text of its `error`.
 @Suite struct WorkerFailureTests {
     /// The target's refusal errors the case, its text as the worker wrote it; an app's
@@ -12,9 +12,7 @@ import Testing
         func app(_ failure: WorkerFailure, error: String) -> ScriptedApp {
             ScriptedApp { _, request in
                 guard request.op == .perform else { return nil }
-                var reply = WorkerReply(id: 0, ok: false)
-                (reply.error, reply.failure) = (error, failure)
-                return .reply(reply)
+                return .reply(WorkerReply(.failed(failure, error: error)))
             }
         }
         let scenario = ScenarioFixtures.scenario(steps: "  - launch\n  - do: favorites.list")
@@ -46,9 +44,12 @@ import Testing
                 Issue.record("no reply to \(request.op)")
                 return
             }
-            #expect(!reply.ok)
-            #expect(reply.failure == .target, "\(request.op)")
-            #expect(reply.error?.hasPrefix(text) == true, "\(reply.error ?? "")")
+            guard case let .failed(failure, error) = reply.answer else {
+                Issue.record("\(request.op) was answered \(reply.answer)")
+                continue
+            }
+            #expect(failure == .target, "\(request.op)")
+            #expect(error?.hasPrefix(text) == true, "\(error ?? "")")
         }
     }
 }

@@ -122,7 +122,7 @@ final class FileSeam: FaultSeam {
     func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] {
         switch news {
         case .ready: attempts.newRun()
-        case let .reply(reply): if let reach = reply.reach { attempts.heard(reach) }
+        case let .reply(reply): if let reach = reply.status.reach { attempts.heard(reach) }
         case .event, .exited: break
         }
         return []

@@ -26,7 +26,7 @@ final class PowerSeam: FaultSeam {
     /// else whether a cut tears writes (`torn`).
     private var tracksTorn: Bool?
     /// The writes and syncs the seam that cuts the power saw in the running app.
-    private var trackedIO: (writes: Int, syncs: Int)?
+    private var trackedIO: TrackedIO?
 
     init(declaration: TargetDeclaration) {
         mechanism = declaration.storageSeam == .libc ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
@@ -101,7 +101,7 @@ final class PowerSeam: FaultSeam {
     func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] {
         switch news {
         case let .reply(reply):
-            if let writes = reply.trackedWrites, let syncs = reply.trackedSyncs { trackedIO = (writes, syncs) }
+            if let tracked = reply.status.tracked { trackedIO = tracked }
         case let .exited(cut?):
             isOut = true
             runEnded(powerLost: true, ledger: ledger)

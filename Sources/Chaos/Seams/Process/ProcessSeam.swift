@@ -62,8 +62,8 @@ final class ProcessSeam: FaultSeam {
         case let .ready(ready):
             storage.libcSeamMissing = ready.libcSeamMissing
         case let .reply(reply):
-            update(reply.faults ?? [], ledger: ledger)
-            if let reach = reply.reach { storage.reach = reach }
+            update(reply.status.faults ?? [], ledger: ledger)
+            if let reach = reply.status.reach { storage.reach = reach }
         case let .event(event):
             if let firing = event.firing { return [injection(for: firing, atMs: atMs, ledger: ledger)] }
         case .exited:
