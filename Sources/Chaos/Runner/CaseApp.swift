@@ -126,7 +126,7 @@ extension CaseApp {
                 let polling = clock.now
                 defer { clock.slot?.working() }
                 while !answer.ok, let pause = poll.nextPause(since: log.recoverySince?.instant, now: clock.now) {
-                    poll.failed(answer.failureText)
+                    poll.failed()
                     if clock.now - polling >= TrialSlot.waitingAfter { clock.slot?.waiting() }
                     Thread.sleep(forTimeInterval: Double(pause.wholeMilliseconds) / 1000)
                     guard let again = try ask(WorkerRequest(.perform(name, arguments: action.arguments)))?.answer else { return cutByThePowerLoss(label) }

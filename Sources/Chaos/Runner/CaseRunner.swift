@@ -36,7 +36,7 @@ package final class CaseRunner {
 
     /// The case's folders, as the app and the controller reach them.
     var files: CaseFiles {
-        CaseFiles(scratch: scratch, hostDataDirectory: seams.hostView(of: CaseFiles.dataDirectory(in: scratch)), declared: declaration.files)
+        CaseFiles(scratch: scratch, hostDataDirectory: seams.disk.hostView(of: CaseFiles.dataDirectory(in: scratch)), declared: declaration.files)
     }
 
     package init(scenario: Scenario, options: RunOptions, plan: CasePlan = CasePlan()) {

@@ -41,17 +41,11 @@ final class CaseSeams {
         }
     }
 
-    /// The worker command inside every seam.
-    func wrap(_ command: WorkerCommand) -> WorkerCommand {
-        all.reduce(command) { $1.wrap($0) }
-    }
-
-
-    /// Workers of `command` started inside every seam, through the seams' hooks.
+    /// Workers of `command` started inside every seam (each wraps it), through the seams' hooks.
     func launcher(for command: WorkerCommand, plan: CasePlan, leftovers: ProcessLeftovers?) -> any WorkerLauncher {
-        ProcessWorkerLauncher(command: wrap(command),
-                              willStart: { [self] in try workerStarting(processStart: $0) },
-                              didStart: { [self] pid in workerStarted(pid: pid) },
+        ProcessWorkerLauncher(command: all.reduce(command) { $1.wrap($0) },
+                              willStart: { [all] start in for seam in all { try seam.workerStarting(processStart: start) } },
+                              didStart: { [all] pid in for seam in all { seam.workerStarted(pid: pid) } },
                               forkServers: servesOneCaseOnly ? nil : plan.forkServers, leftovers: leftovers, slot: plan.slot)
     }
 
@@ -69,7 +63,7 @@ final class CaseSeams {
             heard: { [self] news in
                 let atMs = clock.elapsedMs
                 log.heard(news, atMs: atMs)
-                log.injections += heard(news, atMs: atMs, ledger: ledger)
+                log.injections += all.flatMap { $0.heard(news, atMs: atMs, ledger: ledger) }
             },
             cutWaiting: { [power] in power.pending })
     }
@@ -83,18 +77,6 @@ final class CaseSeams {
         return armed
     }
 
-    /// The app's data folder as the controller reaches it.
-    func hostView(of dataDirectory: URL) -> URL {
-        disk.hostView(of: dataDirectory)
-    }
-
-    /// Every seam hears `news`; what their faults did, as injections for the report.
-    func heard(_ news: AppNews, atMs: Int, ledger: FaultLedger) -> [InjectionRecord] {
-        all.flatMap { $0.heard(news, atMs: atMs, ledger: ledger) }
-    }
-
-    func workerStarting(processStart: Date) throws { for seam in all { try seam.workerStarting(processStart: processStart) } }
-    func workerStarted(pid: pid_t) { for seam in all { seam.workerStarted(pid: pid) } }
 
     /// What each fault of `ledger` did, measured by the seam that carried it.
     func effects(of ledger: FaultLedger) -> [FaultActivity] {

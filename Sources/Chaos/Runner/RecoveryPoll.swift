@@ -22,12 +22,10 @@ struct RecoveryPoll {
         return min(pause, left)
     }
 
-    mutating func failed(_ message: String?) {
+    /// One more try failed.
+    mutating func failed() {
         failures += 1
-        lastMessage = message
     }
-
-    private(set) var lastMessage: String?
 
     /// The step's note: how many tries failed before it answered (or it never did).
     var note: String {

@@ -55,15 +55,13 @@ final class WorkerSession: WorkerLink {
         process.maxLineBytes = maxDeclarationBytes
         defer { process.maxLineBytes = ChildProcess.defaultMaxLineBytes }
         let refuse = { (detail: String) -> WorkerStart in
-            process.killTree()
-            _ = process.waitForExit()
+            process.killAndReap()
             return .refused(detail)
         }
         switch process.readLine(deadline: deadline) {
         case let .line(line):
             guard let ready = WorkerReady.read(line) else {
-                process.killTree()
-                _ = process.waitForExit()
+                process.killAndReap()
                 return .failed(nil, stderrFile: stderrFile,
                                detail: "the worker's first line was not a ready event: \(TerminalText.clean(String(line.prefix(200))))")
             }
@@ -81,8 +79,7 @@ final class WorkerSession: WorkerLink {
             if killed { return .hung("the worker closed its output before it was ready and did not exit") }
             return .failed(termination, stderrFile: stderrFile, detail: "the worker ended before it was ready (\(termination))")
         case .timedOut:
-            process.killTree()
-            let termination = process.waitForExit()
+            let termination = process.killAndReap()
             if RunInterruption.requested { return .interrupted }
             return .failed(termination, stderrFile: stderrFile, detail: "the worker was not ready before the deadline")
         }
@@ -135,8 +132,7 @@ final class WorkerSession: WorkerLink {
                     readUntil = nextRead(deadline: deadline, slice: &sliceStart)
                     continue
                 }
-                process.killTree()
-                _ = process.waitForExit()
+                process.killAndReap()
                 return .hung(nil)
             }
         }
@@ -144,8 +140,7 @@ final class WorkerSession: WorkerLink {
 
     /// Ends the worker that broke the protocol, saying how.
     private func broke(_ problem: String) -> WorkerOutcome {
-        process.killTree()
-        _ = process.waitForExit()
+        process.killAndReap()
         return .brokeProtocol(problem)
     }
 
@@ -221,8 +216,7 @@ final class WorkerSession: WorkerLink {
     /// that ended is named by ``endGroup()``.
     @discardableResult
     func kill() -> ChildProcess.Termination {
-        process.killTree()
-        return process.waitForExit()
+        return process.killAndReap()
     }
 
     func endGroup() -> [String] {

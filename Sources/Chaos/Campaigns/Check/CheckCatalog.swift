@@ -19,17 +19,13 @@ package enum CheckCatalog {
     package static let ioSweepTrials = 40
     package static let crashSweepTrials = 48
 
-    /// The catalog. Its scenarios name the workload's actions and promise
-    /// (`workload.write`, `fallback: after-damage`); the runner fills them in from the
-    /// target each case runs on, so a case reproduces with `chaos run FILE` as it is.
-    package static func scenarios() throws(ScenarioError) -> [Scenario] {
-        try ScenarioLoader.storageCatalog()
-    }
-
     /// The catalog for a target: the bundled cases, and the migration cases of the older
-    /// stores its workload declares (``MigrationCases``).
+    /// stores its workload declares (``MigrationCases``). The bundled cases name the
+    /// workload's actions and promise (`workload.write`, `fallback: after-damage`); the
+    /// runner fills them in from the target each case runs on, so a case reproduces with
+    /// `chaos run FILE` as it is.
     package static func scenarios(for declaration: TargetDeclaration) throws(ScenarioError) -> [Scenario] {
-        try (scenarios() + MigrationCases.scenarios(for: declaration.workload)).sorted { $0.name < $1.name }
+        try (ScenarioLoader.storageCatalog() + MigrationCases.scenarios(for: declaration.workload)).sorted { $0.name < $1.name }
     }
 
     /// Whether a case of the catalog applies to a target: its network cases need a

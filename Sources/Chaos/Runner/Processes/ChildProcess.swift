@@ -208,6 +208,13 @@ package final class ChildProcess: @unchecked Sendable {
         _ = kill(pid, SIGKILL)
     }
 
+    /// ``killTree()``, then the child's end once it came.
+    @discardableResult
+    package func killAndReap() -> Termination {
+        killTree()
+        return waitForExit()
+    }
+
     private func closeFDs() {
         if stdinFD >= 0 { close(stdinFD); stdinFD = -1 }
         if stdoutFD >= 0 { close(stdoutFD); stdoutFD = -1 }

@@ -46,8 +46,7 @@ final class TmpfsDisk {
         case .line("mounted"):
             return .success(TmpfsDisk(directory: directory, holder: holder))
         default:
-            holder.killTree()
-            _ = holder.waitForExit()
+            holder.killAndReap()
             let said = ((try? String(contentsOf: stderrFile, encoding: .utf8)) ?? "")
                 .trimmingCharacters(in: .whitespacesAndNewlines)
             return .failure(TmpfsUnavailable(reason: said.isEmpty ? "the tmpfs could not be mounted" : said))
@@ -130,8 +129,7 @@ final class TmpfsDisk {
 
     /// Ends the namespace; the tmpfs and everything on it go with it.
     func unmount() {
-        holder.killTree()
-        _ = holder.waitForExit()
+        holder.killAndReap()
     }
 
     private static func tool(_ name: String) -> String? {

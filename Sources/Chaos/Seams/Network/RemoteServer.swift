@@ -120,8 +120,7 @@ final class RemoteServer: @unchecked Sendable {
     /// address is left as it is.
     func stop() {
         guard let process else { return }
-        process.killTree()
-        _ = process.waitForExit()
+        process.killAndReap()
         _ = process.endGroup()
         if let ownFolder { _ = ScratchFolder.remove(ownFolder) }
     }
