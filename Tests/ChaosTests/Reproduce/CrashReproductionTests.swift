@@ -37,7 +37,8 @@ import Testing
     @Test func aLogWithNothingToMatchIsBadUsage() throws {
         let folder = try TemporaryFolder()
         let empty = try folder.write("empty.log", "the app went away\n")
-        let bad = try ChaosExecutable.run(["reproduce", "--from-crash", empty.path, "--target-exec", ChaosExecutable.built("chaos-example-uploads")])
+        let bad = try ChaosExecutable.run(["reproduce", "--from-crash", empty.path, "--target-exec", ChaosExecutable.built("chaos-example-uploads"),
+                                           "--report-dir", folder.url.appendingPathComponent("reports").path])
         #expect(bad.exitCode == 64 && bad.stderr.contains("nothing to match"), "\(bad.stdout)\n\(bad.stderr)")
     }
 
