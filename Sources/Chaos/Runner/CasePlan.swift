@@ -1,4 +1,5 @@
 import ChaosTarget
+import Foundation
 
 /// What a campaign asks of one case beyond its scenario and the run's options (which are
 /// the user's: target, seed, scratch, `--option`): how long a step may take, where the
@@ -68,4 +69,23 @@ package struct StepBound: Sendable, Equatable {
 
     /// The bound on a request of `op`.
     func bound(of op: WorkerOperation) -> Duration { op == .launch ? launch : action }
+}
+
+extension CasePlan {
+    /// Starts what a campaign's cases take their workers and remotes from: `jobs` fork
+    /// servers (AFL's: workers forked from a warmed-up one, since a fresh process pays
+    /// most of a trial's time) and a pool of remotes started ahead of the cases
+    /// (``RemotePool``), their logs and folders in one scratch folder named for
+    /// `campaign`. Returns what stops them and removes that folder.
+    mutating func startServers(jobs: Int, in scratchRoot: URL, for campaign: String) -> () -> Void {
+        let logs = try? ScratchFolder.make(in: scratchRoot, for: campaign)
+        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? scratchRoot)
+        let remotes = logs.map(RemotePool.init(in:))
+        (forkServers, remotePool) = (pool, remotes)
+        return {
+            remotes?.shutDown()
+            pool.shutDown()
+            if let logs { try? FileManager.default.removeItem(at: logs) }
+        }
+    }
 }

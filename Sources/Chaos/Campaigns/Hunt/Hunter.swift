@@ -128,20 +128,9 @@ package struct Hunter {
         return (written.finding, written.report)
     }
 
-    /// Workers forked from servers started once (AFL's fork server), `jobs` of them, their
-    /// logs in a scratch folder that goes with them; remotes started ahead of the cases
-    /// that take them (``RemotePool``), their folders in the same.
-    /// Returns what stops them.
+    /// The hunt's fork servers and remote pool (``CasePlan/startServers(jobs:in:for:)``);
+    /// returns what stops them.
     private mutating func startServers() -> () -> Void {
-        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "hunt")
-        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        servers.forkServers = pool
-        let remotes = logs.map(RemotePool.init(in:))
-        servers.remotePool = remotes
-        return {
-            remotes?.shutDown()
-            pool.shutDown()
-            if let logs { try? FileManager.default.removeItem(at: logs) }
-        }
+        servers.startServers(jobs: jobs, in: options.scratchRoot, for: "hunt")
     }
 }

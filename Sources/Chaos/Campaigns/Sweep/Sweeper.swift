@@ -123,16 +123,8 @@ package struct Sweeper {
         // The trials' workers are forked by warmed-up workers (ForkServer): a trial
         // starts two or three, and a fresh process pays most of a trial's time.
         var sweep = self
-        let logs = try? ScratchFolder.make(in: options.scratchRoot, for: "sweep")
-        let pool = ForkServerPool(size: jobs, logDirectory: logs ?? options.scratchRoot)
-        sweep.plan.forkServers = pool
-        let remotes = logs.map(RemotePool.init(in:))
-        sweep.plan.remotePool = remotes
-        defer {
-            remotes?.shutDown()
-            pool.shutDown()
-            if let logs { try? FileManager.default.removeItem(at: logs) }
-        }
+        let stop = sweep.plan.startServers(jobs: jobs, in: options.scratchRoot, for: "sweep")
+        defer { stop() }
         return sweep.run(images: true, progress: progress)
     }
 
