@@ -169,26 +169,25 @@ package enum ExpectationEvaluator {
     }
 
     static func fallback(_ mode: String, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
-        let judge = judge.seeing(.mode(reported: evidence.health?["mode"].map { $0.stringValue ?? $0.description }))
         guard let seen = evidence.health?["mode"] else {
-            return judge.missing(expected: "mode \(mode)", observed: "no health reported", evidence.evidenceGap)
+            return judge.seeing(.mode(reported: nil)).missing(expected: "mode \(mode)", observed: "no health reported", evidence.evidenceGap)
         }
         let text = seen.stringValue ?? seen.description
-        return judge(text == mode, expected: "mode \(mode)", observed: "mode \(text)",
+        return judge.seeing(.mode(reported: text))(text == mode, expected: "mode \(mode)", observed: "mode \(text)",
                      detail: evidence.health?["loadError"]?.stringValue.map { "launch found: \($0)" })
     }
 
     static func recovered(within bound: Duration, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
         let boundMs = bound.wholeMilliseconds
-        let over = evidence.slowestAnswer.map(\.ms).flatMap { $0 > boundMs ? $0 : nil }
-        let judge = judge.seeing(.duration(ms: evidence.recoveryMs, boundMs: boundMs, slowestMs: over))
+        let slowestOver = evidence.slowestAnswer.flatMap { $0.ms > boundMs ? $0 : nil }
+        let judge = judge.seeing(.duration(ms: evidence.recoveryMs, boundMs: boundMs, slowestMs: slowestOver?.ms))
         guard let measured = evidence.recoveryMs else {
             if let why = evidence.recoveryMissing { return judge(false, expected: "≤ \(boundMs) ms", observed: "not recovered", detail: why) }
             return judge.missing(expected: "≤ \(boundMs) ms", observed: "not recovered", evidence.evidenceGap)
         }
         // A quick first read after the last launch does not make up for an app that
         // stopped answering for longer than the bound earlier in the case.
-        if let slowest = evidence.slowestAnswer, slowest.ms > boundMs {
+        if let slowest = slowestOver {
             return judge(false, expected: "≤ \(boundMs) ms", observed: "\(measured) ms, but \(slowest.text)",
                          detail: "the app did not answer for longer than it may take to recover")
         }
@@ -248,13 +247,13 @@ package enum ExpectationEvaluator {
     }
 
     static func surfaced(_ level: SurfaceLevel, _ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
-        let judge = judge.seeing(.surfaced(severity: evidence.surfaced?["severity"]?.stringValue ?? evidence.surfaced.map { _ in "none" },
-                                           message: evidence.surfaced?["message"]?.stringValue))
         guard let surfaced = evidence.surfaced else {
-            return judge.missing(expected: level.rawValue, observed: "nothing reported", evidence.evidenceGap)
+            return judge.seeing(.surfaced(severity: nil, message: nil))
+                .missing(expected: level.rawValue, observed: "nothing reported", evidence.evidenceGap)
         }
         let severity = surfaced["severity"]?.stringValue ?? "none"
         let message = surfaced["message"]?.stringValue
+        let judge = judge.seeing(.surfaced(severity: severity, message: message))
         let shown = message.map { "\(severity): \"\($0)\"" } ?? severity
         guard severity == level.rawValue else { return judge(false, expected: level.rawValue, observed: shown) }
         if level != .none, let problem = JargonCheck.problem(in: message ?? "") {

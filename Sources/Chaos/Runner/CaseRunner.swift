@@ -214,8 +214,9 @@ extension CaseRunner {
         let took = (clock.now - launchStart).wholeMilliseconds
         guard case let .value(.map(health)) = reply.answer else { return .ok(before + "worker ready in \(app.process.readyMs) ms") }
         log.launched(health: health)
-        var result = StepResult.ok(before + "mode \(health["mode"]?.stringValue ?? "?") in \(took) ms (worker ready in \(app.process.readyMs) ms)")
-        result.mode = health["mode"].map { $0.stringValue ?? $0.description }
+        let mode = health["mode"]
+        var result = StepResult.ok(before + "mode \(mode?.stringValue ?? "?") in \(took) ms (worker ready in \(app.process.readyMs) ms)")
+        result.mode = mode.map { $0.stringValue ?? $0.description }
         return result
     }
 }

@@ -91,12 +91,13 @@ package struct SeamCall: Codable, Sendable, Equatable {
     }
 
     /// The lines one of the seams' take functions writes into a buffer of `capacity`.
+    /// The buffer is not zeroed first: a take writes a terminated text, so a reply pays
+    /// for what the seams saw, not for the buffer's size.
     static func lines(capacity: Int, _ take: (UnsafeMutablePointer<CChar>, Int32) -> Int32) -> [Substring] {
-        var buffer = [CChar](repeating: 0, count: capacity)
-        let count = buffer.withUnsafeMutableBufferPointer { take($0.baseAddress!, Int32($0.count)) }
-        guard count > 0 else { return [] }
-        let text = buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        return text.split(separator: "\n")
+        withUnsafeTemporaryAllocation(of: CChar.self, capacity: capacity) { buffer in
+            guard let base = buffer.baseAddress, take(base, Int32(buffer.count)) > 0 else { return [] }
+            return String(cString: base).split(separator: "\n")
+        }
     }
 
     /// An errno by its name: the ones a file call meets, else `errno N`.
@@ -125,9 +126,4 @@ package struct SeamCall: Codable, Sendable, Equatable {
         ]
         return names[code] ?? "SQLite code \(code)"
     }
-}
-
-extension Array where Element == SeamCall {
-    /// Nil for none: a reply leaves out what the seams did not see.
-    var nilIfEmpty: [SeamCall]? { isEmpty ? nil : self }
 }

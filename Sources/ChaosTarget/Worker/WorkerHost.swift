@@ -116,7 +116,8 @@ package enum WorkerHost {
         }
         if !StorageHook.armedIDs.isEmpty || watching { status.reach = StorageReach.now() }
         status.storeSettings = SQLiteFaultVFS.storeSettings
-        status.calls = SeamCall.take(prefix: dataPrefix).nilIfEmpty
+        let calls = SeamCall.take(prefix: dataPrefix)
+        status.calls = calls.isEmpty ? nil : calls
         return status
     }
 
