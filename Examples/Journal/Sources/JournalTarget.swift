@@ -7,7 +7,8 @@ import ChaosTarget
 /// launch and never counts as unexpected.
 @main
 final class JournalTarget: ChaosTarget {
-    static let files = ["store": "journal.sqlite"]
+    /// The journal and its last good copy: a fault may aim at either.
+    static let files = ["store": "journal.sqlite", "copy": "journal.sqlite.last-good"]
     static let variants = ["careful", "template", "demo"]
     /// The store the first release left (migration v1, no `mood` column): `chaos check`
     /// migrates it plainly and on a full disk (fixtures/make-journal-v1.py wrote it).

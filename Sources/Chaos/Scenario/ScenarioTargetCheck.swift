@@ -27,6 +27,9 @@ package enum ScenarioTargetCheck {
                 if let file = (fault.fault.base as? any FileFault)?.file, let problem = check(file: file, at: step.location, target: target) {
                     problems.append(problem)
                 }
+                if let file = fault.trigger.file, let problem = check(declaredFile: file, at: step.location, target: target) {
+                    problems.append(problem)
+                }
                 if fault.fault.family == .network, let problem = checkRemote(of: fault, at: step.location, target: target) {
                     problems.append(problem)
                 }
@@ -104,6 +107,15 @@ package enum ScenarioTargetCheck {
         guard !names.contains(name) else { return nil }
         return ScenarioError("the target has no remote named '\(name)'; it has: \(NameList.text(names))",
                              at: step.remoteLocation ?? location, suggestion: ClosestName.suggestion(for: name, among: names))
+    }
+
+    /// A storage fault's `file:`: one of the files the target declares (its companions
+    /// are the store's own: `on: wal` aims at them).
+    static func check(declaredFile file: String, at location: SourceLocation, target: TargetDeclaration) -> ScenarioError? {
+        let names = target.files.keys.sorted()
+        guard !names.contains(file) else { return nil }
+        return ScenarioError("the target has no file named '\(file)' for a storage fault to aim at; it declares: \(NameList.text(names))",
+                             at: location, suggestion: ClosestName.suggestion(for: file, among: names))
     }
 
     static func check(file: String, at location: SourceLocation, target: TargetDeclaration) -> ScenarioError? {

@@ -27,21 +27,26 @@ package struct Trigger: Sendable, Equatable, Codable {
     /// Storage faults: the seam that carries the fault out (`vfs`, `libc`); nil: the one
     /// that reaches the target (``StorageSeam/resolved(_:sqliteLibraries:)``).
     package var seam: StorageSeam?
+    /// Storage faults: only the calls on one of the target's declared files, by its
+    /// logical name (`backup`), and on what its code writes beside it
+    /// (``DeclaredFileOwnership``); nil: any file.
+    package var file: String?
 
     package init(after: Int = 0, times: Int? = nil, probability: Double? = nil, on: StorageFile? = nil,
-                 path: String? = nil, seam: StorageSeam? = nil) {
+                 path: String? = nil, seam: StorageSeam? = nil, file: String? = nil) {
         self.after = after
         self.times = times
         self.probability = probability
         self.on = on
         self.path = path
         self.seam = seam
+        self.file = file
     }
 
-    /// The trigger keys, declared once. `on`, `path` and `seam` only for faults whose
-    /// ``Fault/acceptsStorageFile`` is true.
-    package static let keys = ["after", "times", "probability", "on", "path", "seam"]
-    package static let storageKeys: Set<String> = ["on", "path", "seam"]
+    /// The trigger keys, declared once. `on`, `path`, `seam` and `file` only for faults
+    /// whose ``Fault/acceptsStorageFile`` is true.
+    package static let keys = ["after", "times", "probability", "on", "path", "seam", "file"]
+    package static let storageKeys: Set<String> = ["on", "path", "seam", "file"]
     package static let afterRange = 0...1_000_000_000
     package static let timesRange = 1...1_000_000_000
 
@@ -77,6 +82,9 @@ package struct Trigger: Sendable, Equatable, Codable {
         if acceptsStorageFile, let name = try parameters.oneOf("seam", StorageSeam.choices) {
             seam = StorageSeam(rawValue: name)
         }
+        if acceptsStorageFile, try parameters.string("file") != nil {
+            file = try LogicalFileName.read(parameters)
+        }
     }
 
     /// `after 3, 2 times, 50%, on wal`; empty for the default trigger.
@@ -86,6 +94,7 @@ package struct Trigger: Sendable, Equatable, Codable {
         if let times { parts.append(times == 1 ? "once" : "\(times) times") }
         if let probability { parts.append(ScenarioPercent.format(probability)) }
         if let on { parts.append("on \(on.rawValue)") }
+        if let file { parts.append("file \(file)") }
         if let path { parts.append("path \(path)") }
         if let seam { parts.append("through \(seam.rawValue)") }
         return parts.joined(separator: ", ")

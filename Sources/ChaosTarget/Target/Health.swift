@@ -26,6 +26,10 @@ public struct Health: Sendable, Equatable {
         /// The store failed; a fallback serves while it recovers.
         public static let circuitOpen: Mode = "circuit-open"
 
+        /// Not one of the standard modes a run expects: the app could not keep its damaged
+        /// data (not even set aside) and told the user it is gone. A target that may say so
+        /// declares it among its modes; `damaged-kept` then holds no bytes against it.
+        public static let discarded: Mode = "discarded"
         public static let standard: [Mode] = [.persistent, .restoredFromBackup, .salvaged, .inMemory, .readOnly, .localOnly, .circuitOpen]
     }
 

@@ -20,15 +20,18 @@ package final class WorkerFaults: Sendable {
     private let points = Mutex<[String: PointArmed]>([:])
     private let dataDirectory: URL
     private let sqliteLibraries: Int
+    /// The target's declared files, which a storage fault's `file:` names.
+    private let files: [String: String]
     private let context: PointFaultContext
     private let emit: @Sendable (FaultFiring) -> Void
 
     /// `sqliteLibraries`: how many copies of SQLite the target declares; a storage fault
     /// whose step names no `seam:` goes through the VFS when there is one, libc otherwise.
-    package init(dataDirectory: URL, sqliteLibraries: Int = 1, context: PointFaultContext,
+    package init(dataDirectory: URL, sqliteLibraries: Int = 1, files: [String: String] = [:], context: PointFaultContext,
                  emit: @escaping @Sendable (FaultFiring) -> Void) {
         self.dataDirectory = dataDirectory
         self.sqliteLibraries = sqliteLibraries
+        self.files = files
         self.context = context
         self.emit = emit
         StorageHook.onFiring = { firing, fired in
@@ -46,7 +49,7 @@ package final class WorkerFaults: Sendable {
             arm(armed, fault)
         case is any StorageFault:
             try StorageHook.arm(armed, under: dataDirectory.path,
-                                  seam: StorageSeam.resolved(armed.trigger.seam, sqliteLibraries: sqliteLibraries))
+                                  seam: StorageSeam.resolved(armed.trigger.seam, sqliteLibraries: sqliteLibraries), files: files)
         default:
             throw TargetError("'\(armed.fault.kind)' is not carried out in the app's process")
         }

@@ -25,7 +25,7 @@ package enum WorkerHost {
         let watching = watchDataFolder(plainFiles: Target.sqlite.isEmpty, dataDirectory: context.dataDirectory)
         let target = Target(context: context)
         let faults = WorkerFaults(
-            dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count,
+            dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count, files: Target.files,
             context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
         WorkerOutput.write(WorkerReady(pid: getpid(), libcSeamMissing: LibcSeam.whyNotLoaded))

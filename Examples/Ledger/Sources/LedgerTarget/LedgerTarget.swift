@@ -7,7 +7,8 @@ import LedgerCore
 /// `fixed` as `chaos check` taught it to.
 @main
 final class LedgerTarget: ChaosTarget {
-    static let files = ["store": "ledger.sqlite"]
+    /// The ledger and its last good copy: a fault may aim at either.
+    static let files = ["store": "ledger.sqlite", "copy": "ledger.sqlite.last-good"]
     static let variants = ["fixed", "fragile"]
     static let sqlite = [SQLiteLibrary.sqliteNIO]
     static let workload: Workload? = Workload(write: "ledger.add", read: "ledger.list")

@@ -6,7 +6,8 @@ import NotesCore
 @main
 final class NotesTarget: ChaosTarget {
     // The store the catalog damages; its -wal, -shm, -journal are found beside it.
-    static let files = ["store": "notes.sqlite"]
+    /// The notebook and its backup (taken after every save): a fault may aim at either.
+    static let files = ["store": "notes.sqlite", "backup": "notes.sqlite.backup"]
     // What --variant may name; the first is the default.
     static let variants = ["fixed", "fragile"]
     // The catalog's contract: an action that saves one record, one that reads them back.

@@ -8,7 +8,8 @@ import SyncCore
 /// proxy, and gives the app the proxy's address.
 @main
 final class SyncTarget: ChaosTarget {
-    static let files = ["store": "notes.sqlite"]
+    /// The notebook and its backup (taken after every save): a fault may aim at either.
+    static let files = ["store": "notes.sqlite", "backup": "notes.sqlite.backup"]
     static let variants = ["fixed", "fragile"]
     static let workload: Workload? = Workload(write: "notes.add", read: "notes.list")
     static let actions: [TargetAction<SyncTarget>] = [

@@ -7,7 +7,8 @@ import TodosCore
 /// `--variant fragile|atomic-write|retries-fsync|fixed` picks how the list is written.
 @main
 final class TodosTarget: ChaosTarget {
-    static let files = ["store": "todos.json"]
+    /// The list and its backup (the list before the last save): a fault may aim at either.
+    static let files = ["store": "todos.json", "backup": "todos.json.backup"]
     static let variants = ["fixed", "fragile", "atomic-write", "retries-fsync"]
     static let modes: [Health.Mode] = Health.Mode.standard + ["set-aside"]
     // No SQLite: storage faults reach the files through libc.

@@ -70,7 +70,8 @@ struct FaultsAtWork {
             case .network: key("remote") ?? (remotes.count == 1 ? remotes.first : nil)
             case .file: key("file") ?? "store"
             case .point: key("point")
-            case .storage, .clock, .power: nil
+            case .storage: key("file")
+            case .clock, .power: nil
             }
             fired.append(Fault(family: Family(family), kind: activity.kind, on: on, step: number))
         }

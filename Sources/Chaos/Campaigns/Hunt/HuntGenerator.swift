@@ -139,7 +139,13 @@ package struct HuntGenerator: Sendable {
             shared = [HuntKey("point", .string(random.pick(surface.points)))]
         case .network:
             if surface.remotes.count > 1 { shared = [HuntKey("remote", .string(random.pick(surface.remotes)))] }
-        case .storage, .diskFull, .clock, .powerCut:
+        case .storage:
+            // One of several declared files, half the time: a store and its safety copy are
+            // written by the same code one after the other, and a defect may hide in the
+            // copy alone (its write fails while the store's succeeds). A full disk is the
+            // whole disk's.
+            if surface.files.count > 1, random.chance(50) { shared = [HuntKey("file", .string(random.pick(surface.files)))] }
+        case .diskFull, .clock, .powerCut:
             break
         }
         let fewTimes = kinds.filter { $0.firesAFewTimes }

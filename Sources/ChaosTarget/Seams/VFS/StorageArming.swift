@@ -25,12 +25,17 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
     package let seed: UInt64
     package let directory: [CChar]
     package let seam: StorageSeam
+    /// The declared file the step's `file:` aims at; nil: any file.
+    package let ownership: DeclaredFileOwnership?
     package var counter: TriggerCounter
     package var memory: F.Memory
 
-    package init(_ armed: ArmedFault, fault: F, directory: String, seam: StorageSeam = .vfs) throws {
+    /// `files`: the target's declared files, which a `file:` names (an undeclared name
+    /// was refused when the scenario was bound to the target; here it matches nothing).
+    package init(_ armed: ArmedFault, fault: F, directory: String, seam: StorageSeam = .vfs, files: [String: String] = [:]) throws {
         id = armed.id
         self.seam = seam
+        ownership = armed.trigger.file.map { DeclaredFileOwnership(file: $0, among: files) ?? DeclaredFileOwnership.nothing }
         self.fault = fault
         trigger = armed.trigger
         seed = armed.seed
@@ -47,6 +52,7 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
 
     package mutating func decide(_ call: StorageCall) -> (effect: StorageEffect?, hit: Int, fired: Int)? {
         if let pattern = trigger.path, !Self.matches(pattern, call.path, under: directory) { return nil }
+        if let ownership, Self.relative(call.path, under: directory).map(ownership.owns) != true { return nil }
         guard fault.isHit(call, on: trigger.on ?? .any, memory: &memory) else { return nil }
         guard counter.hit(trigger, seed: seed) else {
             fault.passed(call, memory: &memory)
@@ -59,9 +65,15 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
 
     /// Whether `path` (full) is, under `directory` (a "/"-ended prefix), a file `pattern` matches.
     static func matches(_ pattern: String, _ path: String, under directory: [CChar]) -> Bool {
+        guard let relative = relative(path, under: directory) else { return false }
+        return fnmatch(pattern, relative, FNM_PATHNAME) == 0
+    }
+
+    /// `path` (full) relative to `directory` (a "/"-ended prefix); nil when outside it.
+    static func relative(_ path: String, under directory: [CChar]) -> String? {
         let prefix = String(decoding: directory.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard path.hasPrefix(prefix) else { return false }
-        return fnmatch(pattern, String(path.dropFirst(prefix.count)), FNM_PATHNAME) == 0
+        guard path.hasPrefix(prefix) else { return nil }
+        return String(path.dropFirst(prefix.count))
     }
 
     package var progress: FaultStanding {
