@@ -81,6 +81,11 @@ package struct CaseEvidence: Sendable {
     package var callsUnderDataFolder: Int?
     /// The records the app makes by itself: never unexpected.
     package var ownRecords = OwnRecords()
+    /// The files Chaos damaged, in order, and what became of them (``FileDamageMark``).
+    package var damages: [FileDamageMark] = []
+    /// Every fault but file damage was cleared before the case's last launch (set from
+    /// the scenario's steps): what the app meets there is what it can heal from.
+    package var healedBeforeLastLaunch = false
 
     package init() {}
 

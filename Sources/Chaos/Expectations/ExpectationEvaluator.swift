@@ -25,6 +25,8 @@ package enum ExpectationEvaluator {
         case let .logged(pattern): return logged(pattern, evidence, judge)
         case let .notLogged(pattern): return notLogged(pattern, evidence, judge)
         case .privateLogs: return privateLogs(evidence, judge)
+        case .liveAfterHealing: return liveAfterHealing(evidence, judge)
+        case .damagedKept: return damagedKept(evidence, judge)
         case let .recordsAtLeast(count):
             let expected = "at least \(count) records after a restart"
             guard let snapshot = evidence.finalSnapshot else {

@@ -102,6 +102,12 @@ package enum ExpectationObservation: Codable, Sendable, Equatable {
     case held(records: Int?)
     /// `integrity`: what `integrity_check` found (nil: ok, or not checked: see the words).
     case integrity(problem: String?)
+    /// `live-after-healing`: whether the case healed before its last launch (nil: it did
+    /// not, or left no good copy: not held), that launch's mode and severity.
+    case healing(held: Bool, mode: String?, severity: String?)
+    /// `damaged-kept`: the files the app could not read after their damage and that are
+    /// nowhere in its data folder at the end.
+    case destroyed(files: [String])
 
     /// At most this many keys of each kind: enough to look up, not a copy of the data.
     package static let keysKept = 20

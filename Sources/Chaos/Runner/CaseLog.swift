@@ -46,6 +46,13 @@ final class CaseLog {
     /// error) excuses the writes acknowledged before it.
     func launched(health: [String: ScenarioValue]) {
         evidence.health = health
+        // The first launch after a damage says whether the app could read the file as it was.
+        let mode = health["mode"]?.stringValue ?? Health.Mode.persistent.rawValue
+        let severity = health["severity"]?.stringValue ?? Severity.none.rawValue
+        for index in evidence.damages.indices where evidence.damages[index].noticed == nil {
+            evidence.damages[index].noticed = mode != Health.Mode.persistent.rawValue || severity != Severity.none.rawValue
+            evidence.damages[index].toldGone = mode == Health.Mode.discarded.rawValue
+        }
         if let message = health["message"]?.stringValue, !message.isEmpty,
            ["warning", "error"].contains(health["severity"]?.stringValue ?? "none") {
             evidence.toldAtLaunch.formUnion(evidence.acknowledged)

@@ -148,6 +148,7 @@ package final class CaseRunner {
         leftBehind = leftovers?.endAll() ?? app.process.leftBehind
         measuredFaults = seams.effects(of: ledger)
         if ending == nil, scenario.needsIntegrity { evidence.checkIntegrity() }
+        if ending == nil { evidence.lookForDamagedBytes() }
         let judgement = CaseJudgement.judge(ending: ending, results: { [log, scenario] in log.results(of: scenario) }, needsFinalSnapshot: scenario.needsFinalSnapshot,
                                             evidence: log.evidence, faults: measuredFaults ?? [])
         return report(verdict: judgement.verdict, expectations: judgement.expectations, error: judgement.error)

@@ -55,6 +55,20 @@ struct FinalEvidence {
         gatherOwnRecords()
     }
 
+    /// Whether the case healed before its last launch, and, for each damaged file the
+    /// app could not read, whether its bytes are still in the data folder (the app's last
+    /// worker gone: its files are final) — what `live-after-healing` and `damaged-kept` judge.
+    func lookForDamagedBytes() {
+        log.evidence.healedBeforeLastLaunch = scenario.healsBeforeLastLaunch
+        guard scenario.expectations.contains(where: { $0.kind == .damagedKept }),
+              log.evidence.damages.contains(where: { !$0.chunks.isEmpty && $0.noticed == true }) else { return }
+        let present = FileChunks.digests(under: files.hostDataDirectory)
+        for index in log.evidence.damages.indices where !log.evidence.damages[index].chunks.isEmpty {
+            let chunks = log.evidence.damages[index].chunks
+            log.evidence.damages[index].kept = chunks.intersection(present).count * 2 >= chunks.count
+        }
+    }
+
     /// A launch of the controller's own, to read evidence: it is not one of the
     /// scenario's, so the last launch's health and recovery time stay as they were, and
     /// no fault is armed in it: it shows what the faults left behind. False when the

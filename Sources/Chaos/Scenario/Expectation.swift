@@ -34,6 +34,16 @@ package enum Expectation: Sendable, Equatable {
     case notLogged(LogPattern)
     /// `private-logs`: no log record holds the content of a record the user saved.
     case privateLogs
+    /// `live-after-healing`: once every fault is cleared (file damage aside, when another
+    /// of the app's files still held data: a good copy), the app's last launch serves the
+    /// user's data: it does not say it cannot (an error at launch, "try again later" for
+    /// ever), and a read answers. Told or not.
+    case liveAfterHealing
+    /// `damaged-kept`: a file Chaos damaged that the app could not read as it was (its
+    /// next launch reported another mode, or told the user) is still somewhere in its
+    /// data folder at the end — set aside, never destroyed — or the app said it is gone
+    /// (the `discarded` mode).
+    case damagedKept
     /// `records-at-least: 12`: the app's data, read after a restart, holds at least this
     /// many records (a store an older version left, migrated: none of its records lost).
     case recordsAtLeast(Int)
@@ -62,6 +72,8 @@ package enum Expectation: Sendable, Equatable {
         case .notLogged: .notLogged
         case .privateLogs: .privateLogs
         case .recordsAtLeast: .recordsAtLeast
+        case .liveAfterHealing: .liveAfterHealing
+        case .damagedKept: .damagedKept
         }
     }
 
@@ -79,7 +91,7 @@ package enum Expectation: Sendable, Equatable {
         case let .state(probe, value): "\(wireName): \(probe) = \(value.description)"
         case .integrity: "\(wireName): ok"
         case .integrityIfUsed: "\(wireName): ok-if-used"
-        case .noSilentLoss, .privateLogs: wireName
+        case .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept: wireName
         case let .logged(pattern), let .notLogged(pattern): "\(wireName): \(pattern.description)"
         case let .recordsAtLeast(count): "\(wireName): \(count)"
         }
@@ -101,9 +113,11 @@ package enum ExpectationKeyword: String, CaseIterable, Sendable {
     case notLogged = "not-logged"
     case privateLogs = "private-logs"
     case recordsAtLeast = "records-at-least"
+    case liveAfterHealing = "live-after-healing"
+    case damagedKept = "damaged-kept"
 
     /// Written as a bare word, without a value.
-    package var isBare: Bool { self == .noTrap || self == .noSilentLoss || self == .privateLogs }
+    package var isBare: Bool { [.noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept].contains(self) }
 }
 
 /// What the view-model layer shows the user, for `surfaced:`.

@@ -24,6 +24,8 @@ struct ExpectationParser {
             let kind: Expectation = switch keyword {
             case .noSilentLoss: .noSilentLoss
             case .privateLogs: .privateLogs
+            case .liveAfterHealing: .liveAfterHealing
+            case .damagedKept: .damagedKept
             default: .noTrap
             }
             return ScenarioExpectation(kind: kind, location: node.location)
@@ -52,7 +54,7 @@ struct ExpectationParser {
 
     static func placeholder(_ keyword: ExpectationKeyword) -> String {
         switch keyword {
-        case .noTrap, .noSilentLoss, .privateLogs: ""
+        case .noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept: ""
         case .logged, .notLogged: "{level: error, message: could not be opened}"
         case .recordsAtLeast: "12"
         case .fallback: "in-memory"
@@ -78,7 +80,7 @@ struct ExpectationParser {
             let pattern = try parseLogPattern(keyword, value)
             return keyword == .logged ? .logged(pattern) : .notLogged(pattern)
 
-        case .noTrap, .noSilentLoss, .privateLogs:
+        case .noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept:
             throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: value.location)
 
         case .fallback:

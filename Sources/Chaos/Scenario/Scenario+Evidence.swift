@@ -5,7 +5,7 @@ extension Scenario {
     var needsApp: Bool {
         expectations.contains { expectation in
             switch expectation.kind {
-            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed, .recordsAtLeast, .privateLogs: true
+            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed, .recordsAtLeast, .privateLogs, .liveAfterHealing: true
             default: false
             }
         }
@@ -19,6 +19,24 @@ extension Scenario {
             default: false
             }
         }
+    }
+
+    /// Whether every fault but file damage and the power was cleared before the last
+    /// launch: a fault armed before it (in the app or on its network and clock) had a
+    /// `clear: all` or a clear of its kind after it. What the app meets at that launch is
+    /// what it can heal from (`live-after-healing`).
+    var healsBeforeLastLaunch: Bool {
+        guard let last = steps.lastIndex(where: { $0.action == .launch }) else { return false }
+        var standing: [String] = []
+        for step in steps[..<last] {
+            switch step.action {
+            case let .fault(fault) where ![.file, .power].contains(fault.fault.family): standing.append(fault.fault.kind)
+            case .clear(.all): standing.removeAll()
+            case let .clear(.kind(kind)): standing.removeAll { $0 == kind }
+            default: break
+            }
+        }
+        return standing.isEmpty
     }
 
     /// Whether an expectation checks the store with `PRAGMA integrity_check`.

@@ -7,7 +7,9 @@ import Foundation
 /// intact, or no longer used; and, from the last launch after every fault is cleared, a
 /// read within 5 s, with no launch or action of the case slower than that.
 package enum HuntOracle {
-    package static let expectations = ["no-trap", "no-silent-loss", "integrity: ok-if-used", "recovered-within: 5s"]
+    package static let expectations = ["no-trap", "no-silent-loss", "integrity: ok-if-used", "recovered-within: 5s", liveAfterHealing, "damaged-kept"]
+    static let liveAfterHealing = "live-after-healing"
+
 
     /// The expectations of a schedule: all of them, but `no-silent-loss` for one that
     /// deletes or garbles a journal (`wal`, `journal`): the commits in it are gone with
@@ -23,7 +25,7 @@ package enum HuntOracle {
             return journalFiles.contains(file)
         }
         let timesRecovery = steps.last == HuntSchedule.closingRead
-        let kept = expectations.filter { ($0 != "no-silent-loss" || !losesJournal) && ($0 != recoveredWithin || timesRecovery) }
+        let kept = expectations.filter { ($0 != "no-silent-loss" || !losesJournal) && (![recoveredWithin, liveAfterHealing].contains($0) || timesRecovery) }
         // Without the read, no launch or action may still be slower than recovery may take.
         return timesRecovery ? kept : kept + [responsiveWithin]
     }

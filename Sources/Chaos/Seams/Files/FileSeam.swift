@@ -160,6 +160,7 @@ final class FileSeam: FaultSeam {
     }
 
     private func note(_ fault: any FileFault, id: String, done: String, effect: FaultEffect, in context: SeamContext) -> StepResult {
+        if effect.hadEffect { mark(fault, id: id, in: context) }
         context.ledger.update(id) { activity in
             activity.fired = 1
             activity.hadEffect = effect.hadEffect
@@ -168,6 +169,25 @@ final class FileSeam: FaultSeam {
         context.record(InjectionRecord(kind: type(of: fault).kind, target: fault.file, detail: done,
                                        atMs: context.clock.elapsedMs, mechanism: InjectionRecord.Mechanism.fileDamage))
         return .ok(done + " — " + effect.summary)
+    }
+
+    /// What the damage left, for the oracles of what the user was promised
+    /// (``FileDamageMark``): the damaged file's bytes, and whether another declared file
+    /// (not the store's journal or shared memory, nor one damaged before) held data.
+    private func mark(_ fault: any FileFault, id: String, in context: SeamContext) {
+        guard let url = try? context.files.logicalFile(fault.file, asTheAppSeesIt: false) else { return }
+        let damagedBefore = Set(context.log.evidence.damages.map(\.file))
+        let others = context.declaration.files.keys.filter { ![fault.file, "wal", "shm", "journal"].contains($0) && !damagedBefore.contains($0) }
+        let goodCopy = others.contains { name in
+            (try? context.files.logicalFile(name, asTheAppSeesIt: false)).map(FileChunks.holdsData) ?? false
+        }
+        let step = context.ledger.activities.last { $0.id == id }?.step ?? 0
+        // SQLite's own journal and shared memory are not the app's to set aside: SQLite
+        // itself drops a WAL whose frames do not check out.
+        let companion = ["wal", "shm", "journal"].contains(fault.file)
+        let chunks = companion || FolderDamage.isFolder(url) ? [] : FileChunks.digests(of: url)
+        context.log.evidence.damages.append(FileDamageMark(file: fault.file, step: step, kind: type(of: fault).kind, chunks: chunks,
+                                                           goodCopy: goodCopy, permanent: !type(of: fault).losesWhatTheFileHeld))
     }
 
     /// A file's identity, size and modification time: whether anything wrote to it since.
