@@ -86,6 +86,12 @@ package struct CaseEvidence: Sendable {
     /// Every fault but file damage was cleared before the case's last launch (set from
     /// the scenario's steps): what the app meets there is what it can heal from.
     package var healedBeforeLastLaunch = false
+    /// What the app claimed, at the end of the case, is kept on each remote: its name →
+    /// record keys (nil: not asked, or not answered).
+    package var claims: [String: [String]]?
+    /// What each remote it claimed records on held then, by its declared snapshot (a
+    /// remote left out: it declares no snapshot, or did not answer).
+    package var remoteHolds: [String: Set<String>] = [:]
 
     package init() {}
 

@@ -27,7 +27,14 @@ package struct FileDamageMark: Sendable, Equatable {
     /// That launch reported the ``Health/Mode/discarded`` mode: it told the user the
     /// damaged data is gone.
     package var toldGone = false
-    /// At the end of the case, at least half of ``chunks`` were found in the files of
+    /// The damaged file's device and inode: found under another path at the end, it was
+    /// renamed aside (nil: a folder, or not a regular file).
+    package var identity: FileIdentity?
+    /// The damaged file's own path and its journals' (`-wal`, `-shm`, `-journal`): a file
+    /// found there at the end is not one set aside, whatever its inode.
+    package var ownPaths: Set<String> = []
+    /// At the end of the case, the damaged file was found under another path (renamed
+    /// aside), or at least half of ``chunks`` were found in the files of
     /// the app's data folder (nil: not looked at).
     package var kept: Bool?
 
@@ -39,4 +46,10 @@ package struct FileDamageMark: Sendable, Equatable {
         self.goodCopy = goodCopy
         self.permanent = permanent
     }
+}
+
+/// A regular file's device and inode.
+package struct FileIdentity: Sendable, Hashable {
+    package var device: UInt64
+    package var inode: UInt64
 }

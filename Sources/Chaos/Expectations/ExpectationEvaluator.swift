@@ -26,6 +26,7 @@ package enum ExpectationEvaluator {
         case let .notLogged(pattern): return notLogged(pattern, evidence, judge)
         case .privateLogs: return privateLogs(evidence, judge)
         case .liveAfterHealing: return liveAfterHealing(evidence, judge)
+        case .claimsHold: return claimsHold(evidence, judge)
         case .damagedKept: return damagedKept(evidence, judge)
         case let .recordsAtLeast(count):
             let expected = "at least \(count) records after a restart"

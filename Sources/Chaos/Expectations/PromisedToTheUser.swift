@@ -32,23 +32,41 @@ extension ExpectationEvaluator {
                          detail: evidence.damages.isEmpty ? nil : "A good copy was there: another of the app's files held data when "
                             + evidence.damages.map { "\($0.file) was damaged" }.joined(separator: ", ") + ".")
         }
+        if let empty = emptyReadAfterHealing(evidence) {
+            return judge(false, expected: expected, observed: empty)
+        }
         if evidence.recoveryMs == nil, let missing = evidence.recoveryMissing {
             return judge(false, expected: expected, observed: "no read answered after the faults were cleared: \(missing)")
         }
         return judge(true, expected: expected, observed: "the last launch served the data (\(mode ?? "no mode"), \(severity ?? "nothing told"))")
     }
 
-    /// `damaged-kept`: every damaged file whose next launch showed the app could not read
-    /// it is still in the data folder (at least half its 4 KiB chunks, byte for byte, in
-    /// some file there), or that launch said it is gone (`discarded`).
+    /// A closing read that answered no record at all where the user's records were
+    /// acknowledged and none removed: an empty answer is no recovery. Only when no file was
+    /// damaged: a copy taken before the first save may rightly hold nothing.
+    private static func emptyReadAfterHealing(_ evidence: CaseEvidence) -> String? {
+        guard evidence.damages.isEmpty, let snapshot = evidence.finalSnapshot, snapshot.values.allSatisfy(\.isEmpty) else { return nil }
+        let kept = evidence.acknowledged.filter { !evidence.removed.contains($0) && !evidence.removing.contains($0) }
+        guard !kept.isEmpty else { return nil }
+        return "the read after every fault was cleared answered 0 records, where \(kept.count) acknowledged record(s) were never removed: "
+            + "an empty answer is no recovery"
+    }
+
+    /// `damaged-kept`: the store, after its last damage, if the next launch showed the app
+    /// could not read it, is still in the data folder (at least half its 4 KiB chunks,
+    /// byte for byte, in some file there), or that launch said it is gone (`discarded`).
+    /// Only the store and only its last damage: a copy the app keeps (`backup`) is its own
+    /// to refresh at the next save, and a store damaged again after being set aside holds
+    /// the user's newer data, which is what a second set-aside keeps.
     static func damagedKept(_ evidence: CaseEvidence, _ judge: Judge) -> ExpectationResult {
-        let expected = "a damaged file the app could not read is set aside, never destroyed, or the user told it is gone"
-        let held = evidence.damages.filter { !$0.chunks.isEmpty && $0.noticed == true && !$0.toldGone }
+        let expected = "a damaged store the app could not read is set aside, never destroyed, or the user told it is gone"
+        let last = evidence.damages.last(where: { $0.file == "store" })
+        let held = [last].compactMap { $0 }.filter { !$0.chunks.isEmpty && $0.noticed == true && !$0.toldGone }
         let destroyed = held.filter { $0.kept == false }
         let judge = judge.seeing(.destroyed(files: destroyed.map(\.file)))
         guard !held.isEmpty else {
-            return judge(true, expected: expected, observed: evidence.damages.isEmpty ? "no file was damaged"
-                         : "no damaged file the app noticed is held to it (it read each as it was, or the damage left no bytes)")
+            return judge(true, expected: expected, observed: last == nil ? "the store was not damaged"
+                         : "the app read the damaged store as it was, or the damage left no bytes")
         }
         guard destroyed.isEmpty else {
             let names = destroyed.map { "\($0.file) (damaged at step \($0.step))" }.joined(separator: ", ")

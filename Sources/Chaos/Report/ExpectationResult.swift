@@ -108,6 +108,9 @@ package enum ExpectationObservation: Codable, Sendable, Equatable {
     /// `damaged-kept`: the files the app could not read after their damage and that are
     /// nowhere in its data folder at the end.
     case destroyed(files: [String])
+    /// `claims-hold`: the records the app claimed are on a remote and its snapshot lacks
+    /// (remote → keys, the first ``keysKept`` of each).
+    case claims(missing: [String: [String]])
 
     /// At most this many keys of each kind: enough to look up, not a copy of the data.
     package static let keysKept = 20

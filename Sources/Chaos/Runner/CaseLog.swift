@@ -46,10 +46,11 @@ final class CaseLog {
     /// error) excuses the writes acknowledged before it.
     func launched(health: [String: ScenarioValue]) {
         evidence.health = health
-        // The first launch after a damage says whether the app could read the file as it was.
+        // The first launch after a damage with no fault armed in it says whether the app
+        // could read the file as it was (one with a fault standing may answer for the fault).
         let mode = health["mode"]?.stringValue ?? Health.Mode.persistent.rawValue
         let severity = health["severity"]?.stringValue ?? Severity.none.rawValue
-        for index in evidence.damages.indices where evidence.damages[index].noticed == nil {
+        for index in evidence.damages.indices where evidence.damages[index].noticed == nil && !faultsInRun {
             evidence.damages[index].noticed = mode != Health.Mode.persistent.rawValue || severity != Severity.none.rawValue
             evidence.damages[index].toldGone = mode == Health.Mode.discarded.rawValue
         }

@@ -32,6 +32,7 @@ struct FinalEvidence {
         }
         if let store = try? files.logicalFile("store", asTheAppSeesIt: true) { log.evidence.storeInUse = app.process.holdsOpen(store.path) }
         gatherLab()
+        try gatherClaims()
         for case let .state(probe, _) in scenario.expectations.map(\.kind) where !probe.hasPrefix(NetworkLab.probePrefix) {
             if case let .value(value)? = try app.ask(WorkerRequest(.probe(probe)))?.answer {
                 log.evidence.probes[probe] = value
@@ -64,8 +65,9 @@ struct FinalEvidence {
               log.evidence.damages.contains(where: { !$0.chunks.isEmpty && $0.noticed == true }) else { return }
         let present = FileChunks.digests(under: files.hostDataDirectory)
         for index in log.evidence.damages.indices where !log.evidence.damages[index].chunks.isEmpty {
-            let chunks = log.evidence.damages[index].chunks
-            log.evidence.damages[index].kept = chunks.intersection(present).count * 2 >= chunks.count
+            let mark = log.evidence.damages[index]
+            let renamed = mark.identity.map { FileChunks.identities(under: files.hostDataDirectory, excluding: mark.ownPaths).contains($0) } ?? false
+            log.evidence.damages[index].kept = renamed || mark.chunks.intersection(present).count * 2 >= mark.chunks.count
         }
     }
 
@@ -108,6 +110,22 @@ struct FinalEvidence {
         guard let lab else { return }
         for case let .state(probe, _) in scenario.expectations.map(\.kind) where probe.hasPrefix(NetworkLab.probePrefix) {
             if let value = lab.probe(probe) { log.evidence.probes[probe] = value }
+        }
+    }
+
+    /// `claims-hold`: what the running app claims is kept on its remotes, then what each
+    /// of those remotes holds, asked of it at its declared snapshot (not through the proxy).
+    func gatherClaims() throws(CaseEnd) {
+        guard scenario.expectations.contains(where: { $0.kind == .claimsHold }),
+              case let .value(.map(claims))? = try app.ask(WorkerRequest(.probe(TargetDeclaration.claimsProbe)))?.answer else { return }
+        var claimed: [String: [String]] = [:]
+        for (remote, value) in claims {
+            guard case let .list(items) = value else { continue }
+            claimed[remote] = items.compactMap { if case let .string(key) = $0 { key } else { nil } }
+        }
+        log.evidence.claims = claimed
+        for remote in claimed.keys where !(claimed[remote] ?? []).isEmpty {
+            if let held = lab?.snapshot(ofRemote: remote) { log.evidence.remoteHolds[remote] = held }
         }
     }
 

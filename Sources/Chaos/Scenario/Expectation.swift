@@ -44,6 +44,9 @@ package enum Expectation: Sendable, Equatable {
     /// data folder at the end — set aside, never destroyed — or the app said it is gone
     /// (the `discarded` mode).
     case damagedKept
+    /// `claims-hold`: every record the app says is kept on a remote (synced, uploaded:
+    /// ``ChaosTarget/claims``) is in that remote's snapshot at the end of the case.
+    case claimsHold
     /// `records-at-least: 12`: the app's data, read after a restart, holds at least this
     /// many records (a store an older version left, migrated: none of its records lost).
     case recordsAtLeast(Int)
@@ -74,6 +77,7 @@ package enum Expectation: Sendable, Equatable {
         case .recordsAtLeast: .recordsAtLeast
         case .liveAfterHealing: .liveAfterHealing
         case .damagedKept: .damagedKept
+        case .claimsHold: .claimsHold
         }
     }
 
@@ -91,7 +95,7 @@ package enum Expectation: Sendable, Equatable {
         case let .state(probe, value): "\(wireName): \(probe) = \(value.description)"
         case .integrity: "\(wireName): ok"
         case .integrityIfUsed: "\(wireName): ok-if-used"
-        case .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept: wireName
+        case .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept, .claimsHold: wireName
         case let .logged(pattern), let .notLogged(pattern): "\(wireName): \(pattern.description)"
         case let .recordsAtLeast(count): "\(wireName): \(count)"
         }
@@ -115,9 +119,10 @@ package enum ExpectationKeyword: String, CaseIterable, Sendable {
     case recordsAtLeast = "records-at-least"
     case liveAfterHealing = "live-after-healing"
     case damagedKept = "damaged-kept"
+    case claimsHold = "claims-hold"
 
     /// Written as a bare word, without a value.
-    package var isBare: Bool { [.noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept].contains(self) }
+    package var isBare: Bool { [.noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept, .claimsHold].contains(self) }
 }
 
 /// What the view-model layer shows the user, for `surfaced:`.

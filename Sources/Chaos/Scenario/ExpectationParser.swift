@@ -26,6 +26,7 @@ struct ExpectationParser {
             case .privateLogs: .privateLogs
             case .liveAfterHealing: .liveAfterHealing
             case .damagedKept: .damagedKept
+            case .claimsHold: .claimsHold
             default: .noTrap
             }
             return ScenarioExpectation(kind: kind, location: node.location)
@@ -54,7 +55,7 @@ struct ExpectationParser {
 
     static func placeholder(_ keyword: ExpectationKeyword) -> String {
         switch keyword {
-        case .noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept: ""
+        case .noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept, .claimsHold: ""
         case .logged, .notLogged: "{level: error, message: could not be opened}"
         case .recordsAtLeast: "12"
         case .fallback: "in-memory"
@@ -80,7 +81,7 @@ struct ExpectationParser {
             let pattern = try parseLogPattern(keyword, value)
             return keyword == .logged ? .logged(pattern) : .notLogged(pattern)
 
-        case .noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept:
+        case .noTrap, .noSilentLoss, .privateLogs, .liveAfterHealing, .damagedKept, .claimsHold:
             throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: value.location)
 
         case .fallback:

@@ -5,7 +5,7 @@ extension Scenario {
     var needsApp: Bool {
         expectations.contains { expectation in
             switch expectation.kind {
-            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed, .recordsAtLeast, .privateLogs, .liveAfterHealing: true
+            case .surfaced, .state, .preserved, .noSilentLoss, .integrityIfUsed, .recordsAtLeast, .privateLogs, .liveAfterHealing, .claimsHold: true
             default: false
             }
         }

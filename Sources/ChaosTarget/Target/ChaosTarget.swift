@@ -98,6 +98,11 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// Every record of user data: table → record key → canonical row text. The keys
     /// are those the write actions acknowledge. `.records("note", notes)` makes a table.
     func snapshot() async throws -> [String: [String: String]]
+    /// What the app tells the user is kept elsewhere: a remote's name → the keys of the
+    /// records it shows as synced or uploaded there (all of them when it shows "all
+    /// synced"). `claims-hold` checks each against the remote's ``Remote/snapshot``.
+    /// Default: it claims nothing.
+    var claims: [String: [String]] { get }
     /// Graceful stop: close the store. Default: nothing to close (an app whose every
     /// write is finished when its action answers).
     func stop() async
@@ -115,6 +120,7 @@ extension ChaosTarget {
     public static var options: [TargetOption] { [] }
     public static var remotes: [Remote] { [] }
     public func stop() async {}
+    public var claims: [String: [String]] { [:] }
     public static var systems: [String] { [] }
     public static var ownRecords: [String] { [] }
     public static var logging: TargetLogging { .captured }

@@ -39,12 +39,18 @@ public struct Remote: Sendable, Codable, Equatable {
     /// answer whatever faults are armed and after the app trapped: a probe's name (a
     /// scenario asks `remote.NAME`) → the HTTP path that answers its value as JSON.
     public var probes: [String: String]
+    /// The HTTP path at which the remote answers, as a JSON list, the keys of every record
+    /// it holds, in the keys the app acknowledges (`["note:1A2B"]`): the truth the app's
+    /// ``ChaosTarget/claims`` are held against (`claims-hold`). Asked of the remote
+    /// itself, as a probe is. Nil: it declares none.
+    public var snapshot: String?
 
-    public init(name: String, source: Source, systems: [String]? = nil, probes: [String: String] = [:]) {
+    public init(name: String, source: Source, systems: [String]? = nil, probes: [String: String] = [:], snapshot: String? = nil) {
         self.name = name
         self.source = source
         self.systems = systems
         self.probes = probes
+        self.snapshot = snapshot
     }
 
     /// Whether a scenario of `system` talks to it: one of its systems, or any when it
@@ -57,15 +63,15 @@ public struct Remote: Sendable, Codable, Equatable {
     /// A server Chaos starts for each case: `{port}` and `{data}` in `arguments` and in
     /// the values of `environment` are its port and its folder.
     public static func command(_ name: String, executable: String, arguments: [String] = [], environment: [String: String] = [:],
-                               systems: [String]? = nil, probes: [String: String] = [:]) -> Remote {
+                               systems: [String]? = nil, probes: [String: String] = [:], snapshot: String? = nil) -> Remote {
         Remote(name: name, source: .command(executable: executable, arguments: arguments, environment: environment),
-               systems: systems, probes: probes)
+               systems: systems, probes: probes, snapshot: snapshot)
     }
 
     /// A server that already listens at `host:port`.
     public static func address(_ name: String, host: String, port: Int, systems: [String]? = nil,
-                               probes: [String: String] = [:]) -> Remote {
-        Remote(name: name, source: .address(host: host, port: port), systems: systems, probes: probes)
+                               probes: [String: String] = [:], snapshot: String? = nil) -> Remote {
+        Remote(name: name, source: .address(host: host, port: port), systems: systems, probes: probes, snapshot: snapshot)
     }
 
     /// A server that already listens at `host`, on the port the environment variable
@@ -73,7 +79,7 @@ public struct Remote: Sendable, Codable, Equatable {
     /// without it stops at once, with exit code 64 and what to set, before Chaos reads
     /// anything else of it.
     public static func address(_ name: String, host: String, portFrom variable: String, systems: [String]? = nil,
-                               probes: [String: String] = [:]) -> Remote {
+                               probes: [String: String] = [:], snapshot: String? = nil) -> Remote {
         let value = ProcessInfo.processInfo.environment[variable]
         guard let value, let port = Int(value), (1...65_535).contains(port) else {
             FileHandle.standardError.write(Data("""
@@ -82,11 +88,11 @@ public struct Remote: Sendable, Codable, Equatable {
                 """.utf8))
             exit(64)
         }
-        return address(name, host: host, port: port, systems: systems, probes: probes)
+        return address(name, host: host, port: port, systems: systems, probes: probes, snapshot: snapshot)
     }
 
     /// The path of the executable `product` beside this one: a server of the same package
-    /// (`swift build` puts a package's executables in one folder), for ``command(_:executable:arguments:environment:systems:probes:)``.
+    /// (`swift build` puts a package's executables in one folder), for ``command(_:executable:arguments:environment:systems:probes:snapshot:)``.
     public static func product(_ product: String) -> String {
         let me = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
         return URL(fileURLWithPath: me).deletingLastPathComponent().appendingPathComponent(product).path

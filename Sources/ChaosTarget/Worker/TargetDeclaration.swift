@@ -101,6 +101,9 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
     /// Every target answers these two.
     package static let healthProbe = "health"
     package static let surfacedProbe = "surfaced"
+    /// What the app claims is kept on its remotes (``ChaosTarget/claims``), for
+    /// `claims-hold`: the controller's own question, not one a scenario asks.
+    package static let claimsProbe = "chaos.claims"
 
     @MainActor
     package static func probes<Target: ChaosTarget>(of target: Target.Type) -> [String] {

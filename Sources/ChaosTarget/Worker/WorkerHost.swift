@@ -153,6 +153,7 @@ package enum WorkerHost {
         switch name {
         case TargetDeclaration.healthProbe: return target.health.value
         case TargetDeclaration.surfacedProbe: return target.surfaced.value
+        case TargetDeclaration.claimsProbe: return .map(target.claims.mapValues { .list($0.map(ScenarioValue.string)) })
         default:
             guard let probe = Target.probes.first(where: { $0.name == name }) else {
                 throw TargetError("unknown probe '\(name)'; this target answers: \(TargetDeclaration.probes(of: Target.self).joined(separator: ", "))")

@@ -7,7 +7,7 @@ import Foundation
 /// intact, or no longer used; and, from the last launch after every fault is cleared, a
 /// read within 5 s, with no launch or action of the case slower than that.
 package enum HuntOracle {
-    package static let expectations = ["no-trap", "no-silent-loss", "integrity: ok-if-used", "recovered-within: 5s", liveAfterHealing, "damaged-kept"]
+    package static let expectations = ["no-trap", "no-silent-loss", "integrity: ok-if-used", "recovered-within: 5s", liveAfterHealing, "damaged-kept", "claims-hold"]
     static let liveAfterHealing = "live-after-healing"
 
 

@@ -27,6 +27,20 @@ extension FileChunks {
         return all
     }
 
+    /// The device and inode of the regular file at `url` (nil: none there): a file renamed
+    /// aside keeps them, whatever SQLite writes into it on its way out (a checkpoint on
+    /// close rewrites its pages).
+    static func identity(of url: URL) -> FileIdentity? {
+        var info = stat()
+        guard lstat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
+    }
+
+    /// The identities of the regular files under `folder`, but those at `excluded` paths.
+    static func identities(under folder: URL, excluding excluded: Set<String>) -> Set<FileIdentity> {
+        Set(regularFiles(under: folder).filter { !excluded.contains($0.standardizedFileURL.path) }.compactMap(identity(of:)))
+    }
+
     /// Whether the file at `url`, or some file in the folder at `url`, holds a byte.
     static func holdsData(_ url: URL) -> Bool {
         var info = stat()

@@ -185,9 +185,18 @@ final class FileSeam: FaultSeam {
         // SQLite's own journal and shared memory are not the app's to set aside: SQLite
         // itself drops a WAL whose frames do not check out.
         let companion = ["wal", "shm", "journal"].contains(fault.file)
-        let chunks = companion || FolderDamage.isFolder(url) ? [] : FileChunks.digests(of: url)
-        context.log.evidence.damages.append(FileDamageMark(file: fault.file, step: step, kind: type(of: fault).kind, chunks: chunks,
-                                                           goodCopy: goodCopy, permanent: !type(of: fault).losesWhatTheFileHeld))
+        // A file made read-only holds the user's data intact: an app that reads it into a
+        // new store and lets the old one go has destroyed nothing.
+        let intact = !type(of: fault).losesWhatTheFileHeld
+        let chunks = companion || intact || FolderDamage.isFolder(url) ? [] : FileChunks.digests(of: url)
+        var mark = FileDamageMark(file: fault.file, step: step, kind: type(of: fault).kind, chunks: chunks,
+                                  goodCopy: goodCopy, permanent: !type(of: fault).losesWhatTheFileHeld)
+        if !chunks.isEmpty {
+            mark.identity = FileChunks.identity(of: url)
+            let path = url.standardizedFileURL.path
+            mark.ownPaths = Set(["", "-wal", "-shm", "-journal"].map { path + $0 })
+        }
+        context.log.evidence.damages.append(mark)
     }
 
     /// A file's identity, size and modification time: whether anything wrote to it since.

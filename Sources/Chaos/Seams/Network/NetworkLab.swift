@@ -103,6 +103,16 @@ package final class NetworkLab {
         return nil
     }
 
+    /// The record keys the remote `name` holds, asked of it at its declared
+    /// ``Remote/snapshot`` (nil: it declares none, is not running, or did not answer a JSON
+    /// list of strings).
+    package func snapshot(ofRemote name: String) -> Set<String>? {
+        guard let server = servers.first(where: { $0.remote.name == name }), let path = server.remote.snapshot,
+              case let .list(items)? = RemoteProbe.get(host: server.host, port: server.port, path: path) else { return nil }
+        let keys = items.compactMap { item -> String? in if case let .string(key) = item { key } else { nil } }
+        return keys.count == items.count ? Set(keys) : nil
+    }
+
     /// Every probe name the remotes of `declaration` answer, as a scenario writes it.
     package static func probes(of declaration: TargetDeclaration) -> [String] {
         [connectionsProbe] + declaration.remotes.flatMap { $0.probes.keys.map { probePrefix + $0 } }.sorted()
