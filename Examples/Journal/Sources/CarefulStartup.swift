@@ -26,7 +26,9 @@ enum CarefulStartup {
         let copy = path + ".last-good"
         do {
             let database = try openChecked(path)
-            let lost = try database.writer.read { try Entry.fetchCount($0) } == 0 && entries(in: copy) > 0
+            // A copy that cannot be read is no proof the journal was empty (`chaos hunt`:
+            // the copy damaged, then the store deleted, and the entry gone without a word).
+            let lost = try database.writer.read { try Entry.fetchCount($0) } == 0 && entries(in: copy) != 0
             return lost ? restore(path, from: copy) : Opened(database: database)
         } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return restore(path, from: copy)
@@ -75,17 +77,22 @@ enum CarefulStartup {
     private static func restore(_ path: String, from copy: String) -> Opened {
         let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
-        let restored = (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil
+        if (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil, let database = try? openChecked(path) {
+            return Opened(database: database, notice: "Your journal was damaged, so it was set aside and your entries were restored from the last good copy.")
+        }
+        // The copy will not open either: it is set aside too, and a new journal started,
+        // told — never "try again later" at every launch for ever.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try? FileManager.default.moveItem(atPath: copy, toPath: aside + ".last-good")
         guard let database = try? openChecked(path) else {
             return Opened(notice: "Your journal can't be opened right now. Please try again later.")
         }
-        return Opened(database: database, notice: restored
-            ? "Your journal was damaged, so it was set aside and your entries were restored from the last good copy."
-            : "Your journal could not be opened, so it was set aside and a new one was started.")
+        return Opened(database: database, notice: "Your journal could not be opened, so it was set aside and a new one was started.")
     }
 
-    private static func entries(in copy: String) -> Int {
+    /// The entries the copy holds: 0 when there is none, nil when it cannot be read.
+    private static func entries(in copy: String) -> Int? {
         guard FileManager.default.fileExists(atPath: copy) else { return 0 }
-        return (try? DatabaseQueue(path: copy).read { try Entry.fetchCount($0) }) ?? 0
+        return try? DatabaseQueue(path: copy).read { try Entry.fetchCount($0) }
     }
 }

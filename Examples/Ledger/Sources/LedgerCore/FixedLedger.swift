@@ -32,7 +32,9 @@ public final class FixedLedger: Ledger {
         do {
             let connection = try await openChecked(path)
             let empty = try await LedgerSchema.entries(on: connection).isEmpty
-            let lost = empty ? await entries(in: copy) > 0 : false
+            // A copy that cannot be read is no proof the ledger was empty (`chaos hunt`: the
+            // copy damaged, the store deleted, and the entries gone without a word).
+            let lost = empty ? await entries(in: copy) != 0 : false
             guard lost else { return FixedLedger(connection, path: path, notice: nil) }
             try? await connection.close()
             return try await restore(path, from: copy)
@@ -66,19 +68,23 @@ public final class FixedLedger: Ledger {
     private static func restore(_ path: String, from copy: String) async throws(LedgerProblem) -> FixedLedger {
         let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
-        let restored = (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil
+        if (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil, let connection = try? await openChecked(path) {
+            return FixedLedger(connection, path: path, notice: "Your ledger was damaged, so it was set aside and your entries were restored from the last good copy.")
+        }
+        // The copy will not open either: set aside too, and a new ledger started, told.
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.removeItem(atPath: path + suffix) }
+        try? FileManager.default.moveItem(atPath: copy, toPath: aside + ".last-good")
         guard let connection = try? await openChecked(path) else {
             throw LedgerProblem(message: "Your ledger can't be opened right now. Please try again later.")
         }
-        return FixedLedger(connection, path: path, notice: restored
-            ? "Your ledger was damaged, so it was set aside and your entries were restored from the last good copy."
-            : "Your ledger could not be opened, so it was set aside and a new one was started.")
+        return FixedLedger(connection, path: path, notice: "Your ledger could not be opened, so it was set aside and a new one was started.")
     }
 
-    private static func entries(in copy: String) async -> Int {
-        guard FileManager.default.fileExists(atPath: copy),
-              let connection = try? await SQLiteConnection.open(storage: .file(path: copy)) else { return 0 }
-        let count = (try? await LedgerSchema.entries(on: connection).count) ?? 0
+    /// The entries the copy holds: 0 when there is none, nil when it cannot be read.
+    private static func entries(in copy: String) async -> Int? {
+        guard FileManager.default.fileExists(atPath: copy) else { return 0 }
+        guard let connection = try? await SQLiteConnection.open(storage: .file(path: copy)) else { return nil }
+        let count = try? await LedgerSchema.entries(on: connection).count
         try? await connection.close()
         return count
     }

@@ -25,21 +25,34 @@ public final class FixedNotesRepository: NotesRepository {
         let backup = path + ".backup"
         do {
             let queue = try Self.open(path)
-            if try queue.read({ try Note.fetchCount($0) }) == 0, try Self.noteCount(inBackup: backup) > 0 {
+            // A backup that cannot be read is no proof the notebook was empty: an empty
+            // store beside one is put back as one beside a backup with notes (`chaos hunt`
+            // found the backup damaged, then the store emptied, and the notes gone unsaid).
+            if try queue.read({ try Note.fetchCount($0) }) == 0, Self.noteCount(inBackup: backup) != 0 {
                 throw NotesProblem(message: "the notebook is empty, its backup is not")
             }
             self.queue = queue
         } catch let error as DatabaseError where ![.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             throw NotesProblem(message: "Your notes can't be opened right now. Please try again later.")
         } catch {
-            try? FileManager.default.moveItem(atPath: path, toPath: path + ".damaged-\(UUID().uuidString.prefix(8))")
-            let restored = FileManager.default.fileExists(atPath: backup)
-                && (try? FileManager.default.copyItem(atPath: backup, toPath: path)) != nil
-            queue = try Self.open(path)
-            notice = restored
-                ? "Your notebook was damaged, so it was set aside and your notes were restored from the last backup."
-                : "Your notes could not be opened, so they were set aside and a new notebook was started."
+            (queue, notice) = try Self.setAside(path, restoringFrom: backup)
         }
+    }
+
+    /// Moves the store aside with its journals (a journal left beside the restored copy
+    /// would be played into it: `chaos hunt` found the notebook unavailable for good after
+    /// a torn cut), puts the backup back, and, when the backup will not open either, sets
+    /// it aside too and starts a new notebook: told, never unavailable for ever.
+    private static func setAside(_ path: String, restoringFrom backup: String) throws -> (DatabaseQueue, String) {
+        let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
+        for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
+        if FileManager.default.fileExists(atPath: backup), (try? FileManager.default.copyItem(atPath: backup, toPath: path)) != nil,
+           let queue = try? open(path) {
+            return (queue, "Your notebook was damaged, so it was set aside and your notes were restored from the last backup.")
+        }
+        for file in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
+        try? FileManager.default.moveItem(atPath: backup, toPath: aside + ".backup")
+        return (try open(path), "Your notes could not be opened, so they were set aside and a new notebook was started.")
     }
 
     /// Opens and checks the store; creates it on a first launch.
@@ -51,9 +64,10 @@ public final class FixedNotesRepository: NotesRepository {
         return queue
     }
 
-    private static func noteCount(inBackup backup: String) throws -> Int {
+    /// The notes the backup holds: 0 when there is none, nil when it cannot be read.
+    private static func noteCount(inBackup backup: String) -> Int? {
         guard FileManager.default.fileExists(atPath: backup) else { return 0 }
-        return (try? DatabaseQueue(path: backup).read { try Note.fetchCount($0) }) ?? 0
+        return try? DatabaseQueue(path: backup).read { try Note.fetchCount($0) }
     }
 
     public func add(text: String) throws -> Note {

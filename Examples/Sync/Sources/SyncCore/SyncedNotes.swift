@@ -18,6 +18,8 @@ public protocol SyncedNotes: AnyObject {
     var notice: String? { get }
     /// What the screen says about syncing, if anything.
     var syncNotice: String? { get }
+    /// The screen shows every note as synced (no "saved on this device only").
+    var showsAllSynced: Bool { get }
     /// The app has started: what it does first (the fixed one syncs what it has).
     func started() async
     /// The app stops: the repository closes (and takes its backup).
@@ -68,6 +70,7 @@ public final class FragileSyncedNotes: SyncedNotes {
     public func notes() throws -> [Note] { try repository.all() }
     public var notice: String? { repository.notice }
     public var syncNotice: String? { nil }
+    public var showsAllSynced: Bool { client != nil }
     public func started() async {}
     public func close() { repository.close() }
 }
@@ -144,6 +147,8 @@ public final class FixedSyncedNotes: SyncedNotes {
     public var syncNotice: String? {
         unsynced ? "Some notes are saved on this device only; they will sync when the connection is back." : nil
     }
+
+    public var showsAllSynced: Bool { client != nil && !unsynced }
 }
 
 /// A note's identity across the device and the server: a tag the app makes when the user

@@ -9,6 +9,7 @@ import Hummingbird
 /// | `PUT /notes/{id}` `{"text": …}` | 200 `{"id": …, "stored": true}` (the same id again: stored once) |
 /// | `GET /notes` | 200 `{"ids": [...]}` |
 /// | `GET /chaos/probe/notes` | 200 the count (a probe Chaos asks the server itself) |
+/// | `GET /chaos/snapshot/notes` | 200 the record keys it holds, `["note:1A2B3C4D"]` (what `claims-hold` checks the app's word against) |
 ///
 /// Chaos starts it for each case (`--port {port}`), puts its fault proxy in front of it,
 /// and ends it with the case.
@@ -46,6 +47,10 @@ struct SyncServer {
         }
         router.get("chaos/probe/notes") { _, _ -> String in
             String(await notes.ids.count)
+        }
+        router.get("chaos/snapshot/notes") { _, _ -> String in
+            let keys = await notes.ids.map { "note:\($0)" }
+            return String(decoding: (try? JSONEncoder().encode(keys)) ?? Data("[]".utf8), as: UTF8.self)
         }
         let app = Application(router: router, configuration: .init(address: .hostname("127.0.0.1", port: port)))
         try await app.runService()

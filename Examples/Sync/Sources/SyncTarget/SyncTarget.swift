@@ -28,7 +28,8 @@ final class SyncTarget: ChaosTarget {
     /// The server, beside this executable (`swift build` puts both products there),
     /// started by Chaos for every case on a port of its choice.
     static let remotes: [Remote] = [.command("sync", executable: Remote.product("chaos-example-sync-server"),
-                                             arguments: ["--port", Remote.portPlaceholder], probes: ["notes": "/chaos/probe/notes"])]
+                                             arguments: ["--port", Remote.portPlaceholder], probes: ["notes": "/chaos/probe/notes"],
+                                             snapshot: "/chaos/snapshot/notes")]
 
     private let context: TargetContext
     private var notebook: (any SyncedNotes)?
@@ -51,6 +52,13 @@ final class SyncTarget: ChaosTarget {
     }
 
     func snapshot() async throws -> [String: [String: String]] { .records("note", (try? notebook?.notes()) ?? [], id: { SyncedNote.tag(of: $0.text) }) }
+
+    /// Every note, when the screen shows them all as synced: what `claims-hold` checks
+    /// against the server's own list.
+    var claims: [String: [String]] {
+        guard let notebook, notebook.showsAllSynced, let notes = try? notebook.notes() else { return [:] }
+        return ["sync": notes.map { SyncedNote.key(of: $0.text) }]
+    }
 
     func stop() async { notebook?.close() }
 }

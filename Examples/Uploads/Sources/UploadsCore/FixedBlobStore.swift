@@ -10,12 +10,17 @@ import _NIOFileSystem
 ///   took its manifest along, and the loss went unsaid);
 /// - every file is checked against its digest before it is served: a damaged one is set
 ///   aside (moved to `damaged/`, never deleted) and the user is told, never served;
+/// - a file that cannot be read right now, or reads short once, is not damage: it is
+///   read a second time, and when it still cannot be read it is left where it is, not
+///   served, and the user told to try again (`chaos hunt` found one short read setting a
+///   good upload aside for good);
 /// - a failure to store is reported, never swallowed.
 public actor FixedBlobStore: BlobStore {
     let folder: FilePath
     let manifestPath: FilePath
     private var manifest: [String: String]
     private var setAside: [String] = []
+    private var unreadable: [String] = []
 
     public init(folder: String, manifest: String) async throws {
         self.folder = FilePath(folder)
@@ -26,9 +31,11 @@ public actor FixedBlobStore: BlobStore {
     }
 
     public var notice: String? {
-        setAside.isEmpty ? nil
-            : "\(setAside.count) of your uploads \(setAside.count == 1 ? "was" : "were") damaged on this server, so "
+        if !setAside.isEmpty {
+            return "\(setAside.count) of your uploads \(setAside.count == 1 ? "was" : "were") damaged on this server, so "
                 + "\(setAside.count == 1 ? "it was" : "they were") set aside. Please upload \(setAside.count == 1 ? "it" : "them") again."
+        }
+        return unreadable.isEmpty ? nil : "\(unreadable.count) of your uploads could not be read right now. Please try again later."
     }
 
     public func put(_ name: String, bytes: [UInt8]) async throws -> Blob {
@@ -45,19 +52,38 @@ public actor FixedBlobStore: BlobStore {
 
     public func all() async throws -> [Blob] {
         var blobs: [Blob] = []
+        unreadable = []
         for name in try await uploadNames(in: folder) {
-            let bytes = try? await readWhole(folder.appending(name))
-            guard let bytes, let digest = manifest[name], Blob.digest(of: bytes) == digest else {
-                await setAsideDamaged(name)
-                continue
+            switch await checkedRead(name) {
+            case let .good(bytes): blobs.append(Blob(id: name, bytes: bytes))
+            case .unreadable: unreadable.append(name)
+            case .damaged: await setAsideDamaged(name)
             }
-            blobs.append(Blob(id: name, bytes: bytes))
         }
         // An upload the manifest holds with no file left is gone: the user is told so too.
-        for name in manifest.keys.sorted() where !blobs.contains(where: { $0.id == name }) && !setAside.contains(name) {
+        for name in manifest.keys.sorted() where !blobs.contains(where: { $0.id == name }) && !setAside.contains(name) && !unreadable.contains(name) {
             setAside.append(name)
         }
         return blobs
+    }
+
+    private enum Read {
+        case good([UInt8]), unreadable, damaged
+    }
+
+    /// The file's bytes when they match its digest, read twice before it is called
+    /// damaged: a read that failed, or came back short, once is the device's doing.
+    private func checkedRead(_ name: String) async -> Read {
+        guard let digest = manifest[name] else { return .damaged }
+        var failed = false
+        for _ in 0..<2 {
+            guard let bytes = try? await readWhole(folder.appending(name)) else {
+                failed = true
+                continue
+            }
+            if Blob.digest(of: bytes) == digest { return .good(bytes) }
+        }
+        return failed ? .unreadable : .damaged
     }
 
     /// The file, then its folder, synced: only then is the upload on the disk by its name.
