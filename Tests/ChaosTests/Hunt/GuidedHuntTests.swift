@@ -83,11 +83,12 @@ import Testing
         #expect((0..<HuntGuide.batchSize).map { guide.schedule($0) } == (0..<HuntGuide.batchSize).map(generator.schedule))
     }
 
-    static let steps: [WrittenStep] = [.fault("io-error", [HuntKey("op", .string("write"))]), .launch, .action("favorites.add", []),
-                                       .clear("all"), .launch, HuntSchedule.closingRead]
+    static let steps: [WrittenStep] = [.fault("io-error", [HuntKey("file", .string("store")), HuntKey("op", .string("write"))]), .launch,
+                                       .action("favorites.add", []), .clear("all"), .launch, HuntSchedule.closingRead]
+    static let files = ["store": "store.sqlite", "backup": "store.sqlite.backup"]
 
-    /// A case of ``steps``: a launch that wrote its WAL under the armed fault, a save that
-    /// failed, logged and trapped.
+    /// A case of ``steps``: a launch that wrote its WAL under the armed fault and copied
+    /// its backup, a save that failed, logged and trapped.
     static var report: CaseReport {
         var report = ReportSample.deviated
         report.pointsReached = ["store/favorites/save"]
@@ -95,8 +96,11 @@ import Testing
             StepRecord(index: 1, label: "fault: io-error", startMs: 0, durationMs: 1, outcome: .ok),
             StepRecord(index: 2, label: "launch", startMs: 1, durationMs: 40, outcome: .ok,
                        calls: [SeamCall(seam: .sqlite, op: .write, file: "store.sqlite-wal", result: "SQLITE_IOERR_WRITE", count: 3),
-                               SeamCall(seam: .sqlite, op: .read, file: "store.sqlite", result: "ok", count: 9)], mode: "in-memory"),
-            StepRecord(index: 3, label: "do: favorites.add", startMs: 41, durationMs: 5, outcome: .trapped),
+                               SeamCall(seam: .sqlite, op: .read, file: "store.sqlite", result: "ok", count: 9),
+                               SeamCall(seam: .libc, op: .rename, file: "store.sqlite.backup.tmp", result: "EIO", count: 1),
+                               SeamCall(seam: .libc, op: .open, file: "", result: SeamCall.dropped, count: 12)], mode: "in-memory"),
+            StepRecord(index: 3, label: "do: favorites.add", startMs: 41, durationMs: 5, outcome: .error,
+                       appErrors: ["SQLite error 10: disk I/O error"]),
         ]
         let record = AppLogRecord(level: "error", message: "Save failed after 3 tries at /tmp/chaos-81/data/store.sqlite: SQLite error 10",
                                   label: "app", source: "app", file: "App/Store.swift", function: "save", line: 7)
@@ -105,30 +109,76 @@ import Testing
     }
 
     @Test func aSignatureHoldsWhatTheRunReached() {
-        let features = RunSignature(report: Self.report, steps: Self.steps).features
+        let features = RunSignature(report: Self.report, steps: Self.steps, files: Self.files).features
         let expected: [RunSignature.Feature] = [
             .point("store/favorites/save"),
-            .call(op: .write, file: "store.sqlite-wal", result: "SQLITE_IOERR_WRITE", count: .few, armed: ["io-error"]),
-            .call(op: .read, file: "store.sqlite", result: "ok", count: .many, armed: ["io-error"]),
-            .code("SQLITE_IOERR_WRITE"), .mode("in-memory"),
-            .outcome(step: "io-error", .ok), .outcome(step: "launch", .ok), .outcome(step: "favorites.add", .trapped),
+            .call(seam: .sqlite, op: .write, file: "store", result: "SQLITE_IOERR_WRITE", after: "io-error@store"),
+            .call(seam: .sqlite, op: .read, file: "store", result: "ok", after: "io-error@store"),
+            .call(seam: .libc, op: .rename, file: "backup", result: "EIO", after: "io-error@store"),
+            .code("SQLITE_IOERR_WRITE"), .code("EIO"), .mode("in-memory"), .appError("SQLite error 10: disk I/O error"),
+            .outcome(step: "io-error", .ok), .outcome(step: "launch", .ok), .outcome(step: "favorites.add", .error),
             .log(level: "error", message: "Save failed after N tries at store.sqlite: SQLite error 10"),
             .fired("throw"), .trap("QuizGenerator.swift:42"), .failed("no-trap"), .failed("surfaced"),
         ]
         #expect(features == Set(expected), "\(features.subtracting(expected)) more, \(Set(expected).subtracting(features)) missing")
-        #expect(RunSignature.armed(along: [.launch, .fault("corrupt-file", []), .launch, .action("a", []), .powerLoss("drop", nil), .launch, .stop])
-            == [[], ["corrupt-file"], ["corrupt-file"], [], ["power-loss"], ["power-loss"], []])
+        #expect(RunSignature.armed(along: [.launch, .fault("corrupt-file", [HuntKey("file", .string("store"))]), .launch, .action("a", []),
+                                           .powerLoss("drop", nil), .launch, .stop])
+            == [[], ["corrupt-file@store"], ["corrupt-file@store"], [], ["power-loss"], ["power-loss"], []])
+        let standing: [WrittenStep] = [.fault("io-error", []), .fault("throw", []), .launch, .clear("io-error"), .clear("all")]
+        #expect(RunSignature.armed(along: standing) == [["io-error"], ["io-error", "throw"], ["io-error", "throw"], ["throw"], []])
+    }
+
+    /// A call is told apart by the declared file it belongs to (the longest declared path
+    /// it names or extends), not by its path: a temporary copy of the list is the list's.
+    @Test func callsAreFiledUnderTheDeclaredFiles() {
+        let names = DeclaredFileNames(["store": "todos.json", "backup": "./todos.json.backup", "backups": "backups/"])
+        #expect(names.name(of: "todos.json") == "store")
+        #expect(names.name(of: "todos.json.tmp") == "store")
+        #expect(names.name(of: "todos.json.backup.tmp") == "backup")
+        #expect(names.name(of: "backups/3.sqlite") == "backups")
+        #expect(names.name(of: "") == "temporary")
+        #expect(names.name(of: "/var/tmp/x1/cache.db") == "elsewhere")
+        #expect(names.name(of: "journal-17.log") == "journal-N.log")
+    }
+
+    /// The same run again, told in other words or with calls made more often (a read
+    /// asked again longer while the app recovered), is nothing new; another
+    /// file a call went to, another fault it came after, another error, is.
+    @Test func theSameRunTwiceIsNothingNewAndAnotherFileIs() {
+        var corpus = HuntCorpus()
+        let generator = HuntGenerator(surface: HuntGeneratorTests.surface, seed: 3)
+        let joined1 = corpus.admit(generator.schedule(0), RunSignature(report: Self.report, steps: Self.steps, files: Self.files))
+        #expect(joined1)
+        var again = Self.report
+        again.steps[1].calls?[1].count = 40
+        again.steps[1].detail = "other words"
+        let joined2 = corpus.admit(generator.schedule(1), RunSignature(report: again, steps: Self.steps, files: Self.files))
+        #expect(!joined2)
+        var backup = Self.steps
+        backup[0] = .fault("io-error", [HuntKey("file", .string("backup")), HuntKey("op", .string("write"))])
+        let joined3 = corpus.admit(generator.schedule(2), RunSignature(report: Self.report, steps: backup, files: Self.files))
+        #expect(joined3,
+                "the same calls after a fault aimed at another file")
+        var other = Self.report
+        other.steps[2].appErrors = ["SQLite error 13: database or disk is full"]
+        let joined4 = corpus.admit(generator.schedule(3), RunSignature(report: other, steps: Self.steps, files: Self.files))
+        #expect(joined4)
+        #expect(corpus.count == 3)
     }
 
     @Test func aScheduleJoinsTheCorpusForWhatNoRunReachedBefore() {
         let generator = HuntGenerator(surface: HuntGeneratorTests.surface, seed: 2)
         var corpus = HuntCorpus()
         let first = RunSignature(features: [.mode("persistent"), .failed("no-trap")])
-        #expect(corpus.admit(generator.schedule(0), first))
-        #expect(!corpus.admit(generator.schedule(1), first), "nothing new")
-        #expect(!corpus.admit(generator.schedule(2), RunSignature(features: [.mode("persistent")])), "less is nothing new")
+        let joined5 = corpus.admit(generator.schedule(0), first)
+        #expect(joined5)
+        let joined6 = corpus.admit(generator.schedule(1), first)
+        #expect(!joined6, "nothing new")
+        let joined7 = corpus.admit(generator.schedule(2), RunSignature(features: [.mode("persistent")]))
+        #expect(!joined7, "less is nothing new")
         let energy = corpus.energy(of: 0)
-        #expect(corpus.admit(generator.schedule(3), RunSignature(features: [.mode("persistent"), .mode("in-memory")]), parents: [0]))
+        let joined8 = corpus.admit(generator.schedule(3), RunSignature(features: [.mode("persistent"), .mode("in-memory")]), parents: [0])
+        #expect(joined8)
         #expect(corpus.count == 2)
         #expect(corpus.energy(of: 0) > energy, "a parent whose child reached something new is picked more")
         var random = HuntDraws(seed: 1)

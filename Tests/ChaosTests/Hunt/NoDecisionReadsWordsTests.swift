@@ -52,7 +52,7 @@ import Testing
         var signature: Set<RunSignature.Feature>
 
         init(_ report: CaseReport, steps: [WrittenStep]) {
-            signature = RunSignature(report: report, steps: steps).features
+            signature = RunSignature(report: report, steps: steps, files: ["store": "app.sqlite", "backups": "backups"]).features
             failure = HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"])
             struckLaunch = failure?.struckLaunch
             atAStep = failure?.isAtAStep

@@ -53,7 +53,11 @@ struct HuntGuide {
 
     /// Notes what a schedule of the batch reached: it joins the corpus when that is new.
     mutating func note(_ schedule: HuntSchedule, _ report: CaseReport) {
-        corpus.admit(schedule, RunSignature(report: report, steps: schedule.steps), parents: batch[schedule.index]?.parents ?? [])
+        let parents = batch[schedule.index]?.parents ?? []
+        let joined = corpus.admit(schedule, RunSignature(report: report, steps: schedule.steps, files: mutator.generator.surface.filePaths),
+                                  parents: parents)
+        HuntRunner.debug("guided \(schedule.index): \(schedule.steps.count) steps, \(report.durationMs) ms, parents \(parents), "
+            + (joined ? "joined (corpus \(corpus.count))" : "nothing new"))
     }
 
     /// Schedule `index`, and the entries it was mutated from (none for a fresh one).
