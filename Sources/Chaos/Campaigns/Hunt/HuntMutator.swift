@@ -3,11 +3,13 @@ import ChaosTarget
 /// A guided hunt's new schedules from its corpus: a schedule changed a little, as AFL
 /// changes an input that reached something new — a step inserted (a fresh action, fault
 /// or end, drawn by the generator's own draws), a step dropped, two adjacent steps
-/// swapped, a fault drawn again within its group (another file, operation or trigger),
-/// or two schedules spliced (the start of one, the end of another). What comes out is
-/// mended into a schedule the generator could have written (``repaired(_:)``) and
-/// closed as every schedule is: a mutation explores near what worked, never the
-/// scenario format's corners.
+/// swapped, a fault drawn again within its group, one key of a fault changed (the
+/// declared file it aims at, the operation it fails, the count of its trigger:
+/// ``retargeted(_:_:)``, ``reoperated(_:_:)``, ``recounted(_:_:)``), or two schedules
+/// spliced (the start of one, the end of another). What comes out is mended into a
+/// schedule the generator could have written (``repaired(_:)``) and closed as every
+/// schedule is: a mutation explores near what worked, never the scenario format's
+/// corners.
 struct HuntMutator {
     var generator: HuntGenerator
 
@@ -15,8 +17,21 @@ struct HuntMutator {
     /// a child may grow a little past it, never without bound.
     static let maxRunSteps = 24
 
-    enum Mutation {
-        case insert, drop, swap, redraw
+    enum Mutation: CaseIterable {
+        case insert, drop, swap, redraw, retarget, reoperate, recount
+
+        /// Its share of the mutations, in percent.
+        var weight: Int {
+            switch self {
+            case .insert: 22
+            case .drop: 22
+            case .swap: 10
+            case .redraw: 12
+            case .retarget: 15
+            case .reoperate: 7
+            case .recount: 12
+            }
+        }
     }
 
     /// A child of `parent` for schedule `index` — spliced with `other` first when one is
@@ -30,7 +45,7 @@ struct HuntMutator {
             rounds -= 1
         }
         for _ in 0..<rounds {
-            let mutation = random.pick(weighted: [(Mutation.insert, 35), (.drop, 25), (.swap, 15), (.redraw, 25)])
+            let mutation = random.pick(weighted: Mutation.allCases.map { ($0, $0.weight) })
             runs = apply(mutation, to: runs, system: parent.system, &random)
         }
         runs = Self.repaired(runs)
@@ -40,6 +55,8 @@ struct HuntMutator {
         return HuntSchedule(index: index, seed: generator.caseSeed(index), system: parent.system, steps: steps)
     }
 
+    /// `runs` changed once by `mutation`; one that finds no step to change (a redraw with
+    /// no fault in the schedule) inserts a step instead.
     func apply(_ mutation: Mutation, to runs: [WrittenStep], system: String, _ random: inout HuntDraws) -> [WrittenStep] {
         var runs = runs
         switch mutation {
@@ -53,11 +70,32 @@ struct HuntMutator {
             let at = random.below(runs.count - 1)
             runs.swapAt(at, at + 1)
         case .redraw:
-            let faults = runs.indices.filter { runs[$0].injects }
-            guard !faults.isEmpty else { return apply(.insert, to: runs, system: system, &random) }
-            let at = random.pick(faults)
-            runs[at] = redrawn(runs[at], appIsClosed: !Lifecycle(runs[..<at]).running, &random)
+            return changingOne(of: runs, system: system, &random) { step, at, random in
+                step.injects ? redrawn(step, appIsClosed: !Lifecycle(runs[..<at]).running, &random) : nil
+            }
+        case .retarget:
+            return changingOne(of: runs, system: system, &random) { step, _, random in retargeted(step, &random) }
+        case .reoperate:
+            return changingOne(of: runs, system: system, &random) { step, _, random in reoperated(step, &random) }
+        case .recount:
+            return changingOne(of: runs, system: system, &random) { step, _, random in recounted(step, &random) }
         }
+        return runs
+    }
+
+    /// `runs` with one of its steps changed by `change` (given the step and its position),
+    /// among those it changes at all (nil: not one it applies to, found with draws of its
+    /// own, so that looking costs the schedule's draws nothing); with none, a step inserted.
+    private func changingOne(of runs: [WrittenStep], system: String, _ random: inout HuntDraws,
+                             _ change: (WrittenStep, Int, inout HuntDraws) -> WrittenStep?) -> [WrittenStep] {
+        let candidates = runs.indices.filter { at in
+            var probe = HuntDraws(seed: 0)
+            return change(runs[at], at, &probe) != nil
+        }
+        guard !candidates.isEmpty else { return apply(.insert, to: runs, system: system, &random) }
+        var runs = runs
+        let at = random.pick(candidates)
+        runs[at] = change(runs[at], at, &random) ?? runs[at]
         return runs
     }
 
@@ -98,5 +136,12 @@ struct HuntMutator {
         if runs.suffix(2) == [.launch, HuntSchedule.closingRead] { runs.removeLast(2) }
         if runs.last == .clear("all") { runs.removeLast() }
         return runs
+    }
+}
+
+extension WrittenStep {
+    /// The keys of a fault step; none for any other step.
+    var faultKeys: [HuntKey] {
+        if case let .fault(_, keys) = self { keys } else { [] }
     }
 }
