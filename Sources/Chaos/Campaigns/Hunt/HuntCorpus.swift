@@ -5,10 +5,14 @@ import FaultPoints
 ///
 /// An entry's **energy** is what its share of the next parents is weighed by, as AFL's
 /// and FIFUZZ's power schedules weigh a seed: entries whose children keep reaching new
-/// features get more, an entry picked often without result less —
-/// `(4 + min(new features, 8) + 8 × children admitted) × 8 / (8 + times picked)`, at
-/// least 1. A fresh entry starts at 4–12, a parent of two admitted children at 20 and
-/// more, one picked forty times with nothing to show at 1.
+/// features get more, an entry picked often without result less, a long schedule less
+/// than a short one (its runs cost more, and what it reached is more often reached again
+/// by a shorter one) —
+/// `(4 + min(new features, 8) + 8 × children admitted) × 8 / (8 + times picked) × 16 / (4 + steps)`,
+/// at least 1. A fresh entry of 12 steps starts at 4–12, a parent of two admitted
+/// children at 20 and more, one picked forty times with nothing to show at 1; the same
+/// entry of 28 steps has half that. Steps, not seconds: a schedule's time depends on the
+/// machine and `-j`, and the corpus must grow the same way whatever they are.
 struct HuntCorpus {
     struct Entry {
         var schedule: HuntSchedule
@@ -20,7 +24,7 @@ struct HuntCorpus {
         var admittedChildren = 0
 
         var energy: Int {
-            max(1, (4 + min(newFeatures, 8) + 8 * admittedChildren) * 8 / (8 + picked))
+            max(1, (4 + min(newFeatures, 8) + 8 * admittedChildren) * 8 / (8 + picked) * 16 / (4 + schedule.steps.count))
         }
     }
 
