@@ -27,11 +27,13 @@ struct HuntCommand: ParsableCommand {
         and explained in a paragraph. A budget leaves each finding time to
         shrink; one cut short says so, and --shrink FILE goes on later.
 
-        Schedules are guided: one that reached something no earlier one had
-        (a fault point, a call to a file that failed under a fault, a log
-        record, a storage mode, an end) joins a corpus, and most schedules
-        after it are its mutations. --strategy random draws every schedule
-        fresh, as a shard does.
+        Schedules are guided: one whose run showed something no earlier one
+        did (a fault point, a declared file a seam saw touched after a fault,
+        an errno or SQLite code, an error the app answered, a log record, a
+        storage mode, an end) joins a corpus, and most schedules after it are
+        its mutations (a step added, dropped or swapped, a fault aimed at
+        another file, operation or count, two spliced). --strategy random
+        draws every schedule fresh, as a shard does.
 
         Each hunt draws a fresh seed and prints it first; --seed pins it. The
         same seed and --schedules N give the same findings, whatever -j (or
