@@ -21,9 +21,17 @@ package struct HuntSummary: Codable, Sendable, Equatable {
     package var findings: [HuntFinding]
     /// `I/N` for a shard, nil for a whole hunt (or shards merged).
     @ExplicitNull package var shard: String?
+    /// How schedules were chosen: `guided` or `random` (nil in a report of an older Chaos).
+    @ExplicitNull package var strategy: String?
+    /// A guided hunt's corpus: the schedules that reached something no earlier one had.
+    @ExplicitNull package var corpus: Int?
+    /// Milliseconds from the hunt's start to when its first failing schedule was read
+    /// (of shards merged, the soonest); nil when no schedule failed.
+    @ExplicitNull package var firstFailureMs: Int?
 
     package init(seed: UInt64, schedules: Int, bitten: Int, idle: Int, failedSchedules: Int, errored: Int, firstError: String?,
-                 points: [String], findings: [HuntFinding], shard: String?) {
+                 points: [String], findings: [HuntFinding], shard: String?, strategy: String? = nil, corpus: Int? = nil,
+                 firstFailureMs: Int? = nil) {
         self.seed = seed
         self.schedules = schedules
         self.bitten = bitten
@@ -34,6 +42,9 @@ package struct HuntSummary: Codable, Sendable, Equatable {
         self.points = points
         self.findings = findings
         self.shard = shard
+        self.strategy = strategy
+        self.corpus = corpus
+        self.firstFailureMs = firstFailureMs
     }
 
     /// The shards of one hunt as one. Hunts of different seeds do not add up.
@@ -52,6 +63,7 @@ package struct HuntSummary: Codable, Sendable, Equatable {
             merged.errored += part.errored
             merged.firstError = merged.firstError ?? part.firstError
             merged.points = Array(Set(merged.points + part.points)).sorted()
+            merged.firstFailureMs = [merged.firstFailureMs, part.firstFailureMs].compactMap { $0 }.min()
             for finding in part.findings {
                 guard var kept = bySignature[finding.failure] else { bySignature[finding.failure] = finding; continue }
                 let failing = kept.failingSchedules + finding.failingSchedules

@@ -23,9 +23,13 @@ package struct StepRecord: Codable, Sendable, Equatable {
     /// For a launch: the storage mode the app reported (`persistent`, `in-memory`…, the
     /// target's own words); absent for any other step, or a launch that reported none.
     package var mode: String?
+    /// For an action: the kinds of the errors the app answered when it failed (its
+    /// technical error, else what it told the user, paths cut to file names and numbers
+    /// made `N`: ``TrapErrorKind``), each once, the first few; absent when none failed.
+    package var appErrors: [String]?
 
     package init(index: Int, label: String, startMs: Int, durationMs: Int, outcome: StepOutcome, detail: String? = nil,
-                 calls: [SeamCall]? = nil, mode: String? = nil) {
+                 calls: [SeamCall]? = nil, mode: String? = nil, appErrors: [String]? = nil) {
         self.index = index
         self.label = label
         self.startMs = startMs
@@ -34,6 +38,7 @@ package struct StepRecord: Codable, Sendable, Equatable {
         self.detail = detail
         self.calls = calls
         self.mode = mode
+        self.appErrors = appErrors
     }
 
 }

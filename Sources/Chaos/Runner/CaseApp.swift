@@ -139,6 +139,7 @@ extension CaseApp {
             if !answer.ok {
                 failures += 1
                 lastMessage = answer.failureText
+                log.failed(answer)
             }
         }
         if failures > 0 { log.evidence.unresolvedActions.append("\(label): \(failures) failed") }

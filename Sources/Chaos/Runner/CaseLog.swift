@@ -33,13 +33,26 @@ final class CaseLog {
     var actionSpans: [(from: TrackedIO, to: TrackedIO)] = []
     /// What the seams saw the app do since the last step was recorded (``SeamCall``).
     var callsInStep: [SeamCall] = []
+    /// The kinds of the errors the app answered since the last step was recorded.
+    var appErrorsInStep: [String] = []
+    /// The most error kinds one step keeps: a loop of failing saves is one kind or two.
+    static let appErrorsKept = 4
 
     /// A step done: `number` is its number in the scenario (0 for a trial's own step).
     func record(_ step: ScenarioStep, number: Int, since started: ContinuousClock.Instant, clock: CaseClock, _ result: StepResult) {
         steps.append(StepRecord(index: number, label: step.label, startMs: clock.ms(at: started),
                                 durationMs: (clock.now - started).wholeMilliseconds, outcome: result.outcome, detail: result.detail,
-                                calls: callsInStep.isEmpty ? nil : callsInStep, mode: result.mode))
+                                calls: callsInStep.isEmpty ? nil : callsInStep, mode: result.mode,
+                                appErrors: appErrorsInStep.isEmpty ? nil : appErrorsInStep))
         callsInStep = []
+        appErrorsInStep = []
+    }
+
+    /// An action the app failed: the kind of its error, kept once (``StepRecord/appErrors``).
+    func failed(_ answer: WorkerReply.Answer) {
+        guard case let .actionFailed(userMessage, error, _) = answer else { return }
+        let kind = TrapErrorKind.of(error ?? userMessage ?? "")
+        if appErrorsInStep.count < Self.appErrorsKept, !appErrorsInStep.contains(kind) { appErrorsInStep.append(kind) }
     }
 
     /// The health a launch answered: what it told the user at launch (a warning or an

@@ -27,6 +27,14 @@ struct HuntCommand: ParsableCommand {
         and explained in a paragraph. A budget leaves each finding time to
         shrink; one cut short says so, and --shrink FILE goes on later.
 
+        Schedules are guided: one whose run showed something no earlier one
+        did (a fault point, a declared file a seam saw touched after a fault,
+        an errno or SQLite code, an error the app answered, a log record, a
+        storage mode, an end) joins a corpus, and most schedules after it are
+        its mutations (a step added, dropped or swapped, a fault aimed at
+        another file, operation or count, two spliced). --strategy random
+        draws every schedule fresh, as a shard does.
+
         Each hunt draws a fresh seed and prints it first; --seed pins it. The
         same seed and --schedules N give the same findings, whatever -j (or
         say which were flaky). Shards (--shard I/N) take every Nth schedule;
@@ -62,8 +70,15 @@ struct HuntCommand: ParsableCommand {
     @Option(name: [.customShort("j"), .long], help: "Run this many schedules at once (the findings are the same for any number).")
     var jobs: Int = 1
 
-    @Option(help: "Run shard I of N of the schedules (every Nth index), e.g. 1/2.")
+    @Option(help: "Run shard I of N of the schedules (every Nth index), e.g. 1/2; shards draw their schedules at random.")
     var shard: String?
+
+    @Option(help: ArgumentHelp("How schedules are chosen: guided (mutate those that reached something new) or random (default: guided; random for a shard).",
+                               valueName: "guided|random"))
+    var strategy: HuntStrategy?
+
+    @Flag(help: "Stop at the first schedule that fails, and shrink only that one.")
+    var stopAtFirstFailure = false
 
     @Option(help: "Where to write the reports; findings go to its found/ folder.")
     var reportDir: String = "reports"
@@ -81,6 +96,9 @@ struct HuntCommand: ParsableCommand {
         guard (1...64).contains(jobs) else { throw ValidationError("-j must be from 1 to 64") }
         if let shard, SuiteOptions.parseShard(shard) == nil { throw ValidationError("--shard wants I/N with 1 ≤ I ≤ N, e.g. 1/2; got '\(shard)'") }
         if shrink != nil, schedules != nil || shard != nil { throw ValidationError("--shrink takes a finding's file: no --schedules or --shard with it") }
+        if shard != nil, strategy == .guided {
+            throw ValidationError("--strategy guided needs the whole hunt (its corpus is every schedule's): shards draw their schedules at random")
+        }
         try CaseOptions.parse(option.flatMap { ["--option", $0] }).validate()
     }
 
@@ -101,6 +119,8 @@ struct HuntCommand: ParsableCommand {
         hunter.budget = budgetDuration
         hunter.jobs = jobs
         hunter.shard = shard.flatMap(SuiteOptions.parseShard)
+        hunter.strategy = strategy ?? (shard == nil ? .guided : .random)
+        hunter.stopAtFirstFailure = stopAtFirstFailure
         let console = HuntConsole()
         let bound = [schedules.map { "\($0) schedules" }, budgetDuration.map { "budget \(ScenarioDuration.format($0))" }].compactMap { $0 }
         // The seed first, as TigerBeetle's simulator prints it: the one thing needed to run this hunt again.
@@ -108,7 +128,7 @@ struct HuntCommand: ParsableCommand {
         let parallel: String = jobs > 1 ? ", \(jobs) at a time" : ""
         let sharded: String = shard.map { ", shard \($0)" } ?? ""
         print("chaos \(ChaosVersion.current) — hunt, seed \(seed)\(fresh), variant \(options.variant), target \(options.target.name), "
-            + bound.joined(separator: ", ") + parallel + sharded)
+            + bound.joined(separator: ", ") + parallel + sharded + ", \(hunter.strategy.rawValue) schedules")
         let outcome: HuntOutcome
         do { outcome = try hunter.run(progress: console.show) } catch {
             throw CommandFailure("chaos hunt: \(error)", error.isUsage ? .usage : .harnessError)
@@ -152,6 +172,8 @@ extension HuntCommand {
         throw ExitCode(.failed)
     }
 }
+
+extension HuntStrategy: ExpressibleByArgument {}
 
 extension Hunter.Problem {
     var isUsage: Bool {

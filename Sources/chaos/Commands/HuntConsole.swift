@@ -71,6 +71,8 @@ final class HuntConsole {
             + "\(outcome.bitten) bitten by a fault, \(outcome.idle) whose faults never fired (no evidence), \(outcome.failedSchedules) failed"
             + (outcome.errored > 0 ? ", \(outcome.errored) errored" : ""))
         if let error = outcome.firstError { say("  first error: \(error)") }
+        let first = outcome.firstFailureMs.map { "; first failure read at \(String(format: "%.1f", Double($0) / 1000)) s" } ?? ""
+        say("  strategy \(outcome.strategy.rawValue)" + (outcome.corpus.map { ", corpus of \($0) schedule\($0 == 1 ? "" : "s")" } ?? "") + first)
         if outcome.unconfirmedHangs > 0 {
             say("  \(outcome.unconfirmedHangs) step\(outcome.unconfirmedHangs == 1 ? "" : "s") over the hunt's bound answered within the case's "
                 + "timeout when run again: slow, not hung (no finding)")

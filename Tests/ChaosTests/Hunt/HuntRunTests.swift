@@ -5,9 +5,10 @@ import Testing
 /// `chaos hunt` end to end on the legacy app: real schedules, real traps, real shrinking.
 /// Schedules 0 to 11 of seed 1 hold two of the legacy code's traps (at schedules 6 and
 /// 8); the whole hunt, the same hunt one at a time, and its two shards merged must give
-/// the very same findings, each a file that `chaos run` fails the same way.
+/// the very same findings, each a file that `chaos run` fails the same way. Random
+/// schedules, as shards draw them (a guided hunt's are ``GuidedHuntRunTests``').
 @Suite(.serialized) struct HuntRunTests {
-    static let arguments = ["hunt", "--variant", "legacy", "--seed", "1", "--schedules", "12"]
+    static let arguments = ["hunt", "--variant", "legacy", "--seed", "1", "--schedules", "12", "--strategy", "random"]
 
     struct Hunt {
         var report: RunReport
@@ -15,7 +16,7 @@ import Testing
         var stdout: String
     }
 
-    static func hunt(_ extra: [String]) throws -> Hunt {
+    static func hunt(_ extra: [String], arguments: [String] = arguments) throws -> Hunt {
         let folder = try TemporaryFolder()
         let result = try ChaosExecutable.run(arguments + extra + ["--report-dir", folder.url.path], timeout: .seconds(300))
         #expect(result.exitCode == 1, "findings fail the hunt: \(result.stdout.suffix(1500))\n\(result.stderr.suffix(1500))")
@@ -37,8 +38,10 @@ import Testing
         let whole = try Self.hunt(["-j", "2"])
         let hunt = try #require(whole.report.hunt)
         #expect(hunt.schedules == 12)
+        #expect(hunt.strategy == "random" && hunt.corpus == nil, "today's hunt: every schedule drawn from its index")
         let traps = hunt.findings.filter { $0.failure.hasPrefix("trap at Legacy") }
         #expect(traps.count >= 2, "\(hunt.findings.map(\.failure))")
+        #expect(Set(traps.map(\.schedule)).isSuperset(of: [6, 8]), "the schedules a random hunt of seed 1 has always drawn")
         for finding in traps {
             #expect(finding.stepsAfter <= 6, "\(finding.failure): \(finding.stepsAfter) steps")
             #expect(finding.stepsAfter < finding.stepsBefore)

@@ -9,8 +9,9 @@ import Testing
 /// rewritten, as a translation would, and every decision made from the report stays the
 /// same: the case's verdict, the hunt's failure (what findings are grouped by, whether it
 /// came at a step, what a hang struck), the faults at work, the step a hang struck and
-/// the bounds learnt from the steps that answered, and the sweep's tallies. The app's
-/// own words (a trap's message, a record's value) are the app's, and stay.
+/// the bounds learnt from the steps that answered, the sweep's tallies, and what a
+/// guided hunt's signature holds. The app's own words (a trap's message, a record's
+/// value, what it logged) are the app's, and stay.
 @Suite struct NoDecisionReadsWordsTests {
     /// The keys of a report's JSON whose string values are Chaos's prose.
     static let prose: Set<String> = ["observed", "expected", "detail", "label", "error", "effect", "summary", "explanation", "reproduce"]
@@ -47,8 +48,11 @@ import Testing
         var notReached: [Bool]
         var lacksSnapshot: [Bool]
         var verdict: Verdict
+        /// What a guided hunt keeps a schedule for.
+        var signature: Set<RunSignature.Feature>
 
         init(_ report: CaseReport, steps: [WrittenStep]) {
+            signature = RunSignature(report: report, steps: steps, files: ["store": "app.sqlite", "backups": "backups"]).features
             failure = HuntOracle.failure(of: report, steps: steps, remotes: ["postgres"])
             struckLaunch = failure?.struckLaunch
             atAStep = failure?.isAtAStep

@@ -54,21 +54,34 @@ package struct HuntGenerator: Sendable {
             // A cut still waiting for its moment is called off by a stop; any other end
             // may come while it waits.
             if deferredCut { steps.append(.stop); continue }
-            let cut: WrittenStep = surface.files.isEmpty ? .kill : .powerLoss(random.pick(Self.cutModes), nil)
-            switch random.below(3) {
-            case 0: steps.append(.stop)
-            case 1: steps.append(random.chance(50) ? .kill : cut)
-            default: steps.append(cut)
-            }
+            steps.append(runEnd(&random))
         }
-        if steps.contains(where: \.injects) { steps.append(.clear("all")) }
-        steps += [.launch, HuntSchedule.closingRead]
-        // A case seed a person can type: six digits, drawn from the hunt's seed.
-        let caseSeed = SplitMix64.subseed(seed, "hunt/case/\(index)") % 1_000_000
-        return HuntSchedule(index: index, seed: caseSeed, system: system, steps: steps)
+        return HuntSchedule(index: index, seed: caseSeed(index), system: system, steps: Self.closed(steps))
     }
 
     static let cutModes = ["drop", "keep", "torn"]
+
+    /// A case seed a person can type: six digits, drawn from the hunt's seed.
+    func caseSeed(_ index: Int) -> UInt64 {
+        SplitMix64.subseed(seed, "hunt/case/\(index)") % 1_000_000
+    }
+
+    /// The runs of a schedule, closed as every schedule is: every fault cleared (when any
+    /// was injected), a launch, and the read the oracle times recovery by.
+    static func closed(_ runs: [WrittenStep]) -> [WrittenStep] {
+        runs + (runs.contains(where: \.injects) ? [.clear("all")] : []) + [.launch, HuntSchedule.closingRead]
+    }
+
+    /// How a run ends when no cut waits for its moment: a graceful stop, a kill or a power
+    /// cut now (a kill for a target that keeps no files).
+    func runEnd(_ random: inout HuntDraws) -> WrittenStep {
+        let cut: WrittenStep = surface.files.isEmpty ? .kill : .powerLoss(random.pick(Self.cutModes), nil)
+        switch random.below(3) {
+        case 0: return .stop
+        case 1: return random.chance(50) ? .kill : cut
+        default: return cut
+        }
+    }
 
     /// An action: the workload's write and read as often as any other, the schedule's
     /// system's own twice as often as the rest.
@@ -116,11 +129,14 @@ package struct HuntGenerator: Sendable {
         if !surface.points.isEmpty { choices.append((.point, aim.weigh(.point, 5))) }
         if !surface.remotes.isEmpty { choices.append((.network, aim.weigh(.network, 3))) }
         let group = random.pick(weighted: choices)
-        guard group != .powerCut else {
-            let moment = random.chance(60) ? HuntKey("after-writes", .int(1 + random.below(12))) : HuntKey("at-sync", .int(1 + random.below(4)))
-            return .powerLoss(random.pick(Self.cutModes), moment)
-        }
+        guard group != .powerCut else { return powerCut(&random) }
         return fault(in: group, appIsClosed: false, &random)
+    }
+
+    /// A power cut at a later write or sync of the running app, in one of the cut modes.
+    func powerCut(_ random: inout HuntDraws) -> WrittenStep {
+        let moment = random.chance(60) ? HuntKey("after-writes", .int(1 + random.below(12))) : HuntKey("at-sync", .int(1 + random.below(4)))
+        return .powerLoss(random.pick(Self.cutModes), moment)
     }
 
     /// A fault of `group`: what the group's kinds act on, drawn once for all of them (a

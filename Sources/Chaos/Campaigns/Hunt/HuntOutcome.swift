@@ -27,6 +27,11 @@ package struct HuntOutcome: Sendable {
     /// Ways of failing that, shrunk, proved the cause of a finding already made: counted there.
     package var sameCause = 0
     package var runMs = 0
+    /// From the hunt's start to when the first schedule that failed was read; nil when none did.
+    package var firstFailureMs: Int?
+    /// How its schedules were chosen, and for a guided hunt how many joined its corpus.
+    package var strategy = HuntStrategy.random
+    package var corpus: Int?
     package var durationMs = 0
     package var interrupted = false
 
@@ -75,6 +80,7 @@ package struct HuntOutcome: Sendable {
     /// The summary the report carries.
     package func summary(shard: String?) -> HuntSummary {
         HuntSummary(seed: seed, schedules: schedules, bitten: bitten, idle: idle, failedSchedules: failedSchedules, errored: errored,
-                    firstError: firstError, points: surface?.points ?? [], findings: findings, shard: shard)
+                    firstError: firstError, points: surface?.points ?? [], findings: findings, shard: shard,
+                    strategy: strategy.rawValue, corpus: corpus, firstFailureMs: firstFailureMs)
     }
 }

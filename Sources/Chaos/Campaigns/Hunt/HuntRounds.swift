@@ -50,9 +50,11 @@ struct HuntFound {
 }
 
 /// A hunt's rounds of schedules: each runs schedules from where the last stopped while
-/// the budget allows (all of them, for `--schedules N`), generated from the hunt's seed,
-/// `jobs` at a time, read in index order, and notes the first schedule of each distinct
-/// failure.
+/// the budget allows (all of them, for `--schedules N`), `jobs` at a time, read in index
+/// order, and notes the first schedule of each distinct failure. Random schedules are
+/// drawn from the hunt's seed by their index; guided ones (``HuntGuide``) batch by
+/// batch, each batch a pass of the pool of its own, so that what the batches before
+/// reached is known, in index order, before the next is written.
 struct HuntRounds {
     var runner: HuntRunner
     var generator: HuntGenerator
@@ -63,6 +65,10 @@ struct HuntRounds {
     /// A hunt aimed at one crash: the trap it looks for. Its rounds stop at the first
     /// schedule that traps that way, and keep no other failure.
     var wanted: (@Sendable (TrapRecord) -> Bool)?
+    /// The guided strategy's corpus and batches; nil when schedules are drawn at random.
+    var guide: HuntGuide?
+    /// `--stop-at-first-failure`: no schedule after the first that fails.
+    var stopAtFirstFailure = false
 
     /// The schedule index of this hunt's `offset`-th schedule (its shard's share).
     func index(ofOffset offset: Int) -> Int {
@@ -76,23 +82,50 @@ struct HuntRounds {
     }
 
     /// Runs one round; true when it ran any schedule.
-    func run(plan: inout HuntBudget, found: inout HuntFound, outcome: inout HuntOutcome, progress: (Hunter.Progress) -> Void) -> Bool {
+    mutating func run(plan: inout HuntBudget, found: inout HuntFound, outcome: inout HuntOutcome, progress: (Hunter.Progress) -> Void) -> Bool {
         let clock = ContinuousClock()
         let ranAt = clock.now
         let from = found.nextOffset
-        TrialPool<HuntSchedule, HuntRunner.Ran>(jobs: runner.jobs).run(
+        var guide = self.guide
+        if guide == nil {
+            _ = pass(upTo: nil, guide: &guide, plan: &plan, found: &found, outcome: &outcome, progress: progress)
+        } else {
+            // A batch runs whole before the next is written from what it reached.
+            while pass(upTo: found.nextOffset - found.nextOffset % HuntGuide.batchSize + HuntGuide.batchSize, guide: &guide,
+                       plan: &plan, found: &found, outcome: &outcome, progress: progress) {}
+        }
+        self.guide = guide
+        outcome.runMs += (clock.now - ranAt).wholeMilliseconds
+        return found.nextOffset > from
+    }
+
+    /// One pass of the pool, from the next schedule up to the offset `limit` (nil: as far
+    /// as the hunt goes); true when it got there with nothing that stops the round.
+    private func pass(upTo limit: Int?, guide: inout HuntGuide?, plan: inout HuntBudget, found: inout HuntFound, outcome: inout HuntOutcome,
+                      progress: (Hunter.Progress) -> Void) -> Bool {
+        let clock = ContinuousClock()
+        let start = found.nextOffset
+        var halted = false
+        // A guided hunt's signatures begin with the fault points each schedule reached.
+        let working = guide == nil ? runner : runner.countingPoints()
+        TrialPool<HuntSchedule, HuntRunner.Ran>(jobs: working.jobs).run(
             trial: { offset in
-                let scheduleIndex = index(ofOffset: from + offset)
+                if let limit, start + offset >= limit { return nil }
+                let scheduleIndex = index(ofOffset: start + offset)
                 if let total = schedules, scheduleIndex >= total { return nil }
                 guard plan.mayRunSchedules(at: clock.now, toShrink: found.waiting.map(\.cost)) else { return nil }
-                found.nextOffset = from + offset + 1
-                return generator.schedule(scheduleIndex)
+                found.nextOffset = start + offset + 1
+                return guide?.schedule(scheduleIndex) ?? generator.schedule(scheduleIndex)
             },
-            run: { runner.runSchedule($0, slot: $1) },
+            run: { working.runSchedule($0, slot: $1) },
             consume: { _, schedule, ran in
                 outcome.count(schedule, ran)
-                if let report = ran.report { plan.noteCase(ms: report.durationMs) }
+                if let report = ran.report {
+                    plan.noteCase(ms: report.durationMs)
+                    guide?.note(schedule, report)
+                }
                 if let recovered = ran.report?.recoveryMs { found.slowestRecoveryMs = max(found.slowestRecoveryMs, recovered) }
+                if ran.failure != nil, outcome.firstFailureMs == nil { outcome.firstFailureMs = (clock.now - plan.start).wholeMilliseconds }
                 // A hang at an action stands for its cause before one at a launch, which
                 // may be a library's connect timeout that answers at the case's full timeout.
                 if let failure = ran.failure, let report = ran.report,
@@ -101,9 +134,9 @@ struct HuntRounds {
                     found.firsts[failure.signature] = HuntFound.Failing(failure: failure, schedule: schedule, report: report)
                 }
                 progress(.ran(done: outcome.schedules, failed: outcome.failedSchedules, findings: found.firsts.count))
-                return wanted == nil || found.firsts.isEmpty
+                halted = !found.firsts.isEmpty && (wanted != nil || stopAtFirstFailure)
+                return !halted
             })
-        outcome.runMs += (clock.now - ranAt).wholeMilliseconds
-        return found.nextOffset > from
+        return !halted && !RunInterruption.requested && found.nextOffset == limit
     }
 }

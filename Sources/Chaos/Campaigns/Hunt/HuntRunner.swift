@@ -59,6 +59,12 @@ struct HuntRunner {
     /// Runs one schedule as a case; nil when the format or the target refuses it (a
     /// candidate of the shrinker that dropped what another step needs).
     func runCase(_ schedule: HuntSchedule, slot: TrialSlot? = nil) -> CaseReport? {
+        guard let scenario = accepted(schedule) else { return nil }
+        return CaseRunner(scenario: scenario, options: options, plan: plan.holding(slot)).run()
+    }
+
+    /// The scenario a schedule runs as, when the format and the target take it; nil otherwise.
+    func accepted(_ schedule: HuntSchedule) -> Scenario? {
         guard schedule.isWellFormed else { return nil }
         let scenario: Scenario
         do { scenario = try self.scenario(of: schedule) } catch {
@@ -70,7 +76,15 @@ struct HuntRunner {
             Self.debug("schedule \(schedule.index) refused by the target: \(problems)")
             return nil
         }
-        return CaseRunner(scenario: scenario, options: options, plan: plan.holding(slot)).run()
+        return scenario
+    }
+
+    /// The same runner, its cases counting the fault points the app's code hits (what a
+    /// guided hunt's signatures begin with).
+    func countingPoints() -> HuntRunner {
+        var runner = self
+        runner.plan.countPoints = true
+        return runner
     }
 
     /// Runs schedules `jobs` at a time, their reports in order.

@@ -19,6 +19,9 @@ package struct HuntSurface: Sendable, Equatable {
     package var workload: Workload
     /// Logical file names, sorted.
     package var files: [String]
+    /// Each logical file's declared path under the data folder: what a call the seams saw
+    /// is told apart by (``RunSignature``).
+    package var filePaths: [String: String]
     /// The storage operations an `io-error` may name: SQLite's through the fault VFS,
     /// the calls the libc seam sees for a target on plain files.
     package var storageOperations: [String]
@@ -38,6 +41,7 @@ package struct HuntSurface: Sendable, Equatable {
         }
         self.workload = workload
         files = declaration.files.keys.sorted()
+        filePaths = declaration.files
         storageOperations = declaration.sqliteLibraries > 0
             ? ["read", "write", "sync", "open", "lock", "truncate"] : ["read", "write", "sync", "open", "truncate"]
         self.points = points

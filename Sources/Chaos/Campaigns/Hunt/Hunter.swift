@@ -32,6 +32,12 @@ package struct Hunter {
     /// towards, and the trap it looks for. It stops at the first schedule that traps that
     /// way, and makes that one failure its finding.
     package var aim: (lean: HuntAim, wanted: @Sendable (TrapRecord) -> Bool)?
+    /// `--strategy`: how schedules are chosen (``HuntGuide``). Shards always draw them at
+    /// random: a guided hunt's corpus is the whole hunt's, which no shard holds.
+    package var strategy = HuntStrategy.random
+    /// `--stop-at-first-failure`: stop at the first schedule that fails, and shrink only
+    /// that one (how long a hunt takes to find something: ``HuntOutcome/firstFailureMs``).
+    package var stopAtFirstFailure = false
 
     package init(options: RunOptions, seed: UInt64, foundDirectory: URL, foundPath: String) {
         var options = options
@@ -83,8 +89,11 @@ package struct Hunter {
         progress(.discovered(discovered.surface, cases: discovered.cases))
         let runner = HuntRunner(options: hunt.options, plan: hunt.servers, seed: seed, jobs: jobs, remotes: discovered.surface.remotes)
             .bounded(by: discovered.stepBound)
-        var rounds = HuntRounds(runner: runner, generator: HuntGenerator(surface: discovered.surface, seed: seed, aim: aim?.lean ?? HuntAim()),
-                                schedules: schedules, shard: shard, wanted: aim?.wanted)
+        let generator = HuntGenerator(surface: discovered.surface, seed: seed, aim: aim?.lean ?? HuntAim())
+        var rounds = HuntRounds(runner: runner, generator: generator, schedules: schedules, shard: shard, wanted: aim?.wanted,
+                                guide: strategy == .guided && shard == nil ? HuntGuide(generator: generator, accepts: { runner.accepted($0) != nil }) : nil,
+                                stopAtFirstFailure: stopAtFirstFailure)
+        outcome.strategy = rounds.guide == nil ? .random : .guided
         var shrinker = FindingShrinker(runner: runner, writer: FindingWriter(runner: runner, directory: foundDirectory, path: foundPath))
         var plan = HuntBudget(start: start, budget: budget, jobs: jobs)
         var found = HuntFound()
@@ -96,10 +105,11 @@ package struct Hunter {
             try shrinker.shrinkNew(&found, plan: plan, outcome: &outcome, progress: progress)
             // A bound the shrinks raised past a slow step holds for the rounds after.
             rounds.runner = shrinker.runner
-            guard ran, !rounds.exhausted(found), aim == nil || found.firsts.isEmpty, !RunInterruption.requested,
+            guard ran, !rounds.exhausted(found), aim == nil && !stopAtFirstFailure || found.firsts.isEmpty, !RunInterruption.requested,
                   plan.mayStartRound(at: clock.now), plan.mayRunSchedules(at: clock.now, toShrink: []) else { break }
         }
         try shrinker.resumeCutShort(found, plan: plan, outcome: &outcome, progress: progress)
+        outcome.corpus = rounds.guide?.corpus.count
         found.countFailing(in: &outcome, workload: workload)
         if RunInterruption.requested { outcome.interrupted = true }
         outcome.durationMs = (clock.now - start).wholeMilliseconds
