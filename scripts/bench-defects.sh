@@ -81,6 +81,11 @@ sources="$( { git ls-files -z -- Package.swift Sources Examples | xargs -0 sha25
               if [ -f Package.resolved ]; then sha256sum Package.resolved; fi
               echo "${flags[*]}"; } | sha256sum | cut -d' ' -f1)"
 
+# SwiftPM leaves folders and lock files in TMPDIR at every build: its TMPDIR is one of the
+# scratch path's, removed on the way out.
+build_tmp="$scratch/bench-defects.tmp"
+mkdir -p "$build_tmp"
+
 # The patch applied now, if any: taken back out on every way out.
 applied=""
 restore() {
@@ -109,7 +114,7 @@ interrupted() {
   restore
   exit "$1"
 }
-trap restore EXIT
+trap 'restore; rm -rf "$build_tmp"' EXIT
 trap 'interrupted 130' INT
 trap 'interrupted 143' TERM
 trap 'interrupted 129' HUP
@@ -140,14 +145,14 @@ for patch in "${patches[@]}"; do
   git apply "$patch"
   ok=1
   for product in "${products[@]}"; do
-    "$swift" build "${flags[@]}" --scratch-path "$scratch" --product "$product" >>"$log" 2>&1 </dev/null &
+    TMPDIR="$build_tmp" "$swift" build "${flags[@]}" --scratch-path "$scratch" --product "$product" >>"$log" 2>&1 </dev/null &
     build=$!
     if ! wait "$build"; then ok=0; fi
     build=""
     [ "$ok" = 1 ] || break
   done
   if [ "$ok" = 1 ]; then
-    bin="$("$swift" build "${flags[@]}" --scratch-path "$scratch" --show-bin-path 2>>"$log")"
+    bin="$(TMPDIR="$build_tmp" "$swift" build "${flags[@]}" --scratch-path "$scratch" --show-bin-path 2>>"$log")"
     for product in "${products[@]}"; do cp "$bin/$product" "$dest/" || ok=0; done
   fi
   restore
