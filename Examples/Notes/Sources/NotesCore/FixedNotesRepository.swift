@@ -73,6 +73,10 @@ public final class FixedNotesRepository: NotesRepository {
     public func add(text: String) throws -> Note {
         do {
             try FaultPoint.notesSave.hit()
+            // The backup is part of the save: a note saved while no backup could be taken
+            // lives in the store alone (`chaos hunt`: the backup could not be opened, the
+            // store was deleted, and the note gone without a word).
+            guard backUp() else { throw NotesProblem(message: "Your note could not be saved. Please try again.") }
             let note = try queue.write { try NotesSchema.insert(text: text, in: $0) }
             backUp()
             return note
@@ -95,8 +99,10 @@ public final class FixedNotesRepository: NotesRepository {
     }
 
     /// SQLite's online backup into `PATH.backup`, committed (and synced) as any
-    /// transaction of it is. A failed backup leaves the last good one.
-    private func backUp() {
-        if let backup = try? DatabaseQueue(path: path + ".backup") { try? queue.backup(to: backup) }
+    /// transaction of it is. A failed backup leaves the last good one, and says so (false).
+    @discardableResult
+    private func backUp() -> Bool {
+        guard let backup = try? DatabaseQueue(path: path + ".backup") else { return false }
+        return (try? queue.backup(to: backup)) != nil
     }
 }

@@ -82,6 +82,9 @@ public actor FixedBlobStore: BlobStore {
                 continue
             }
             if Blob.digest(of: bytes) == digest { return .good(bytes) }
+            // Fewer bytes than the file holds is a read cut short, not a damaged file.
+            var info = stat()
+            if stat(folder.appending(name).string, &info) == 0, bytes.count < Int(info.st_size) { failed = true }
         }
         return failed ? .unreadable : .damaged
     }
