@@ -69,6 +69,8 @@ bench: deps
 	@# The hang-heavy hunt (Orders fragile) when a PostgreSQL server is named.
 	@if [ -n "$$CHAOS_EXAMPLE_PG_PORT" ]; then $(BENCH_BUILD) .build-bench --product chaos-example-orders; fi
 	$(BENCH_BUILD) .build-bench-notraits --disable-default-traits --product chaos-bench-points
+	@# The planted defects (Benchmarks/Defects), each built patched, then taken out again.
+	@case ",$$CHAOS_BENCH_ONLY," in ,, | *,defects,*) scripts/bench-defects.sh ;; esac
 	CHAOS_RECOVER_SHELL="$$(scripts/recover-shell.sh || true)" \
 	  .build-bench/release/chaos-bench .build-bench-notraits/release/chaos-bench-points
 

@@ -22,6 +22,8 @@ enum BenchFigures {
     }
 
     nonisolated(unsafe) private static var figures: [Figure] = []
+    /// The planted defects' table (`make bench`'s `defects` section), when it ran.
+    nonisolated(unsafe) static var defects: [DefectsBenchmark.Row]?
 
     /// Keeps a figure (the benchmarks run one at a time, on the main thread).
     static func record(_ name: String, unit: String, _ sample: Sample, goal: String? = nil,
@@ -38,9 +40,10 @@ enum BenchFigures {
             var cores: Int
             var sections: [String]
             var figures: [Figure]
+            var defects: [DefectsBenchmark.Row]?
         }
         let document = Document(date: ISO8601DateFormatter().string(from: Date()), cores: ProcessInfo.processInfo.activeProcessorCount,
-                                sections: sections, figures: figures)
+                                sections: sections, figures: figures, defects: defects)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         do {

@@ -38,7 +38,8 @@ guard FileManager.default.isExecutableFile(atPath: chaos) else {
     exit(2)
 }
 // CHAOS_BENCH_ONLY=vfs,sweeps runs some sections: points, vfs, libc, worker, sweeps, catalog (every
-// sweep of the catalog, the slowest), hunt, recovery
+// sweep of the catalog, the slowest), hunt, defects (the planted defects: check, random and
+// guided hunts), recovery
 // (the catalog, recovery against size and damage, and peak memory), launch (healthy,
 // hardened against legacy). Every figure also goes to reports/bench.json.
 let only = Set((ProcessInfo.processInfo.environment["CHAOS_BENCH_ONLY"] ?? "").split(separator: ",").map(String.init))
@@ -72,6 +73,10 @@ do {
         try HuntBenchmark.run(chaos: chaos, rounds: min(3, rounds), schedules: 120)
         print("")
     }
+    if wanted("defects") {
+        try DefectsBenchmark.run(chaos: chaos)
+        print("")
+    }
     if wanted("launch") {
         try LaunchBenchmark.run(chaos: chaos, sizes: [1_000, 100_000, 1_000_000])
         print("")
@@ -90,7 +95,7 @@ do {
         getrusage(RUSAGE_CHILDREN.rawValue, &usage)
         line("Peak memory: largest worker (ru_maxrss)", "\(usage.ru_maxrss / 1024) MiB (the 1,000,000-favourite case)")
     }
-    BenchFigures.write(sections: ["points", "vfs", "libc", "worker", "sweeps", "hunt", "launch", "recovery"].filter(wanted))
+    BenchFigures.write(sections: ["points", "vfs", "libc", "worker", "sweeps", "hunt", "defects", "launch", "recovery"].filter(wanted))
 } catch {
     FileHandle.standardError.write(Data("chaos-bench: \(error)\n".utf8))
     exit(2)
