@@ -26,6 +26,15 @@ public protocol SyncedNotes: AnyObject {
     func close()
 }
 
+extension SyncedNotes {
+    /// The keys of the notes the screen shows as synced: every note while it shows no
+    /// "saved on this device only".
+    public var syncedKeys: [String] {
+        guard showsAllSynced, let notes = try? notes() else { return [] }
+        return notes.map { SyncedNote.key(of: $0.text) }
+    }
+}
+
 /// Opens the notebook as a build of the app does (`fragile`, or the fixed one), on the
 /// Notes example's fixed repository at `path`, syncing to `server`, and starts it.
 @MainActor

@@ -37,12 +37,10 @@ final class SyncTarget: ChaosTarget {
     init(context: TargetContext) { self.context = context }
 
     func launch() async -> Health {
-        do {
-            notebook = try await openSyncedNotes(variant: context.variant, path: context.path("notes.sqlite"), server: context.remotes["sync"]?.url())
-            return health
-        } catch {
+        do { notebook = try await openSyncedNotes(variant: context.variant, path: context.path("notes.sqlite"), server: context.remotes["sync"]?.url()) } catch {
             return .unavailable(error.message)
         }
+        return health
     }
 
     /// Live, not the launch's alone: notes kept on the device while the server is behind.
@@ -53,12 +51,8 @@ final class SyncTarget: ChaosTarget {
 
     func snapshot() async throws -> [String: [String: String]] { .records("note", (try? notebook?.notes()) ?? [], id: { SyncedNote.tag(of: $0.text) }) }
 
-    /// Every note, when the screen shows them all as synced: what `claims-hold` checks
-    /// against the server's own list.
-    var claims: [String: [String]] {
-        guard let notebook, notebook.showsAllSynced, let notes = try? notebook.notes() else { return [:] }
-        return ["sync": notes.map { SyncedNote.key(of: $0.text) }]
-    }
+    /// The notes the screen shows as synced: what `claims-hold` checks against the server's own list.
+    var claims: [String: [String]] { ["sync": notebook?.syncedKeys ?? []] }
 
     func stop() async { notebook?.close() }
 }
