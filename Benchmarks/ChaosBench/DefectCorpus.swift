@@ -23,7 +23,7 @@ struct PlantedDefect {
         var defects: [PlantedDefect] = []
         var unbuilt: [String] = []
         for file in files {
-            guard let text = try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8), let defect = parse(header: text) else {
+            guard let text = try? String(contentsOfFile: "\(folder)/\(file)", encoding: .utf8), let defect = parse(header: text, folder: String(file.dropLast(".patch".count))) else {
                 unbuilt.append("\(file) (no header)")
                 continue
             }
@@ -36,8 +36,9 @@ struct PlantedDefect {
         return (defects, unbuilt)
     }
 
-    /// The `# key: value` lines before the first `diff --git`.
-    static func parse(header text: String) -> PlantedDefect? {
+    /// The `# key: value` lines before the first `diff --git`; `folder`: the patch's file
+    /// name without `.patch`, the folder its build goes to.
+    static func parse(header text: String, folder: String) -> PlantedDefect? {
         var fields: [String: String] = [:]
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
             if line.hasPrefix("diff --git") { break }
@@ -47,6 +48,6 @@ struct PlantedDefect {
         }
         guard let name = fields["defect"], let target = fields["target"], let variant = fields["variant"] else { return nil }
         return PlantedDefect(name: name, target: target, variant: variant, family: fields["family"] ?? "?", plants: fields["plants"] ?? "",
-                             bites: fields["bites"] ?? "", executable: "\(builds)/\(name)/\(target)")
+                             bites: fields["bites"] ?? "", executable: "\(builds)/\(folder)/\(target)")
     }
 }
