@@ -27,10 +27,6 @@ package struct CaseEvidence: Sendable {
     /// was not silent, though a later launch shows nothing.
     package var toldAtLaunch: RecordKeys = []
     package var launchMessage: String?
-    /// Records acknowledged before every declared file of the app was deleted (no file
-    /// left holding its data: a new install, which no app can tell from a first launch):
-    /// a loss of those is not the app's silence.
-    package var wipedOut: RecordKeys = []
     package var attempted: RecordKeys = []
     package var removed: Set<String> = []
     /// Deletes announced (`call.removing`) and never confirmed: the action was cut or

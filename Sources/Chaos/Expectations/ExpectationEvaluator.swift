@@ -89,10 +89,6 @@ package enum ExpectationEvaluator {
         if !told.isEmpty, told.count == damaged.count, let message = evidence.launchMessage {
             return judged(true, expected: expected, observed: "\(lost); the user was told at a launch after they were saved (\"\(message)\")")
         }
-        if damaged.allSatisfy({ evidence.wipedOut.contains($0) }) {
-            return judged(true, expected: expected, observed: "\(lost): every file of the app was deleted after they were saved, "
-                          + "which no app can tell from a new install")
-        }
         let cause = LossCause.named(by: evidence)
         var result = judged(false, expected: expected, observed: "\(lost), and nothing shown to the user",
                             detail: [check.summary, cause?.line].compactMap { $0 }.joined(separator: "\n"))

@@ -127,26 +127,6 @@ struct PromisedToTheUserTests {
         #expect(!evaluate(.claimsHold) { _ in }.passed)
     }
 
-    // MARK: no-silent-loss after every file of the app was deleted
-
-    /// Every declared file deleted is a new install to the app: what was saved before is
-    /// gone for any app, and starting empty is no silence. A record saved after it is held.
-    @Test func aLossOfEveryFileTheAppKeptIsNoSilence() {
-        let wiped = evaluate(.noSilentLoss) {
-            $0.acknowledged = ["todo:1"]
-            $0.wipedOut = ["todo:1"]
-            $0.finalSnapshot = ["todo": [:]]
-        }
-        #expect(wiped.passed)
-        #expect(wiped.observed.contains("every file of the app was deleted"))
-        let after = evaluate(.noSilentLoss) {
-            $0.acknowledged = ["todo:1", "todo:2"]
-            $0.wipedOut = ["todo:1"]
-            $0.finalSnapshot = ["todo": [:]]
-        }
-        #expect(!after.passed)
-    }
-
     @Test func theThreeAreBareWordsOfAScenario() throws {
         for word in ["live-after-healing", "damaged-kept", "claims-hold"] {
             let keyword = try #require(ExpectationKeyword(rawValue: word))

@@ -197,11 +197,6 @@ final class FileSeam: FaultSeam {
             mark.ownPaths = Set(["", "-wal", "-shm", "-journal"].map { path + $0 })
         }
         context.log.evidence.damages.append(mark)
-        // A deletion that left none of the app's declared files holding data wiped it out.
-        if type(of: fault).kind == DeleteFileFault.kind, !goodCopy,
-           !context.declaration.files.keys.contains(where: { name in (try? context.files.logicalFile(name, asTheAppSeesIt: false)).map(FileChunks.holdsData) ?? false }) {
-            context.log.evidence.wipedOut.formUnion(context.log.evidence.acknowledged)
-        }
     }
 
     /// A file's identity, size and modification time: whether anything wrote to it since.
