@@ -64,9 +64,10 @@ struct FinalEvidence {
         guard scenario.expectations.contains(where: { $0.kind == .damagedKept }),
               log.evidence.damages.contains(where: { !$0.chunks.isEmpty && $0.noticed == true }) else { return }
         let present = FileChunks.digests(under: files.hostDataDirectory)
+        let identities = FileChunks.identities(under: files.hostDataDirectory)
         for index in log.evidence.damages.indices where !log.evidence.damages[index].chunks.isEmpty {
             let mark = log.evidence.damages[index]
-            let renamed = mark.identity.map { FileChunks.identities(under: files.hostDataDirectory, excluding: mark.ownPaths).contains($0) } ?? false
+            let renamed = mark.identity.map { identity in identities.contains { !mark.ownPaths.contains($0.key) && $0.value == identity } } ?? false
             log.evidence.damages[index].kept = renamed || mark.chunks.intersection(present).count * 2 >= mark.chunks.count
         }
     }

@@ -36,9 +36,11 @@ extension FileChunks {
         return FileIdentity(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
     }
 
-    /// The identities of the regular files under `folder`, but those at `excluded` paths.
-    static func identities(under folder: URL, excluding excluded: Set<String>) -> Set<FileIdentity> {
-        Set(regularFiles(under: folder).filter { !excluded.contains($0.standardizedFileURL.path) }.compactMap(identity(of:)))
+    /// The identity of every regular file under `folder`, by its path.
+    static func identities(under folder: URL) -> [String: FileIdentity] {
+        var found: [String: FileIdentity] = [:]
+        for url in regularFiles(under: folder) { found[url.standardizedFileURL.path] = identity(of: url) }
+        return found
     }
 
     /// Whether the file at `url`, or some file in the folder at `url`, holds a byte.
