@@ -88,3 +88,30 @@ import Testing
         #expect(Self.mutator.recounted(.launch, &random) == nil)
     }
 }
+
+/// A schedule that deletes every declared file while the app is closed is a new install,
+/// which no app can tell from a first launch: the hunt never runs one (a guided hunt
+/// spliced a deletion of a to-do list with one of its backup and called the empty list a
+/// silent loss). An app that keeps a single file is still held to its deletion.
+@Suite struct NewInstallScheduleTests {
+    static func delete(_ file: String?) -> WrittenStep {
+        .fault("delete-file", file.map { [HuntKey("file", .string($0))] } ?? [])
+    }
+
+    static func schedule(_ steps: [WrittenStep]) -> HuntSchedule {
+        HuntSchedule(index: 0, seed: 1, system: "storage", steps: HuntGenerator.closed(steps))
+    }
+
+    @Test func deletingEveryDeclaredFileAtOnceIsANewInstall() {
+        let files: Set = ["store", "backup"]
+        let run: [WrittenStep] = [.launch, .action("workload.write", []), .stop]
+        #expect(Self.schedule(run + [Self.delete(nil), Self.delete("backup")]).deletesEvery(files))
+        #expect(Self.schedule(run + [Self.delete("backup"), Self.delete("store")]).deletesEvery(files))
+        // A launch between the two lets the app see one file gone and the other there.
+        #expect(!Self.schedule(run + [Self.delete(nil), .launch, .stop, Self.delete("backup")]).deletesEvery(files))
+        #expect(!Self.schedule(run + [Self.delete(nil)]).deletesEvery(files))
+        #expect(!Self.schedule(run + [Self.delete(nil), .fault("corrupt-file", [HuntKey("file", .string("backup"))])]).deletesEvery(files))
+        // One file kept, one file deleted: the app owed a trace elsewhere.
+        #expect(!Self.schedule(run + [Self.delete(nil)]).deletesEvery(["store"]))
+    }
+}

@@ -65,7 +65,7 @@ struct HuntRunner {
 
     /// The scenario a schedule runs as, when the format and the target take it; nil otherwise.
     func accepted(_ schedule: HuntSchedule) -> Scenario? {
-        guard schedule.isWellFormed else { return nil }
+        guard schedule.isWellFormed, !schedule.deletesEvery(Set(options.target.declaration.files.keys).subtracting(["shm"])) else { return nil }
         let scenario: Scenario
         do { scenario = try self.scenario(of: schedule) } catch {
             Self.debug("schedule \(schedule.index) refused: \(error)")

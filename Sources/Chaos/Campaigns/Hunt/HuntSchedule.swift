@@ -79,6 +79,28 @@ package struct HuntSchedule: Sendable, Equatable {
 
     /// Whether any step injects a fault or cuts the power.
     var injects: Bool { steps.contains(where: \.injects) }
+
+    /// Whether, while the app is closed, the schedule deletes every one of `files` (the
+    /// files a target declares, `-shm` aside) when there are two or more: what is left
+    /// is a new install, which no app can tell from a first launch, so the hunt never
+    /// runs it. An app that keeps a second file (a backup) keeps the trace the catalog
+    /// asks for; a schedule that takes every trace away finds nothing the app could do
+    /// (a guided hunt deleted a to-do list and its backup and called the empty list a
+    /// silent loss). An app that keeps one file is still held to its deletion.
+    func deletesEvery(_ files: Set<String>) -> Bool {
+        guard files.count > 1 else { return false }
+        var deleted: Set<String> = []
+        for step in steps {
+            switch step {
+            case let .fault(kind, keys) where kind == DeleteFileFault.kind:
+                deleted.insert(keys.first { $0.key == "file" }?.value.stringValue ?? "store")
+                if files.isSubset(of: deleted) { return true }
+            case .launch: deleted = []
+            default: break
+            }
+        }
+        return false
+    }
 }
 
 /// A written step as a hunt draws, shrinks and judges it.
