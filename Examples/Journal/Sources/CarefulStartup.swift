@@ -10,6 +10,7 @@ import GRDB
 ///   emptied while the copy holds entries (`chaos hunt` found the copy, taken only at a
 ///   clean exit, missing after a power cut: an entry saved, the power cut, the store
 ///   deleted, and the entry gone without a word);
+/// - a store that looks damaged is opened a second time before it is called damaged;
 /// - a failing device (an I/O error, a full disk, a file it may not write) is not damage:
 ///   nothing is moved, the journal is shown read-only as it is (`chaos hunt` found the
 ///   app answering no read at all on a store it could not write), the next launch tries
@@ -25,7 +26,7 @@ enum CarefulStartup {
     static func open(at path: String) -> Opened {
         let copy = path + ".last-good"
         do {
-            let database = try openChecked(path)
+            let database = try openTwice(path)
             // A copy that cannot be read is no proof the journal was empty (`chaos hunt`:
             // the copy damaged, then the store deleted, and the entry gone without a word).
             let lost = try database.writer.read { try Entry.fetchCount($0) } == 0 && entries(in: copy) != 0
@@ -65,6 +66,15 @@ enum CarefulStartup {
         return (try? database.writer.backup(to: copy)) != nil
     }
 
+    /// ``openChecked(_:)``, once more when the store looks damaged: a read the device cut
+    /// short looks like damage once, and reads whole the next time (`chaos hunt`: two
+    /// short reads set aside a good ledger and its good copy, and started an empty one).
+    private static func openTwice(_ path: String) throws -> AppDatabase {
+        do { return try openChecked(path) } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            return try openChecked(path)
+        }
+    }
+
     private static func openChecked(_ path: String) throws -> AppDatabase {
         let pool = try DatabasePool(path: path)
         try pool.barrierWriteWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
@@ -77,7 +87,7 @@ enum CarefulStartup {
     private static func restore(_ path: String, from copy: String) -> Opened {
         let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
-        if (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil, let database = try? openChecked(path) {
+        if (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil, let database = try? openTwice(path) {
             return Opened(database: database, notice: "Your journal was damaged, so it was set aside and your entries were restored from the last good copy.")
         }
         // The copy will not open either: it is set aside too, and a new journal started,

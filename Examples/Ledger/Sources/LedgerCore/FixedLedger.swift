@@ -9,7 +9,8 @@ import SQLiteNIO
 ///   aside, never deleted, and the copy taken at the last clean exit comes back with a
 ///   notice; so does a store that vanished or was emptied while the copy holds entries;
 /// - a failing device (an I/O error, a full disk) is not damage: nothing is moved, the
-///   ledger is unavailable for now and says so, the next launch tries again;
+///   ledger is unavailable for now and says so, the next launch tries again; a store that
+///   looks damaged is opened a second time before it is called damaged;
 /// - every connection is closed on every path (sqlite-nio asserts on one dropped open);
 /// - a failed save is reported, never swallowed;
 /// - what went wrong is logged (swift-log), never an amount;
@@ -30,7 +31,7 @@ public final class FixedLedger: Ledger {
     public static func open(at path: String) async throws(LedgerProblem) -> FixedLedger {
         let copy = path + ".last-good"
         do {
-            let connection = try await openChecked(path)
+            let connection = try await openTwice(path)
             let empty = try await LedgerSchema.entries(on: connection).isEmpty
             // A copy that cannot be read is no proof the ledger was empty (`chaos hunt`: the
             // copy damaged, the store deleted, and the entries gone without a word).
@@ -47,6 +48,13 @@ public final class FixedLedger: Ledger {
             logger.error("The ledger cannot be opened", metadata: ["error": "\(error)"])
             throw LedgerProblem(message: "Your ledger can't be opened right now. Please try again later.")
         }
+    }
+
+    /// ``openChecked(_:)``, once more when the store looks damaged: a read the device cut
+    /// short looks like damage once, and reads whole the next time (`chaos hunt`: two
+    /// short reads set aside a good ledger and its good copy, and started an empty one).
+    private static func openTwice(_ path: String) async throws -> SQLiteConnection {
+        do { return try await openChecked(path) } catch where isDamage(error) { return try await openChecked(path) }
     }
 
     /// Opens the store and checks it; a connection is closed on every failure.
@@ -68,7 +76,7 @@ public final class FixedLedger: Ledger {
     private static func restore(_ path: String, from copy: String) async throws(LedgerProblem) -> FixedLedger {
         let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
-        if (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil, let connection = try? await openChecked(path) {
+        if (try? FileManager.default.copyItem(atPath: copy, toPath: path)) != nil, let connection = try? await openTwice(path) {
             return FixedLedger(connection, path: path, notice: "Your ledger was damaged, so it was set aside and your entries were restored from the last good copy.")
         }
         // The copy will not open either: set aside too, and a new ledger started, told.

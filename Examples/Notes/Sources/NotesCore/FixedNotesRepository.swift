@@ -8,7 +8,8 @@ import GRDB
 ///   moved aside, never deleted, and the newest backup is put back with a notice;
 /// - a store that is missing or emptied while a backup holds notes is put back too;
 /// - a failure of the device (an I/O error, a full disk) is not damage: nothing is
-///   moved, the notebook is unavailable for now and says so, the next launch retries;
+///   moved, the notebook is unavailable for now and says so, the next launch retries; a
+///   store that looks damaged is opened a second time before it is called damaged;
 /// - a failed save is reported, never swallowed.
 ///
 /// The backup is taken with SQLite's online backup at every clean close, and after every
@@ -24,7 +25,7 @@ public final class FixedNotesRepository: NotesRepository {
         self.path = path
         let backup = path + ".backup"
         do {
-            let queue = try Self.open(path)
+            let queue = try Self.openTwice(path)
             // A backup that cannot be read is no proof the notebook was empty: an empty
             // store beside one is put back as one beside a backup with notes (`chaos hunt`
             // found the backup damaged, then the store emptied, and the notes gone unsaid).
@@ -47,12 +48,21 @@ public final class FixedNotesRepository: NotesRepository {
         let aside = path + ".damaged-\(UUID().uuidString.prefix(8))"
         for suffix in ["", "-wal", "-shm"] { try? FileManager.default.moveItem(atPath: path + suffix, toPath: aside + suffix) }
         if FileManager.default.fileExists(atPath: backup), (try? FileManager.default.copyItem(atPath: backup, toPath: path)) != nil,
-           let queue = try? open(path) {
+           let queue = try? openTwice(path) {
             return (queue, "Your notebook was damaged, so it was set aside and your notes were restored from the last backup.")
         }
         for file in [path, path + "-wal", path + "-shm"] { try? FileManager.default.removeItem(atPath: file) }
         try? FileManager.default.moveItem(atPath: backup, toPath: aside + ".backup")
         return (try open(path), "Your notes could not be opened, so they were set aside and a new notebook was started.")
+    }
+
+    /// ``open(_:)``, once more when the store looks damaged: a read the device cut short
+    /// looks like damage once, and reads whole the next time (`chaos hunt`: two short
+    /// reads set aside a good ledger and its good copy, and started an empty one).
+    private static func openTwice(_ path: String) throws -> DatabaseQueue {
+        do { return try open(path) } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
+            return try open(path)
+        }
     }
 
     /// Opens and checks the store; creates it on a first launch.

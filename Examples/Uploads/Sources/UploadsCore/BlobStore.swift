@@ -95,10 +95,23 @@ public struct UploadQueue: Sendable {
     /// The name and bytes of the next upload of `name` (nil: a new name), and whether it
     /// replaces an upload the server already has.
     public mutating func next(_ name: String?) -> (name: String, bytes: [UInt8], replaces: Bool) {
-        let name = name ?? "file-" + String(1000 + versions.count + 1).dropFirst() + ".bin"
+        // A new name is one no upload has had: the names taken are not all the queue's own
+        // (a refused name counts, the server's learnt at launch), so a count may collide.
+        let name = name ?? freshName()
         let replaces = versions[name] != nil
         versions[name, default: 0] += 1
         return (name, uploadBytes(Int(name.filter(\.isNumber)) ?? 0, version: versions[name] ?? 1), replaces)
+    }
+
+    /// `file-001.bin`, `file-002.bin`, …: the first no upload has had.
+    private func freshName() -> String {
+        var number = versions.count + 1
+        while versions[Self.name(number)] != nil { number += 1 }
+        return Self.name(number)
+    }
+
+    private static func name(_ number: Int) -> String {
+        "file-" + String(String(1000 + number).dropFirst()) + ".bin"
     }
 
     /// The uploads a server has at launch: names already taken.
