@@ -10,8 +10,9 @@ SWIFT        ?= swift
 APT_PACKAGES      := libsqlite3-dev libfaketime pkg-config util-linux gcc
 TEST_APT_PACKAGES := libxml2-utils chromium postgresql
 # make bench counts instructions with callgrind (valgrind) on a copy stripped by binutils,
-# and measures libfiu's fiu_fail beside our fault points, and sqlite3's .recover beside the salvage.
-BENCH_APT_PACKAGES := valgrind binutils libfiu0 sqlite3
+# and measures libfiu's fiu_fail beside our fault points, and sqlite3's .recover beside the salvage;
+# the planted defects of the sync example link FoundationNetworking statically, which needs libcurl's.
+BENCH_APT_PACKAGES := valgrind binutils libfiu0 sqlite3 libcurl4-openssl-dev
 CHAOS        := .build/debug/chaos
 
 .PHONY: demo test bench release build deps test-deps apt clean seeds

@@ -25,7 +25,11 @@ enum DefectsBenchmark {
         print("Planted defects (\(HuntBenchmark.buildKind) build, -j \(jobs), hunts of \(Int(budget.inSeconds)) s at seed 1, each to its first finding)")
         if !unbuilt.isEmpty { line("  not built (scripts/bench-defects.sh)", unbuilt.joined(separator: ", ")) }
         var rows: [Row] = []
+        // Ctrl-C or a kill ends the hunt under way as `chaos hunt` ends it (its workers
+        // stopped, their files and shared memory removed), and the bench with it.
+        RunInterruption.install()
         for defect in defects {
+            guard !RunInterruption.requested else { throw Interrupted() }
             let found = try check(defect, chaos: chaos)
             let random = try hunt(defect, chaos: chaos, strategy: .random)
             let guided = try hunt(defect, chaos: chaos, strategy: .guided)
@@ -36,6 +40,10 @@ enum DefectsBenchmark {
         }
         BenchFigures.defects = rows
         summarize(rows)
+    }
+
+    struct Interrupted: Error, CustomStringConvertible {
+        var description: String { "interrupted: the defects measured so far are not written" }
     }
 
     private static func words(_ ms: Int?) -> String {
