@@ -29,10 +29,11 @@ enum DefectsBenchmark {
         // stopped, their files and shared memory removed), and the bench with it.
         RunInterruption.install()
         for defect in defects {
-            guard !RunInterruption.requested else { throw Interrupted() }
             let found = try check(defect, chaos: chaos)
             let random = try hunt(defect, chaos: chaos, strategy: .random)
             let guided = try hunt(defect, chaos: chaos, strategy: .guided)
+            // A hunt cut short measured nothing: its row is not kept.
+            guard !RunInterruption.requested else { throw Interrupted() }
             let row = Row(defect: defect.name, target: defect.target, variant: defect.variant, family: defect.family,
                           check: found, randomMs: random, guidedMs: guided)
             rows.append(row)

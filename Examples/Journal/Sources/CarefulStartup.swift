@@ -68,7 +68,7 @@ enum CarefulStartup {
 
     /// ``openChecked(_:)``, once more when the store looks damaged: a read the device cut
     /// short looks like damage once, and reads whole the next time (`chaos hunt`: two
-    /// short reads set aside a good ledger and its good copy, and started an empty one).
+    /// short reads set aside the ledger example's good store and copy; this journal opened the same way).
     private static func openTwice(_ path: String) throws -> AppDatabase {
         do { return try openChecked(path) } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return try openChecked(path)

@@ -58,7 +58,7 @@ public final class FixedNotesRepository: NotesRepository {
 
     /// ``open(_:)``, once more when the store looks damaged: a read the device cut short
     /// looks like damage once, and reads whole the next time (`chaos hunt`: two short
-    /// reads set aside a good ledger and its good copy, and started an empty one).
+    /// reads set aside the ledger example's good store and copy; this notebook opened the same way).
     private static func openTwice(_ path: String) throws -> DatabaseQueue {
         do { return try open(path) } catch let error as DatabaseError where [.SQLITE_CORRUPT, .SQLITE_NOTADB].contains(error.resultCode) {
             return try open(path)
