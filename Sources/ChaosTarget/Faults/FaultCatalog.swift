@@ -22,6 +22,7 @@ package enum FaultCatalog {
         SlowIOFault.self,
         BusyFault.self,
         ShortReadFault.self,
+        DeviceLockedFault.self,
         // Network, carried out by the fault proxy (toxiproxy's vocabulary).
         NetworkDownFault.self,
         BlackholeFault.self,

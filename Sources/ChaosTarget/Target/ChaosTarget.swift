@@ -39,6 +39,10 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// database the storage catalog damages; its `-wal`, `-shm` and `-journal` are
     /// found beside it unless named here.
     static var files: [String: String] { get }
+    /// Logical names (keys of ``files``) of the files a locked device still serves: what an
+    /// iOS app creates with `FileProtectionType.none` (a widget's shared cache, a log).
+    /// `device-locked` spares them and fails every other file of the app. Default: none.
+    static var unprotectedFiles: [String] { get }
     /// The contract `chaos check` runs its storage catalog on: a write action that
     /// acknowledges record keys and a read action. Nil: the target has no catalog.
     static var workload: Workload? { get }
@@ -113,6 +117,7 @@ public protocol ChaosTarget: AnyObject, Sendable {
 
 extension ChaosTarget {
     public static var workload: Workload? { nil }
+    public static var unprotectedFiles: [String] { [] }
     public static var probes: [TargetProbe<Self>] { [] }
     public static var modes: [Health.Mode] { Health.Mode.standard }
     public static var variants: [String] { [] }

@@ -14,6 +14,8 @@ import Foundation
 package struct TargetDeclaration: Codable, Sendable, Equatable {
     /// Logical file names a scenario may aim at → paths relative to the data directory.
     package var files: [String: String]
+    /// Logical names of the files a locked device still serves (``ChaosTarget/unprotectedFiles``).
+    package var unprotectedFiles: [String]
     /// The actions and probes the target answers, sorted.
     package var actions: [String]
     package var probes: [String]
@@ -46,8 +48,10 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
     package init(files: [String: String], actions: [String], probes: [String], modes: [String] = Health.Mode.standard.map(\.rawValue),
                  workload: Workload? = nil, variants: [String] = [], parameters: [String: [ActionParameter]] = [:],
                  sqliteLibraries: Int = 1, options: [TargetOption] = [], remotes: [Remote] = [], systems: [String] = [],
-                 ownRecords: [String] = [], logging: TargetLogging = .own, scenarioFolder: String? = nil) {
+                 ownRecords: [String] = [], logging: TargetLogging = .own, scenarioFolder: String? = nil,
+                unprotectedFiles: [String] = []) {
         self.files = files
+        self.unprotectedFiles = unprotectedFiles
         self.actions = actions
         self.probes = probes
         self.modes = modes
@@ -70,11 +74,11 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
                   modes: Target.modes.map(\.rawValue), workload: Target.workload, variants: Target.variants,
                   parameters: Dictionary(declared) { first, _ in first }, sqliteLibraries: Target.sqlite.count,
                   options: Target.options, remotes: Target.remotes, systems: Target.systems, ownRecords: Target.ownRecords,
-                  logging: Target.logging, scenarioFolder: Target.scenarioFolder?.path)
+                  logging: Target.logging, scenarioFolder: Target.scenarioFolder?.path, unprotectedFiles: Target.unprotectedFiles)
     }
 
     enum CodingKeys: String, CodingKey {
-        case files, actions, probes, modes, workload, variants, parameters, sqliteLibraries, options, remotes, systems, ownRecords, logging,
+        case files, unprotectedFiles, actions, probes, modes, workload, variants, parameters, sqliteLibraries, options, remotes, systems, ownRecords, logging,
              scenarioFolder
     }
 
@@ -83,6 +87,7 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = TargetDeclaration(files: [:], actions: [], probes: [])
         files = try container.decode([String: String].self, forKey: .files)
+        unprotectedFiles = try container.decodeIfPresent([String].self, forKey: .unprotectedFiles) ?? defaults.unprotectedFiles
         actions = try container.decode([String].self, forKey: .actions)
         probes = try container.decode([String].self, forKey: .probes)
         modes = try container.decodeIfPresent([String].self, forKey: .modes) ?? defaults.modes

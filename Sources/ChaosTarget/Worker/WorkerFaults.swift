@@ -22,16 +22,19 @@ package final class WorkerFaults: Sendable {
     private let sqliteLibraries: Int
     /// The target's declared files, which a storage fault's `file:` names.
     private let files: [String: String]
+    /// The declared files a locked device still serves.
+    private let unprotected: [String]
     private let context: PointFaultContext
     private let emit: @Sendable (FaultFiring) -> Void
 
     /// `sqliteLibraries`: how many copies of SQLite the target declares; a storage fault
     /// whose step names no `seam:` goes through the VFS when there is one, libc otherwise.
-    package init(dataDirectory: URL, sqliteLibraries: Int = 1, files: [String: String] = [:], context: PointFaultContext,
-                 emit: @escaping @Sendable (FaultFiring) -> Void) {
+    package init(dataDirectory: URL, sqliteLibraries: Int = 1, files: [String: String] = [:], unprotected: [String] = [],
+                 context: PointFaultContext, emit: @escaping @Sendable (FaultFiring) -> Void) {
         self.dataDirectory = dataDirectory
         self.sqliteLibraries = sqliteLibraries
         self.files = files
+        self.unprotected = unprotected
         self.context = context
         self.emit = emit
         StorageHook.onFiring = { firing, fired in
@@ -49,7 +52,8 @@ package final class WorkerFaults: Sendable {
             arm(armed, fault)
         case is any StorageFault:
             try StorageHook.arm(armed, under: dataDirectory.path,
-                                  seam: StorageSeam.resolved(armed.trigger.seam, sqliteLibraries: sqliteLibraries), files: files)
+                                  seam: StorageSeam.resolved(armed.trigger.seam, sqliteLibraries: sqliteLibraries), files: files,
+                                  unprotected: unprotected)
         default:
             throw TargetError("'\(armed.fault.kind)' is not carried out in the app's process")
         }

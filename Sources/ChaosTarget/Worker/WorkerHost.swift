@@ -26,6 +26,7 @@ package enum WorkerHost {
         let target = Target(context: context)
         let faults = WorkerFaults(
             dataDirectory: context.dataDirectory, sqliteLibraries: Target.sqlite.count, files: Target.files,
+            unprotected: Target.unprotectedFiles,
             context: PointFaultContext { effect, point in target.applyEffect(effect, at: point) },
             emit: { WorkerOutput.write(WorkerEvent(fired: $0)) })
         WorkerOutput.write(WorkerReady(pid: getpid(), libcSeamMissing: LibcSeam.whyNotLoaded))

@@ -42,7 +42,7 @@ package struct IOErrorFault: StorageFault {
 
     package init(parameters: ScenarioParameters) throws(ScenarioError) {
         operation = try parameters.requiredOneOf("op", Self.operations)
-        errno = try StorageErrno.parse(parameters)
+        errno = try StorageErrno.parse(parameters, allowed: [.eio, .enospc, .erofs, .edquot])
     }
 
     package var label: String { "\(Self.kind) \(operation)" + (errno.map { " (\($0.rawValue))" } ?? "") }

@@ -1,7 +1,9 @@
 import Foundation
 
 /// The errnos a storage fault may make a libc call fail with (`errno:` in a scenario):
-/// what a real disk answers when it is full, over quota, read-only, or failing.
+/// what a real disk answers when it is full, over quota, read-only, or failing; and
+/// `EPERM`, what a locked device answers for a protected file (`device-locked`'s, not a
+/// value `errno:` takes).
 ///
 /// In the fault VFS, SQLite's own mapping applies: `ENOSPC` and `EDQUOT` on a write
 /// are `SQLITE_FULL`, anything else the operation's `SQLITE_IOERR_*`.
@@ -10,6 +12,7 @@ package enum StorageErrno: String, Sendable, Codable, CaseIterable {
     case enospc = "ENOSPC"
     case erofs = "EROFS"
     case edquot = "EDQUOT"
+    case eperm = "EPERM"
 
     package var value: Int32 {
         switch self {
@@ -17,6 +20,7 @@ package enum StorageErrno: String, Sendable, Codable, CaseIterable {
         case .enospc: ENOSPC
         case .erofs: EROFS
         case .edquot: EDQUOT
+        case .eperm: EPERM
         }
     }
 

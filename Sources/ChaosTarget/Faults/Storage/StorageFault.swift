@@ -18,6 +18,10 @@ package protocol StorageFault: InProcessFault {
     /// the VFS or the libc seam, per the step's `seam:` and the target), or a real device.
     var seam: StorageSeam { get }
 
+    /// It spares the files the target declares unprotected (``ChaosTarget/unprotectedFiles``):
+    /// a locked device's. Default: false.
+    static var honoursDataProtection: Bool { get }
+
     /// The operations it can hit: what a seam must carry for the fault to ever fire.
     var operations: Set<StorageCall.Operation> { get }
 
@@ -38,6 +42,7 @@ extension StorageFault {
     package static var acceptsTrigger: Bool { true }
     package static var acceptsStorageFile: Bool { true }
     package var seam: StorageSeam { .inProcess }
+    package static var honoursDataProtection: Bool { false }
     package func passed(_ call: StorageCall, memory: inout Memory) {}
 }
 

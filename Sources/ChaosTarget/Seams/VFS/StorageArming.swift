@@ -27,13 +27,19 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
     package let seam: StorageSeam
     /// The declared file the step's `file:` aims at; nil: any file.
     package let ownership: DeclaredFileOwnership?
+    /// The declared files the fault spares: those a locked device still serves, for a
+    /// fault that honours data protection (``StorageFault/honoursDataProtection``).
+    package let spared: [DeclaredFileOwnership]
     package var counter: TriggerCounter
     package var memory: F.Memory
 
     /// `files`: the target's declared files, which a `file:` names (an undeclared name
     /// was refused when the scenario was bound to the target; here it matches nothing).
-    package init(_ armed: ArmedFault, fault: F, directory: String, seam: StorageSeam = .vfs, files: [String: String] = [:]) throws {
+    /// `unprotected`: the logical names of those a locked device still serves.
+    package init(_ armed: ArmedFault, fault: F, directory: String, seam: StorageSeam = .vfs, files: [String: String] = [:],
+                 unprotected: [String] = []) throws {
         id = armed.id
+        spared = F.honoursDataProtection ? unprotected.compactMap { DeclaredFileOwnership(file: $0, among: files) } : []
         self.seam = seam
         ownership = armed.trigger.file.map { DeclaredFileOwnership(file: $0, among: files) ?? DeclaredFileOwnership.nothing }
         self.fault = fault
@@ -53,6 +59,7 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
     package mutating func decide(_ call: StorageCall) -> (effect: StorageEffect?, hit: Int, fired: Int)? {
         if let pattern = trigger.path, !Self.matches(pattern, call.path, under: directory) { return nil }
         if let ownership, Self.relative(call.path, under: directory).map(ownership.owns) != true { return nil }
+        if !spared.isEmpty, let relative = Self.relative(call.path, under: directory), spared.contains(where: { $0.owns(relative) }) { return nil }
         guard fault.isHit(call, on: trigger.on ?? .any, memory: &memory) else { return nil }
         guard counter.hit(trigger, seed: seed) else {
             fault.passed(call, memory: &memory)

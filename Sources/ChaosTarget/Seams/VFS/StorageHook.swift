@@ -49,11 +49,14 @@ package enum StorageHook {
     /// those already armed; arming an id again replaces it. Registers the VFS as the
     /// default first, if needed. A libc fault in a process without the libc seam is
     /// armed all the same: it never fires, and the worker's ready line says why.
-    package static func arm(_ armed: ArmedFault, under directory: String, seam: StorageSeam = .vfs, files: [String: String] = [:]) throws {
+    /// `unprotected`: the declared files a locked device still serves.
+    package static func arm(_ armed: ArmedFault, under directory: String, seam: StorageSeam = .vfs, files: [String: String] = [:],
+                            unprotected: [String] = []) throws {
         guard let fault = armed.fault.base as? any StorageFault else {
             throw ArmError(message: "'\(armed.fault.kind)' is not a storage fault")
         }
-        let seamed = try make(armed, fault, directory: StoragePathPrefix.of(directory: directory), seam: seam, files: files)
+        let seamed = try make(armed, fault, directory: StoragePathPrefix.of(directory: directory), seam: seam, files: files,
+                              unprotected: unprotected)
         if seam == .vfs { try SQLiteFaultVFS.register() }
         LibcSeam.watch(directory)
         policy.withLock { policy in
@@ -63,9 +66,9 @@ package enum StorageHook {
     }
 
     private static func make<F: StorageFault>(_ armed: ArmedFault, _ fault: F, directory: String, seam: StorageSeam,
-                                              files: [String: String]) throws -> any StorageArming {
+                                              files: [String: String], unprotected: [String]) throws -> any StorageArming {
         do {
-            return try StorageArmingOf(armed, fault: fault, directory: directory, seam: seam, files: files)
+            return try StorageArmingOf(armed, fault: fault, directory: directory, seam: seam, files: files, unprotected: unprotected)
         } catch {
             throw ArmError(message: "the saved state of '\(armed.id)' does not decode: \(error)")
         }
