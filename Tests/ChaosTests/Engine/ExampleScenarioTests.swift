@@ -23,6 +23,7 @@ import Testing
         Case(example: "ledger", scenario: "ledger-copy-fails-then-store-deleted", deviates: "fragile", passes: "fixed"),
         Case(example: "todos", scenario: "todos-backup-unreadable-then-list-deleted", deviates: "fragile", passes: "fixed"),
         Case(example: "todos", scenario: "todos-backup-fails-then-list-deleted", deviates: "fragile", passes: "fixed"),
+        Case(example: "todos", scenario: "todos-prewarm-launch", deviates: "fragile", passes: "fixed"),
         Case(example: "sync", scenario: "sync-server-swallows-every-request", deviates: "fragile", passes: "fixed"),
         Case(example: "ledger", scenario: "ledger-short-reads-at-launch", deviates: "fragile", passes: "fixed"),
         Case(example: "uploads", scenario: "uploads-manifest-read-fails", deviates: nil, passes: "fixed"),

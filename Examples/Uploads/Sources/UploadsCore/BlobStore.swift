@@ -47,6 +47,12 @@ public protocol BlobStore: Sendable {
     func all() async throws -> [Blob]
 }
 
+/// The store a build of the server keeps its uploads with: `fragile`, or (any other
+/// name) the fixed one, its manifest at `manifest`.
+public func openBlobStore(variant: String, folder: String, manifest: String) async throws -> any BlobStore {
+    variant == "fragile" ? try await FragileBlobStore(folder: folder) : try await FixedBlobStore(folder: folder, manifest: manifest)
+}
+
 /// The content of the `index`th upload: seeded by its number, so a re-upload of a name
 /// brings other bytes.
 public func uploadBytes(_ index: Int, version: Int = 1, size: Int = 2048) -> [UInt8] {

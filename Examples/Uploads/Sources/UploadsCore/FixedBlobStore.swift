@@ -15,13 +15,15 @@ import _NIOFileSystem
 ///   served, and the user told to try again (`chaos hunt` found one short read setting a
 ///   good upload aside for good);
 /// - a manifest that cannot be read right now is no empty manifest: the server says it
-///   is unavailable, and sets nothing aside;
+///   is unavailable, sets nothing aside, and reads it again at the next request (a
+///   device locked at start, since unlocked: `chaos check`'s prewarm launch);
 /// - a failure to store is reported, never swallowed.
 public actor FixedBlobStore: BlobStore {
     let folder: FilePath
     let manifestPath: FilePath
-    /// Each upload's digests: one, or two while a re-upload is under way.
-    private var manifest: [String: [String]] = [:]
+    /// Each upload's digests: one, or two while a re-upload is under way; nil until it
+    /// could be read.
+    private var digests: [String: [String]]?
     private var setAside: [String] = []
     private var unreadable: [String] = []
 
@@ -29,7 +31,15 @@ public actor FixedBlobStore: BlobStore {
         self.folder = FilePath(folder)
         manifestPath = FilePath(manifest)
         try await FileSystem.shared.createDirectory(at: self.folder, withIntermediateDirectories: true)
-        self.manifest = try await Self.readManifest(manifestPath)
+        digests = try? await Self.readManifest(manifestPath)
+    }
+
+    /// The manifest, read now if it could not be before.
+    private func manifest() async throws -> [String: [String]] {
+        if let digests { return digests }
+        let read = try await Self.readManifest(manifestPath)
+        digests = read
+        return read
     }
 
     /// The digests of the uploads: none when there is no manifest yet (a new server), or
@@ -61,6 +71,8 @@ public actor FixedBlobStore: BlobStore {
     public func put(_ name: String, bytes: [UInt8]) async throws -> Blob {
         let path = try uploadPath(name, in: folder)
         let digest = Blob.digest(of: bytes)
+        var manifest = try await manifest()
+        defer { digests = manifest }
         do {
             // A re-upload's digest is recorded beside the one it replaces before the file
             // is: cut short (a sync that fails, a crash), either version stands and is
@@ -79,6 +91,7 @@ public actor FixedBlobStore: BlobStore {
     }
 
     public func all() async throws -> [Blob] {
+        let manifest = try await manifest()
         var blobs: [Blob] = []
         unreadable = []
         for name in try await uploadNames(in: folder) {
@@ -102,7 +115,7 @@ public actor FixedBlobStore: BlobStore {
     /// The file's bytes when they match its digest, read twice before it is called
     /// damaged: a read that failed, or came back short, once is the device's doing.
     private func checkedRead(_ name: String) async -> Read {
-        guard let digests = manifest[name] else { return .damaged }
+        guard let digests = digests?[name] else { return .damaged }
         var failed = false
         for _ in 0..<2 {
             guard let bytes = try? await readWhole(folder.appending(name)) else {

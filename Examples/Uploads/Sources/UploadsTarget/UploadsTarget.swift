@@ -26,7 +26,12 @@ final class UploadsTarget: ChaosTarget {
             }
             return .done()
         },
-        TargetAction("uploads.list", parameters: []) { target, _ in .read(.int(try await target.launched(target.store).all().count)) },
+        // A listing is what the server learns the names it has from, at start or later.
+        TargetAction("uploads.list", parameters: []) { target, _ in
+            let blobs = try await target.launched(target.store).all()
+            target.queue.learn(blobs)
+            return .read(.int(blobs.count))
+        },
     ]
 
     private let context: TargetContext
@@ -37,13 +42,10 @@ final class UploadsTarget: ChaosTarget {
 
     func launch() async -> Health {
         do {
-            let folder = context.options["blobs-folder"] ?? context.path("blobs")
-            store = context.variant == "fragile" ? try await FragileBlobStore(folder: folder)
-                : try await FixedBlobStore(folder: folder, manifest: context.path("manifest.json"))
+            store = try await openBlobStore(variant: context.variant, folder: context.options["blobs-folder"] ?? context.path("blobs"),
+                                            manifest: context.path("manifest.json"))
             queue.learn(try await store?.all() ?? [])  // what the server checks at start
-        } catch {
-            return .unavailable("Your uploads are not available right now.")
-        }
+        } catch { return .unavailable("Your uploads are not available right now.") }
         return .warning(await store?.notice, mode: "set-aside")
     }
 
