@@ -23,6 +23,7 @@ package enum FaultCatalog {
         BusyFault.self,
         ShortReadFault.self,
         DeviceLockedFault.self,
+        MemoryPressureFault.self,
         // Network, carried out by the fault proxy (toxiproxy's vocabulary).
         NetworkDownFault.self,
         BlackholeFault.self,

@@ -56,7 +56,8 @@ package enum SeedsDocument {
             text += "`../shared/seeds/\(seed.file)` · system `\(seed.system)`\n\n"
             text += "| # | What the seed asks | Where | Shown by: hardened · legacy |\n|---|---|---|---|\n"
             for requirement in seed.requirements {
-                let shown = requirement.scenarios.map { name in
+                // `-> String`: GRDB's `SQL` is a string literal too, and `[SQL]` joins as well.
+                let shown = requirement.scenarios.map { name -> String in
                     let verdict = verdicts[name]
                     return "`\(name)`: \(verdict?.hardened?.text ?? "not run") · \(verdict?.legacy?.text ?? "not run")"
                 }.joined(separator: "<br>")

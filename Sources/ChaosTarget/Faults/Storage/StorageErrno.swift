@@ -2,8 +2,8 @@ import Foundation
 
 /// The errnos a storage fault may make a libc call fail with (`errno:` in a scenario):
 /// what a real disk answers when it is full, over quota, read-only, or failing; and
-/// `EPERM`, what a locked device answers for a protected file (`device-locked`'s, not a
-/// value `errno:` takes).
+/// `EPERM`, what a locked device answers for a protected file, and `ENOMEM`, memory run
+/// short (`device-locked`'s and `memory-pressure`'s, not values `errno:` takes).
 ///
 /// In the fault VFS, SQLite's own mapping applies: `ENOSPC` and `EDQUOT` on a write
 /// are `SQLITE_FULL`, anything else the operation's `SQLITE_IOERR_*`.
@@ -13,6 +13,7 @@ package enum StorageErrno: String, Sendable, Codable, CaseIterable {
     case erofs = "EROFS"
     case edquot = "EDQUOT"
     case eperm = "EPERM"
+    case enomem = "ENOMEM"
 
     package var value: Int32 {
         switch self {
@@ -21,6 +22,7 @@ package enum StorageErrno: String, Sendable, Codable, CaseIterable {
         case .erofs: EROFS
         case .edquot: EDQUOT
         case .eperm: EPERM
+        case .enomem: ENOMEM
         }
     }
 
