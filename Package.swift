@@ -201,6 +201,9 @@ let package = Package(
         // A test app with a crash no catalog case reaches (a tag renamed to nothing): what
         // `chaos reproduce --from-crash` finds by a hunt aimed at the crash.
         .executableTarget(name: "chaos-test-tags", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/Tags"),
+        // A test app that tells a full disk from damage by the free space statvfs shows:
+        // what `disk-full`'s `reported-free` is tested on (`--variant wipes` starts over).
+        .executableTarget(name: "chaos-test-space-check", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/SpaceCheck"),
         // `make bench`: figures, not tests (release build).
         .executableTarget(
             name: "chaos-bench",

@@ -92,6 +92,7 @@ static pthread_mutex_t g_lock = PTHREAD_MUTEX_INITIALIZER; /* slot paths, scope 
 static _Atomic(const char *) g_scope;
 static _Atomic(chaos_libc_hook) g_hook;
 static atomic_int g_disk_full;              /* the hook's last answer to a write or growth was ENOSPC */
+static _Atomic long long g_reported_free = -1; /* bytes statfs reports free under the scope; -1: the real figures */
 static atomic_llong g_counts[CHAOS_LIBC_OP_COUNT];
 static _Atomic uint32_t g_slot[FD_SLOTS];   /* (generation << 2) | SLOT_* */
 static char *g_slot_path[FD_SLOTS];         /* for SLOT_IN; guarded by g_lock */
@@ -300,6 +301,7 @@ int chaos_libc_resolve_at(int dirfd, const char *path, char out[PATH_MAX]) { ret
 int chaos_libc_scope_holds(const char *canon) { return scope_holds(canon); }
 int chaos_libc_ask(int op, const char *path, long long offset, long long amount) { return ask(op, path, offset, amount); }
 int chaos_libc_disk_full(void) { return atomic_load_explicit(&g_disk_full, memory_order_relaxed); }
+long long chaos_libc_reported_free(void) { return atomic_load_explicit(&g_reported_free, memory_order_relaxed); }
 
 static inline int tracking(void) { return atomic_load_explicit(&chaos_lpl_active, memory_order_relaxed); }
 
@@ -784,11 +786,14 @@ static void api_set_scope(const char *directory) {
     for (int op = 0; op < CHAOS_LIBC_OP_COUNT; op++) atomic_store(&g_counts[op], 0);
     chaos_libc_watch_reset();
     atomic_store(&g_disk_full, 0);
+    atomic_store(&g_reported_free, -1);
     atomic_store(&chaos_libc_active, copy != NULL);
     pthread_mutex_unlock(&g_lock);
 }
 
 static void api_set_hook(chaos_libc_hook hook) { atomic_store(&g_hook, hook); }
+
+static void api_set_reported_free(long long bytes) { atomic_store(&g_reported_free, bytes < 0 ? -1 : bytes); }
 
 static void api_counters(long long out[CHAOS_LIBC_OP_COUNT]) {
     for (int op = 0; op < CHAOS_LIBC_OP_COUNT; op++) out[op] = atomic_load(&g_counts[op]);
@@ -811,6 +816,7 @@ static const chaos_libc_seam g_table = {
     .refused = chaos_libc_refused,
     .outside = chaos_libc_outside,
     .calls = chaos_libc_calls,
+    .set_reported_free = api_set_reported_free,
 };
 
 __attribute__((visibility("default"))) const chaos_libc_seam *chaos_libc_seam_get(void) { return &g_table; }

@@ -42,7 +42,9 @@
 **     or a growth under the scope was ENOSPC, they report no free blocks
 **     (f_bfree = f_bavail = 0) for a file under the scope; once a write passes
 **     again, the real figures. An app that checks for space before it writes sees
-**     the disk full only once it has filled, as on a real disk.
+**     the disk full only once it has filled, as on a real disk. A figure set with
+**     set_reported_free wins over both: the disk says it has that much room while
+**     writes fail (iOS keeps a reserve the app cannot write into).
 **
 **   The 64-bit names are the same functions on a 64-bit system (off_t is 64 bits),
 **   as in chaos_libc.c.
@@ -360,39 +362,54 @@ int msync(void *addr, size_t len, int flags) {
 
 /* ---- statfs, statvfs ---------------------------------------------------- */
 
-/* Whether the disk should read as full for this path (or, path NULL, this fd). */
-static int reads_full(const char *path, int fd) {
-    if (!CHAOS_LOOKING() || !chaos_libc_disk_full()) return 0;
+/* The bytes a query about this path (or, path NULL, this fd) reports free: -1 the
+ * real figures; the reported figure when one is set; else 0 while the disk reads full. */
+static long long reported_free(const char *path, int fd) {
+    if (!CHAOS_LOOKING()) return -1;
+    long long reported = chaos_libc_reported_free();
+    if (reported < 0 && !chaos_libc_disk_full()) return -1;
     char canon[PATH_MAX];
     int in;
     chaos_libc_depth++;
     if (path) in = chaos_libc_resolve_at(AT_FDCWD, path, canon) == 0 && chaos_libc_scope_holds(canon);
     else in = chaos_libc_fd_in_scope(fd, canon);
     chaos_libc_depth--;
-    return in;
+    if (!in) return -1;
+    return reported >= 0 ? reported : 0;
 }
+
+/* Sets the free blocks of `buf` (a struct statfs or statvfs) to what `path`/`fd` reports. */
+#define REPORT_FREE(buf, path, fd) do {                                              \
+        long long free_bytes = reported_free((path), (fd));                          \
+        if (free_bytes >= 0) {                                                       \
+            unsigned long long unit = (buf)->f_frsize ? (unsigned long long)(buf)->f_frsize \
+                                                      : (unsigned long long)(buf)->f_bsize;  \
+            if (unit == 0) unit = 4096;                                              \
+            (buf)->f_bfree = (buf)->f_bavail = (unsigned long long)free_bytes / unit; \
+        }                                                                            \
+    } while (0)
 
 int statfs(const char *path, struct statfs *buf) {
     int r = REAL(statfs)(path, buf);
-    if (r == 0 && reads_full(path, -1)) buf->f_bfree = buf->f_bavail = 0;
+    if (r == 0) REPORT_FREE(buf, path, -1);
     return r;
 }
 
 int fstatfs(int fd, struct statfs *buf) {
     int r = REAL(fstatfs)(fd, buf);
-    if (r == 0 && reads_full(NULL, fd)) buf->f_bfree = buf->f_bavail = 0;
+    if (r == 0) REPORT_FREE(buf, NULL, fd);
     return r;
 }
 
 int statvfs(const char *path, struct statvfs *buf) {
     int r = REAL(statvfs)(path, buf);
-    if (r == 0 && reads_full(path, -1)) buf->f_bfree = buf->f_bavail = 0;
+    if (r == 0) REPORT_FREE(buf, path, -1);
     return r;
 }
 
 int fstatvfs(int fd, struct statvfs *buf) {
     int r = REAL(fstatvfs)(fd, buf);
-    if (r == 0 && reads_full(NULL, fd)) buf->f_bfree = buf->f_bavail = 0;
+    if (r == 0) REPORT_FREE(buf, NULL, fd);
     return r;
 }
 

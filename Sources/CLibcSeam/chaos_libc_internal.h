@@ -98,6 +98,7 @@ int chaos_libc_ask(int op, const char *path, long long offset, long long amount)
 int chaos_libc_openat(int dirfd, const char *path, int flags, mode_t mode) CHAOS_HIDDEN;
 /* Whether the hook's last answer to a write or a growth under the scope was ENOSPC. */
 int chaos_libc_disk_full(void) CHAOS_HIDDEN;
+long long chaos_libc_reported_free(void) CHAOS_HIDDEN;
 /* What the app did that no fault asked about (chaos_libc_watch.c): a call under the
 ** scope the kernel refused (EACCES, EPERM, EROFS), not one the hook failed; a file
 ** made or opened for writing outside it. */

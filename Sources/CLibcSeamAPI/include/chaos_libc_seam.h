@@ -16,7 +16,7 @@ extern "C" {
 #endif
 
 /* The version of the table below; a worker refuses a seam of another version. */
-#define CHAOS_LIBC_SEAM_VERSION 3
+#define CHAOS_LIBC_SEAM_VERSION 4
 
 /* `enum : int` (C23, clang) makes Swift import the constants as Int32; gcc before
 ** 13 lacks it, and builds the preloads (PreloadLibrary.swift) with a plain enum. */
@@ -88,6 +88,11 @@ typedef struct chaos_libc_seam {
     ** result (0 or the errno the app got) and file: lines "OP ERRNO COUNT PATH", then
     ** "dropped N" for calls not kept; forgets them. Returns the number of lines. */
     int (*calls)(char *buffer, int capacity);
+    /* While `bytes` >= 0, statfs and statvfs (and their fd forms) of a file under the
+    ** scope report that many bytes free (f_bfree, f_bavail), whatever the disk holds
+    ** and whatever the hook answers: a disk that says it has room. -1: the real
+    ** figures (none free while the hook's last answer to a write was ENOSPC). */
+    void (*set_reported_free)(long long bytes);
 } chaos_libc_seam;
 
 /* How many folders outside the scope the seam remembers. */

@@ -90,4 +90,19 @@ struct DiskFullFaultTests: StorageKindChecks {
         ScenarioFixtures.expectRefused("- fault: disk-full\n  mechanism: tmpfs\n  seam: libc", at: .value("seam"),
                                        saying: "'seam' is for an injected full disk")
     }
+
+    /// `reported-free`: the disk says it has that much room while writes fail.
+    @Test func readsTheFreeSpaceItReports() throws {
+        let step = try ScenarioFixtures.faultStep("- fault: disk-full\n  reported-free: 200MB")
+        #expect(step.fault == AnyFault(DiskFullFault(reportedFree: 200_000_000)))
+        #expect(step.label == "fault disk-full, 200MB reported free")
+        #expect(try ScenarioFixtures.faultStep("- fault: disk-full\n  reported-free: 1 GB").fault == AnyFault(DiskFullFault(reportedFree: 1_000_000_000)))
+        #expect(DiskFullFault.format(1_500_000) == "1500KB" && DiskFullFault.format(7) == "7B")
+        ScenarioFixtures.expectRefused("- fault: disk-full\n  reported-free: lots", at: .value("reported-free"),
+                                       saying: "'reported-free' is a size like 200MB")
+        ScenarioFixtures.expectRefused("- fault: disk-full\n  reported-free: -5MB", at: .value("reported-free"),
+                                       saying: "'reported-free' is a size like 200MB")
+        ScenarioFixtures.expectRefused("- fault: disk-full\n  mechanism: tmpfs\n  reported-free: 1GB", at: .value("reported-free"),
+                                       saying: "'reported-free' is for an injected full disk")
+    }
 }

@@ -266,6 +266,21 @@ struct LibcSeamTests {
         #expect(outcome.lines.filter { $0.hasPrefix("STATFS") } == ["STATFS a room", "STATFS a full", "STATFS ../outside room", "STATFS a room"])
     }
 
+    /// A disk that says it has room: the figure set wins over the real one and over a
+    /// full disk, under the scope only, to the block; -1 gives the real figures back.
+    @Test func aReportedFreeFigureIsWhatStatfsSaysUnderTheScope() throws {
+        let outcome = try run(["scope", "write:a:x", "write:../outside:x", "free:200000000", "free-bytes:a", "fail:write:ENOSPC:1",
+                               "write:a:y", "free-bytes:a", "statfs:a", "free-bytes:../outside", "free:-1", "statfs:a"])
+        let free = outcome.lines.filter { $0.hasPrefix("FREE a ") }
+        #expect(free.count == 2 && free.allSatisfy { line in
+            line.split(separator: " ").dropFirst(2).allSatisfy { (Int($0) ?? 0) > 199_990_000 && (Int($0) ?? 0) <= 200_000_000 }
+        }, "\(outcome.lines)")
+        #expect(outcome.lines.filter { $0.hasPrefix("STATFS") } == ["STATFS a room", "STATFS a full"],
+                "room while the figure stands, though a write was refused; full once it is gone")
+        let outside = outcome.lines.first { $0.hasPrefix("FREE ../outside ") }?.split(separator: " ").last.flatMap { Int($0) } ?? 0
+        #expect(outside != 200_000_000 / 4096 * 4096, "outside the scope: the real figure")
+    }
+
     @Test func aLinkIsAskedAsARenameToItsNewName() throws {
         let outcome = try run(["scope", "write:a:x", "fail:rename:EROFS:1", "link:a:b", "link:a:c", "stats"])
         #expect(outcome.lines.contains("ERR link:a:b \(EROFS)") && outcome.lines.contains("STATS calls=1,0,1,0,0,2,0 writes=0 syncs=0 pending=0"))

@@ -36,6 +36,8 @@ import Synchronization
 // sync-range:N           sync_file_range(fd, 0, 0, WAIT_BEFORE|WRITE|WAIT_AFTER)
 // msync:N                mmap N shared, msync(MS_SYNC), munmap
 // statfs:N               statvfs(DIR/N): prints "STATFS N full" (no blocks free) or "room"
+// free:BYTES             the seam reports BYTES free under the scope (-1: the real figures)
+// free-bytes:N           prints "FREE N P F": the bytes statvfs and fstatvfs say are free
 // fail:OP:ERRNO[:COUNT]  the hook fails the next COUNT (default all) calls of OP
 //                        (open read write sync truncate rename delete) with ERRNO
 // short-reads            the hook shortens every read
@@ -261,6 +263,16 @@ for step in arguments.dropFirst() {
             errno = saved
             return Int(synced)
         })
+    case "free":
+        seam.pointee.set_reported_free(Int64(parts[1]) ?? -1)
+        report(step, 0)
+    case "free-bytes":
+        var byPath = statvfs(), byFD = statvfs()
+        let fd = open(path(parts[1]), O_RDONLY)
+        if statvfs(path(parts[1]), &byPath) == 0, fd >= 0, fstatvfs(fd, &byFD) == 0 {
+            print("FREE \(parts[1]) \(UInt64(byPath.f_bavail) * UInt64(byPath.f_frsize)) \(UInt64(byFD.f_bavail) * UInt64(byFD.f_frsize))")
+        }
+        if fd >= 0 { close(fd) }
     case "statfs":
         var info = statvfs()
         if statvfs(path(parts[1]), &info) == 0 {

@@ -75,6 +75,12 @@ package enum LibcSeam {
         table?.pointee.set_hook(hook)
     }
 
+    /// Sets the bytes statfs and statvfs report free for the files under the scope, a
+    /// disk that says it has room (nil: the real figures).
+    package static func setReportedFree(_ bytes: Int64?) {
+        table?.pointee.set_reported_free(bytes ?? -1)
+    }
+
     /// Calls on files under the scope so far, by operation.
     package static func calls() -> [StorageCall.Operation: Int] {
         byOperation { table, out in table.pointee.counters(out) }

@@ -36,6 +36,8 @@ package enum StorageHook {
     }
 
     private static let policy = Mutex(StorageFaultPolicy())
+    /// The free space each armed `disk-full` with `reported-free` says the disk has, by id.
+    private static let reportedFree = Mutex<[String: Int64]>([:])
     private static let observer = Mutex<(@Sendable (StorageFiring, Int) -> Void)?>(nil)
 
     /// Hears every firing as it happens, with its fault's count of firings so far,
@@ -62,6 +64,26 @@ package enum StorageHook {
         policy.withLock { policy in
             policy.arm(seamed)
             installHooks(policy)
+        }
+        report(free: (fault as? DiskFullFault)?.reportedFree, for: armed.id)
+    }
+
+    /// A full disk the VFS played: statfs reports no room from now on, as the libc seam's
+    /// own does once it refused a write (unless the fault says what it reports).
+    private static func readsFull(_ id: String) {
+        reportedFree.withLock { figures in
+            guard figures[id] == nil else { return }
+            figures[id] = 0
+            LibcSeam.setReportedFree(figures.values.min())
+        }
+    }
+
+    /// What statfs reports free while `id` stands (nil: it says nothing); the least of
+    /// what the armed faults say is what the seam reports.
+    private static func report(free bytes: Int64?, for id: String?) {
+        reportedFree.withLock { figures in
+            if let id { figures[id] = bytes } else { figures.removeAll() }
+            LibcSeam.setReportedFree(figures.values.min())
         }
     }
 
@@ -93,6 +115,7 @@ package enum StorageHook {
             policy.disarm(id: id)
             installHooks(policy)
         }
+        report(free: nil, for: id)
     }
 
     /// Disarms every fault.
@@ -101,6 +124,7 @@ package enum StorageHook {
             policy.disarmAll()
             installHooks(policy)
         }
+        report(free: nil, for: nil)
     }
 
     /// The ids armed now, in the order armed.
@@ -125,6 +149,9 @@ package enum StorageHook {
     /// The hooks' body: decide under the lock, sleep outside it.
     fileprivate static func decide(_ call: StorageFaultPolicy.Call) -> StorageEffect {
         let outcome = policy.withLock { $0.decide(call) }
+        for (firing, _) in outcome.firings where firing.kind == DiskFullFault.kind && firing.seam != .libc {
+            readsFull(firing.id)
+        }
         if !outcome.firings.isEmpty, let observer = onFiring {
             for (firing, fired) in outcome.firings { observer(firing, fired) }
         }
