@@ -50,7 +50,7 @@ enum ScenarioValidation {
                 }
                 launchedAt = nil
                 endedAt = step.location
-            case let .fault(fault) where fault.fault.base is any FileFault:
+            case let .fault(fault) where (type(of: fault.fault.base) as? any FileFault.Type).map { !$0.actsWhileRunning } == true:
                 // Files are damaged while the app is closed, as a user's files are between
                 // two launches (the runner refuses it otherwise, after the run started).
                 if let launchedAt, !pendingPowerLoss {

@@ -86,4 +86,22 @@ import Testing
         #expect(result.exitCode == 64)
         #expect(result.stderr.contains("order.yaml:6:") && result.stderr.contains("add '- stop' or '- kill' before it"), "\(result.stderr)")
     }
+
+    /// A file deleted or replaced under the running app is what a cleaner, a restore or
+    /// another process does: those two kinds are taken while it runs.
+    @Test func aFileDeletedOrReplacedUnderTheRunningAppIsTaken() throws {
+        let work = try TemporaryFolder()
+        let scenario = try work.write("gone.yaml", """
+            name: gone
+            summary: deletes the store under a running app
+            system: favorites
+            steps:
+              - launch
+              - fault: delete-file
+                file: store
+              - do: favorites.list
+            """)
+        let result = try Self.run(["validate", scenario.path])
+        #expect(result.exitCode == 0, "\(result.stdout)\n\(result.stderr)")
+    }
 }

@@ -45,7 +45,7 @@ final class FileSeam: FaultSeam {
     func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
         guard let fault = step.fault.base as? any FileFault else { throw .harness("'\(step.fault.kind)' is not a file fault") }
         let name = id.replacingOccurrences(of: "-", with: " ")
-        guard !context.app.isRunning else {
+        guard !context.app.isRunning || type(of: fault).actsWhileRunning else {
             throw .harness("\(name) '\(fault.label)' damages files while the app is running: add a stop or kill step before it")
         }
         let url = try context.files.logicalFile(fault.file, asTheAppSeesIt: false)

@@ -1,6 +1,7 @@
 import Foundation
 
-/// A fault the controller applies to one of the app's files while the app is down.
+/// A fault the controller applies to one of the app's files while the app is down (or,
+/// for a file deleted or replaced, while it runs: ``actsWhileRunning``).
 /// It acts once, when its step runs, so it takes no trigger.
 ///
 /// It decides (``plan(fileSize:rng:)``, pure and seeded); ``FileDamage`` carries the
@@ -30,6 +31,11 @@ package protocol FileFault: Fault {
     /// seam then runs the app's workers without root's override of them.
     static var needsPermissionBits: Bool { get }
 
+    /// Whether it may act while the app runs, its files open: a file deleted or replaced
+    /// under it (a cleaner, a restore, another process). Damage to bytes waits for the
+    /// app to be down, as a user's files are damaged between two launches. Default: false.
+    static var actsWhileRunning: Bool { get }
+
     /// Whether what the file held is gone after it (damaged, deleted, replaced), rather
     /// than only out of reach: a journal it acts on takes its commits with it, for any app.
     static var losesWhatTheFileHeld: Bool { get }
@@ -54,6 +60,7 @@ extension FileFault {
     package static var needsTheFile: Bool { true }
     package static var needsPermissionBits: Bool { false }
     package static var losesWhatTheFileHeld: Bool { true }
+    package static var actsWhileRunning: Bool { false }
 }
 
 /// What the file seam does before a file fault makes its plan.

@@ -24,6 +24,9 @@ package struct ReplaceFileFault: FileFault {
           with: fixtures/damaged.db
         """
     package static let parameterKeys = ["file", "with"]
+    /// Also while the app runs: the file goes (or another takes its name) under the
+    /// handles the app holds open, as a cleaner, a restore or another process does it.
+    package static let actsWhileRunning = true
     /// A replacement goes in place whether or not the app left a file there.
     package static let needsTheFile = false
 
