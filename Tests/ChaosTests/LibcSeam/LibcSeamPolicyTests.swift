@@ -31,6 +31,28 @@ import Testing
         #expect(policy.firings.last?.outcome == "EDQUOT")
     }
 
+    /// A locked device shuts every file of the app: armed in the VFS (a SQLite app), it
+    /// sees libc's calls too on the files the target declares — a JSON file beside the
+    /// store — and not on a file it does not (a test harness's counter). A WAL index
+    /// (-shm) is no file the libc seam fails: SQLite maps it.
+    @Test func aLockedDeviceArmedInTheVFSShutsLibcFilesToo() throws {
+        var policy = StorageFaultPolicy()
+        let fault = DeviceLockedFault()
+        let locked = ArmedFault(id: "locked", fault: fault, trigger: Trigger(), seed: 1)
+        policy.arm(try StorageArmingOf(locked, fault: fault, directory: "/data/", seam: .vfs,
+                                       files: ["store": "app.sqlite", "settings": "settings.json"]))
+        var answers: [Int32] = []
+        call(.open, "/data/settings.json") { answers.append(policy.decide($0).effect.libcAnswer) }
+        call(.open, "/data/app.sqlite-shm") { answers.append(policy.decide($0).effect.libcAnswer) }
+        call(.open, "/data/chaos-next-id") { answers.append(policy.decide($0).effect.libcAnswer) }
+        #expect(answers == [EPERM, 0, 0])
+        #expect(policy.firings.last?.seam == .libc && policy.firings.last?.errno == "EPERM")
+        var other = StorageFaultPolicy()
+        other.arm(try armed(MemoryPressureFault(), seam: .vfs))
+        call(.open, "/data/settings.json") { answers.append(other.decide($0).effect.libcAnswer) }
+        #expect(answers.last == 0, "memory pressure is SQLite's, in the VFS alone")
+    }
+
     @Test func eachKindAnswersWithItsErrno() {
         let write = StorageCall(operation: .write, file: .store, path: "/d/x", amount: 1)
         let sync = StorageCall(operation: .sync, file: .store, path: "/d/x")

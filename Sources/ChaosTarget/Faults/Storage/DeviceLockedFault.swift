@@ -13,8 +13,9 @@
 /// - clear: device-locked   # the user unlocks
 /// ```
 ///
-/// Its files are all the app's files under its data folder, but those its target
-/// declares unprotected (``ChaosTarget/unprotectedFiles``: a file an iOS app creates
+/// Its files are all the app's files under its data folder — on a target on SQLite,
+/// SQLite's through the fault VFS and the other declared files through the libc seam —
+/// but those its target declares unprotected (``ChaosTarget/unprotectedFiles``: a file an iOS app creates
 /// with `FileProtectionType.none`, which a locked device still serves); `file:` narrows
 /// it to one declared file, `path:` to a pattern. Armed while the app is closed, the next
 /// launch is a *prewarm* launch: iOS starts apps before the first unlock after a boot,

@@ -7,6 +7,14 @@ package protocol StorageArming: Sendable {
     var kind: String { get }
     /// The seam whose calls it sees.
     var seam: StorageSeam { get }
+    /// Every seam whose calls it sees: its own, and for a fault that honours data
+    /// protection armed in the VFS, libc too (a locked device shuts every file of the
+    /// app, SQLite's and the rest alike).
+    var seams: Set<StorageSeam> { get }
+    /// Whether `path` (full) is one of the files the target declares: what the calls of a
+    /// seam beyond its own reach (a locked device's libc calls in a SQLite app shut the
+    /// declared files SQLite does not write, not a test harness's own).
+    func declares(_ path: String) -> Bool
     /// NUL-terminated directory prefix ending in "/": only files under it count.
     var directory: [CChar] { get }
     /// Asks the fault about `call`: nil when the call is not one of its operations,
@@ -25,11 +33,14 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
     package let seed: UInt64
     package let directory: [CChar]
     package let seam: StorageSeam
+    package let seams: Set<StorageSeam>
     /// The declared file the step's `file:` aims at; nil: any file.
     package let ownership: DeclaredFileOwnership?
     /// The declared files the fault spares: those a locked device still serves, for a
     /// fault that honours data protection (``StorageFault/honoursDataProtection``).
     package let spared: [DeclaredFileOwnership]
+    /// The declared paths, relative to the data folder.
+    private let declared: [String]
     package var counter: TriggerCounter
     package var memory: F.Memory
 
@@ -41,6 +52,8 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
         id = armed.id
         spared = F.honoursDataProtection ? unprotected.compactMap { DeclaredFileOwnership(file: $0, among: files) } : []
         self.seam = seam
+        seams = F.honoursDataProtection && seam == .vfs ? [.vfs, .libc] : [seam]
+        declared = files.keys.first.flatMap { DeclaredFileOwnership(file: $0, among: files)?.declared } ?? []
         ownership = armed.trigger.file.map { DeclaredFileOwnership(file: $0, among: files) ?? DeclaredFileOwnership.nothing }
         self.fault = fault
         trigger = armed.trigger
@@ -68,6 +81,10 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
         // Each firing draws from a stream of its own hit, so no state beyond the counter is kept.
         var rng = SplitMix64(seed: SplitMix64.subseed(seed, "\(F.kind)/effect/\(counter.hits)"))
         return (fault.effect(of: call, memory: &memory, rng: &rng), counter.hits, counter.fired)
+    }
+
+    package func declares(_ path: String) -> Bool {
+        Self.relative(path, under: directory).flatMap { DeclaredFileOwnership.owner(of: $0, among: declared) } != nil
     }
 
     /// Whether `path` (full) is, under `directory` (a "/"-ended prefix), a file `pattern` matches.

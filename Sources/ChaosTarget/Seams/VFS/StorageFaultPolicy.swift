@@ -78,7 +78,7 @@ package struct StorageFaultPolicy {
             return outcome
         }
         var call: StorageCall?
-        for index in armed.indices where armed[index].seam == raw.seam {
+        for index in armed.indices where armed[index].seams.contains(raw.seam) {
             let reaches = armed[index].directory.withUnsafeBufferPointer { prefix in
                 strncmp(path, prefix.baseAddress!, prefix.count - 1) == 0
             }
@@ -86,6 +86,7 @@ package struct StorageFaultPolicy {
             let current = call ?? StorageCall(operation: operation, file: file, path: String(cString: path),
                                               offset: raw.offset, amount: raw.amount)
             call = current
+            guard armed[index].seam == raw.seam || armed[index].declares(current.path) else { continue }
             guard let (effect, hit, fired) = armed[index].decide(current), let effect else { continue }
             let firing = StorageFiring(id: armed[index].id, kind: armed[index].kind, operation: operation.rawValue,
                                        file: file.rawValue, path: current.path, count: hit, resultCode: effect.resultCode,

@@ -99,7 +99,7 @@ package enum StorageHook {
     /// Each seam's hook is set while a fault of that seam is armed, so an idle seam
     /// costs one atomic load per call.
     private static func installHooks(_ policy: StorageFaultPolicy) {
-        let seams = Set(policy.armed.map(\.seam))
+        let seams = Set(policy.armed.flatMap(\.seams))
         chaos_vfs_set_hook(seams.contains(.vfs) ? storageFaultHook : nil, nil)
         LibcSeam.setHook(seams.contains(.libc) || !ReadOnlyPaths.isEmpty ? libcFaultHook : nil)
     }
