@@ -234,7 +234,7 @@ extension CaseRunner {
         guard let seam = seams.seam(for: step.fault) else { throw .harness("fault '\(step.fault.kind)' has no seam in this runner") }
         ledger.note(step, id: id, step: log.stepNumber > 0 ? log.stepNumber : nil)
         // Damage done to a file is done, a cut is over once it came: nothing stands.
-        if step.fault.family.stands { standing[id] = step.fault.kind }
+        if step.fault.stands { standing[id] = step.fault.kind }
         return try seam.inject(step, id: id, seed: SplitMix64.subseed(seed, id), in: context)
     }
 

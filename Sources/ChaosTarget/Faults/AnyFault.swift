@@ -8,6 +8,8 @@ package struct AnyFault: Sendable, Equatable, CustomStringConvertible {
 
     package var kind: String { type(of: base).kind }
     package var family: FaultFamily { type(of: base).family }
+    /// It stands until cleared (``Fault/stands``).
+    package var stands: Bool { type(of: base).stands }
     package var label: String { base.label }
     package var description: String { label }
 

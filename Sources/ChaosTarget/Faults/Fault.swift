@@ -48,6 +48,8 @@ package protocol Fault: Sendable, Equatable {
     static var acceptsTrigger: Bool { get }
     /// Whether the trigger's `on: store|journal|wal|any`, `path:` and `seam:` apply (storage faults).
     static var acceptsStorageFile: Bool { get }
+    /// Whether it stands until cleared (default: its family's rule).
+    static var stands: Bool { get }
 
     /// Reads the step's parameters; unknown keys have been rejected already.
     init(parameters: ScenarioParameters) throws(ScenarioError)
@@ -62,6 +64,9 @@ package protocol Fault: Sendable, Equatable {
 
 extension Fault {
     package static var acceptsStorageFile: Bool { false }
+    /// Whether it stands until cleared: its family's rule (``FaultFamily/stands``), but
+    /// where a kind says otherwise (a file taken away until cleared).
+    package static var stands: Bool { family.stands }
     package func checkWhenLoaded(_ parameters: ScenarioParameters) throws(ScenarioError) {}
 
     /// All keys a step of this kind accepts besides `fault`.

@@ -11,6 +11,7 @@ package enum FaultCatalog {
         DeleteFileFault.self,
         ReadOnlyFault.self,
         ReplaceFileFault.self,
+        FileUnavailableFault.self,
         // Fault points in app code, carried out by the FaultRegistry in the app's process.
         ThrowFault.self,
         DelayFault.self,

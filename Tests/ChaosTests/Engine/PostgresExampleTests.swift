@@ -62,7 +62,7 @@ import Testing
         #expect(answerLost.contains("1 indeterminate"), "\(answerLost)")
         // The app keeps nothing on the device: every storage case is skipped, saying why.
         let storage = fixed.report.cases.filter { !$0.scenario.hasPrefix("check-network-") }
-        #expect(storage.count == 30 && storage.allSatisfy { $0.verdict == .skipped && ($0.error ?? "").contains("keeps no files") },
+        #expect(storage.count == 31 && storage.allSatisfy { $0.verdict == .skipped && ($0.error ?? "").contains("keeps no files") },
                 "\(storage.map { "\($0.scenario) \($0.verdict) \($0.error ?? "")" })")
     }
 

@@ -8,8 +8,9 @@ struct FaultCatalogTests {
     @Test func kindsAreUniqueKebabCaseAndLookedUpByName() {
         let kinds = FaultCatalog.kinds
         // Other families follow these (network: NetworkFaultDecisionTests checks its own).
-        #expect(Array(kinds.prefix(12)) == ["corrupt-file", "delete-file", "read-only", "replace-file", "throw", "delay",
-                                            "reset-context", "disk-full", "io-error", "slow-io", "busy", "short-read"])
+        #expect(Array(kinds.prefix(15)) == ["corrupt-file", "delete-file", "read-only", "replace-file", "file-unavailable", "throw",
+                                            "delay", "reset-context", "disk-full", "io-error", "slow-io", "busy", "short-read",
+                                            "device-locked", "memory-pressure"])
         #expect(Set(kinds).count == kinds.count)
         for kind in FaultCatalog.all {
             #expect(ScenarioParser.isKebabName(kind.kind))

@@ -66,7 +66,7 @@ package struct HuntSchedule: Sendable, Equatable {
         var standing: [String] = []
         for step in steps {
             switch step {
-            case let .fault(kind, _) where FaultCatalog.kind(named: kind)?.family.stands ?? true: standing.append(kind)
+            case let .fault(kind, _) where FaultCatalog.kind(named: kind)?.stands ?? true: standing.append(kind)
             case let .clear(scope): standing.removeAll { scope == "all" || $0 == scope }
             default: break
             }

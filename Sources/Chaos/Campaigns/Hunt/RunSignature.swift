@@ -121,7 +121,7 @@ struct RunSignature: Equatable {
         var armed: [[String]] = []
         for step in steps {
             switch step {
-            case let .fault(kind, keys) where FaultCatalog.kind(named: kind)?.family.stands ?? true: standing.append((kind, tag(kind, keys)))
+            case let .fault(kind, keys) where FaultCatalog.kind(named: kind)?.stands ?? true: standing.append((kind, tag(kind, keys)))
             case let .fault(kind, keys): untilLaunch.append(tag(kind, keys))
             case .powerLoss: untilLaunch.append("power-loss")
             case let .clear(scope): standing.removeAll { scope == "all" || $0.kind == scope }

@@ -83,6 +83,10 @@ package enum FileDamage {
 
         case let .replace(replacement):
             return try replace(file, with: replacement)
+
+        case .setAside:
+            // Where to, and back, is the file seam's: it keeps the file until the clear.
+            throw FileDamageError(path: path, problem: "a file set aside is the file seam's to carry out")
         }
     }
 

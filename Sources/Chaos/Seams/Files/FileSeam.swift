@@ -18,6 +18,8 @@ final class FileSeam: FaultSeam {
     private var attempts = AttemptTally()
     /// The list of read-only paths workers read at their start (``ReadOnlyPaths``).
     private var readOnlyList: URL?
+    /// Files taken away until cleared (`file-unavailable`), by fault id.
+    var takenAway: [String: TakenAway] = [:]
 
     func carries(_ fault: AnyFault) -> Bool {
         fault.base is any FileFault
@@ -55,6 +57,7 @@ final class FileSeam: FaultSeam {
             return note(fault, id: id, done: "left alone: \(url.lastPathComponent) does not exist",
                         effect: FaultEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"), in: context)
         }
+        if type(of: fault) == FileUnavailableFault.self { return try takeAway(url, fault: fault, id: id, in: context) }
         if FolderDamage.isFolder(url) {
             do {
                 if let outcome = try FolderDamage.apply(fault, to: url, seed: seed) {
@@ -99,8 +102,17 @@ final class FileSeam: FaultSeam {
         }
     }
 
-    /// Files are damaged once and stay so: nothing to clear.
-    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] { [] }
+    /// Files are damaged once and stay so; a file taken away (`file-unavailable`) comes
+    /// back as it was.
+    func clear(_ scope: ClearScope, in context: SeamContext) throws(CaseEnd) -> [String] {
+        var names: [String] = []
+        for (id, away) in takenAway.sorted(by: { $0.key < $1.key }) where context.ledger.scope(scope, covers: id) {
+            try bringBack(away, id: id, in: context)
+            takenAway[id] = nil
+            names.append("\(FileUnavailableFault.kind) \(away.label)")
+        }
+        return names
+    }
 
     /// Measured when it was applied, or (a file made read-only, where no byte changes) by
     /// what the app did to the file afterwards.
@@ -159,7 +171,7 @@ final class FileSeam: FaultSeam {
         }
     }
 
-    private func note(_ fault: any FileFault, id: String, done: String, effect: FaultEffect, in context: SeamContext) -> StepResult {
+    func note(_ fault: any FileFault, id: String, done: String, effect: FaultEffect, in context: SeamContext) -> StepResult {
         if effect.hadEffect { mark(fault, id: id, in: context) }
         context.ledger.update(id) { activity in
             activity.fired = 1

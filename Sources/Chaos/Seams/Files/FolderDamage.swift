@@ -35,7 +35,7 @@ enum FolderDamage {
         let files = files(in: folder)
         var probe = SplitMix64(seed: seed)
         switch fault.plan(fileSize: 0, format: .plain, rng: &probe) {
-        case .delete, .makeReadOnly: return nil
+        case .delete, .makeReadOnly, .setAside: return nil
         case .replace:
             throw CaseEnd.notApplicable("\(folder.lastPathComponent) is a folder: '\(type(of: fault).kind)' puts one file in place "
                 + "of a store that is one file")

@@ -13,6 +13,8 @@ package enum FileDamagePlan: Sendable, Equatable, CustomStringConvertible {
     case makeReadOnly
     /// Put a copy of this file in its place.
     case replace(with: URL)
+    /// Take the file (or folder) away until its fault is cleared (the file seam keeps it).
+    case setAside
 
     /// SQLite's default page size, the unit of page-shaped damage.
     package static let pageSize = 4096
@@ -29,6 +31,8 @@ package enum FileDamagePlan: Sendable, Equatable, CustomStringConvertible {
             return "make read-only"
         case let .replace(url):
             return "replace with \(url.path)"
+        case .setAside:
+            return "set aside until cleared"
         }
     }
 
