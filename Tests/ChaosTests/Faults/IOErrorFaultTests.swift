@@ -67,6 +67,14 @@ struct IOErrorFaultTests: StorageKindChecks {
         #expect(effect(IOErrorFault(operation: "write", errno: .erofs), Self.call(.write)) == .fail(778, errno: .erofs))
     }
 
+    /// A file still downloading: its open fails with EDEADLK in libc, SQLITE_CANTOPEN in the VFS.
+    @Test func anOpenOfAFileStillDownloadingFailsWithEDEADLK() throws {
+        let step = try ScenarioFixtures.faultStep("- fault: io-error\n  op: open\n  errno: EDEADLK")
+        #expect(step.fault == AnyFault(IOErrorFault(operation: "open", errno: .edeadlk)))
+        let opened = effect(IOErrorFault(operation: "open", errno: .edeadlk), Self.call(.open))
+        #expect(opened.libcAnswer == EDEADLK && opened.resultCode == 14)
+    }
+
     @Test func onLeavesTheOtherFilesAlone() {
         let fault = IOErrorFault(operation: "sync")
         #expect(hits(fault, on: .store, Self.call(.sync, .store)))

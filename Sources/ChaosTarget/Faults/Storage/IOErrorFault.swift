@@ -5,9 +5,13 @@
 /// - fault: io-error
 ///   op: sync               # read | write | sync | truncate | open | lock | delete | rename | any
 ///   on: store              # store | journal | wal | any (default any)
-///   errno: EIO             # EIO (default) | ENOSPC | EROFS | EDQUOT
+///   errno: EIO             # EIO (default) | ENOSPC | EROFS | EDQUOT | EDEADLK
 ///   times: 1
 /// ```
+///
+/// `errno: EDEADLK` is a file that cannot be opened right now ("Resource deadlock
+/// avoided": still downloading from the cloud, cryptomator/cryptomator#1309), told apart
+/// from a file that is not there (`file-unavailable`).
 ///
 /// `op: rename` is a libc operation (SQLite renames nothing); `op: lock` a SQLite one
 /// (the libc seam sees no locks). In the VFS an `errno:` of ENOSPC or EDQUOT on a write
@@ -42,7 +46,7 @@ package struct IOErrorFault: StorageFault {
 
     package init(parameters: ScenarioParameters) throws(ScenarioError) {
         operation = try parameters.requiredOneOf("op", Self.operations)
-        errno = try StorageErrno.parse(parameters, allowed: [.eio, .enospc, .erofs, .edquot])
+        errno = try StorageErrno.parse(parameters, allowed: [.eio, .enospc, .erofs, .edquot, .edeadlk])
     }
 
     package var label: String { "\(Self.kind) \(operation)" + (errno.map { " (\($0.rawValue))" } ?? "") }

@@ -3,7 +3,9 @@ import Foundation
 /// The errnos a storage fault may make a libc call fail with (`errno:` in a scenario):
 /// what a real disk answers when it is full, over quota, read-only, or failing; and
 /// `EPERM`, what a locked device answers for a protected file, and `ENOMEM`, memory run
-/// short (`device-locked`'s and `memory-pressure`'s, not values `errno:` takes).
+/// short (`device-locked`'s and `memory-pressure`'s, not values `errno:` takes); and
+/// `EDEADLK` ("Resource deadlock avoided"), an open of a file still downloading from the
+/// cloud (`io-error`'s `op: open`).
 ///
 /// In the fault VFS, SQLite's own mapping applies: `ENOSPC` and `EDQUOT` on a write
 /// are `SQLITE_FULL`, anything else the operation's `SQLITE_IOERR_*`.
@@ -14,6 +16,7 @@ package enum StorageErrno: String, Sendable, Codable, CaseIterable {
     case edquot = "EDQUOT"
     case eperm = "EPERM"
     case enomem = "ENOMEM"
+    case edeadlk = "EDEADLK"
 
     package var value: Int32 {
         switch self {
@@ -23,6 +26,7 @@ package enum StorageErrno: String, Sendable, Codable, CaseIterable {
         case .edquot: EDQUOT
         case .eperm: EPERM
         case .enomem: ENOMEM
+        case .edeadlk: EDEADLK
         }
     }
 
