@@ -7,6 +7,8 @@ import Foundation
 /// — in place of whatever the app made under their names meanwhile, which is kept aside
 /// in the scratch folder too, never in the data folder.
 struct TakenAway {
+    /// The file's place in the data folder; its companions are beside it.
+    var place: URL
     /// Each file's place in the data folder, and where it is kept meanwhile.
     var files: [(place: URL, kept: URL)]
     /// The fault's label, for the clear's report.
@@ -31,29 +33,23 @@ extension FileSeam {
         } catch {
             throw .harness("\(id) '\(fault.label)': cannot take \(url.lastPathComponent) away: \(error.localizedDescription)")
         }
-        takenAway[id] = TakenAway(files: files, label: fault.file)
+        takenAway[id] = TakenAway(place: url, files: files, label: fault.file)
         let names = files.map(\.place.lastPathComponent).joined(separator: ", ")
         return note(fault, id: id, done: "took \(names) away until cleared",
-                             effect: FaultEffect(hadEffect: true, summary: "\(names) not there until cleared"), in: context)
+                    effect: FaultEffect(hadEffect: true, summary: "\(names) not there until cleared"), in: context)
     }
 
     func bringBack(_ away: TakenAway, id: String, in context: SeamContext) throws(CaseEnd) {
         let made = context.files.scratch.appendingPathComponent("made-while-unavailable-\(id)")
         do {
+            // What the app made under the names meanwhile (a fresh store, its -wal) goes first.
             for suffix in TakenAway.companions {
-                guard let place = away.files.first?.place.path.appending(suffix), FileManager.default.fileExists(atPath: place),
-                      !away.files.contains(where: { $0.place.path == place }) else { continue }
-                // A companion the app made for its fresh file (a -wal) goes too: it belongs to that file.
+                let place = URL(fileURLWithPath: away.place.path + suffix)
+                guard FileManager.default.fileExists(atPath: place.path) else { continue }
                 try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
-                try FileManager.default.moveItem(atPath: place, toPath: made.appendingPathComponent(URL(fileURLWithPath: place).lastPathComponent).path)
+                try FileManager.default.moveItem(at: place, to: made.appendingPathComponent(place.lastPathComponent))
             }
-            for file in away.files {
-                if FileManager.default.fileExists(atPath: file.place.path) {
-                    try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true)
-                    try FileManager.default.moveItem(at: file.place, to: made.appendingPathComponent(file.place.lastPathComponent))
-                }
-                try FileManager.default.moveItem(at: file.kept, to: file.place)
-            }
+            for file in away.files { try FileManager.default.moveItem(at: file.kept, to: file.place) }
         } catch {
             throw .harness("\(id) '\(FileUnavailableFault.kind) \(away.label)': cannot bring it back: \(error.localizedDescription)")
         }

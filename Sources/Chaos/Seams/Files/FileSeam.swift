@@ -57,7 +57,8 @@ final class FileSeam: FaultSeam {
             return note(fault, id: id, done: "left alone: \(url.lastPathComponent) does not exist",
                         effect: FaultEffect(hadEffect: false, summary: "no effect: \(url.lastPathComponent) does not exist"), in: context)
         }
-        if type(of: fault) == FileUnavailableFault.self { return try takeAway(url, fault: fault, id: id, in: context) }
+        var probe = SplitMix64(seed: seed)
+        if fault.plan(fileSize: 0, rng: &probe) == .setAside { return try takeAway(url, fault: fault, id: id, in: context) }
         if FolderDamage.isFolder(url) {
             do {
                 if let outcome = try FolderDamage.apply(fault, to: url, seed: seed) {

@@ -19,7 +19,12 @@ package struct DeclaredFileOwnership: Sendable, Equatable {
     package init?(file name: String, among files: [String: String]) {
         guard let path = files[name] else { return nil }
         self.path = Self.trimmed(path)
-        declared = files.values.map(Self.trimmed)
+        declared = Self.paths(among: files)
+    }
+
+    /// Every declared path of `files` (logical name → path), as ownership compares them.
+    package static func paths(among files: [String: String]) -> [String] {
+        files.values.map(trimmed)
     }
 
     /// What an undeclared name aims at: no file.

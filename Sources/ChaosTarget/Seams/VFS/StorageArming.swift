@@ -53,7 +53,7 @@ package struct StorageArmingOf<F: StorageFault>: StorageArming {
         spared = F.honoursDataProtection ? unprotected.compactMap { DeclaredFileOwnership(file: $0, among: files) } : []
         self.seam = seam
         seams = F.honoursDataProtection && seam == .vfs ? [.vfs, .libc] : [seam]
-        declared = files.keys.first.flatMap { DeclaredFileOwnership(file: $0, among: files)?.declared } ?? []
+        declared = DeclaredFileOwnership.paths(among: files)
         ownership = armed.trigger.file.map { DeclaredFileOwnership(file: $0, among: files) ?? DeclaredFileOwnership.nothing }
         self.fault = fault
         trigger = armed.trigger
