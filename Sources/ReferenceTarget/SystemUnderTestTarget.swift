@@ -16,6 +16,9 @@ final class SystemUnderTestTarget: ChaosTarget {
     static let files = [
         "store": "app.sqlite", "wal": "app.sqlite-wal", "shm": "app.sqlite-shm", "backups": "backups",
     ]
+    /// The store, with its WAL and index, is in a shared container: the favourites
+    /// widget reads it (the suspension cases of `chaos check` run on it).
+    static let sharedContainer = ["store", "wal", "shm"]
     static let variants = AppVariant.allCases.map(\.rawValue)
     /// The storage catalog's contract: one favourite saved, the list read back; a damaged
     /// store comes back from its backup.
@@ -136,6 +139,10 @@ final class SystemUnderTestTarget: ChaosTarget {
         app?.stop()
         app = nil
     }
+
+    nonisolated func willSuspend() { StoreSuspension.willSuspend(variant) }
+    nonisolated func didResume() { StoreSuspension.didResume(variant) }
+    private nonisolated var variant: AppVariant { AppVariant(rawValue: context.variant) ?? .hardened }
 
     /// `reset-context`: resets the settings feature's unit of work, from whatever thread hit the point.
     nonisolated func applyEffect(_ effect: String, at point: String) {

@@ -17,6 +17,10 @@ package enum AppEnd: Codable, Sendable, Equatable {
     case stayedAfterStop
     /// The case reached its timeout between two steps.
     case caseTimedOut(timeout: String)
+    /// Suspended (a `suspend` step) while holding a lock on a file of its shared
+    /// container, the app was killed as iOS kills it (0xdead10cc): `file` as the target
+    /// names it (`store`), `lock` what the process held (`a write lock on app.sqlite-shm`).
+    case terminatedBySystem(file: String, lock: String)
 
     /// A hang: which request it struck (nil: a launch), how long Chaos waited, which
     /// bound ended the wait, and what the worker was seen waiting on, if anything.
@@ -44,7 +48,7 @@ package enum AppEnd: Codable, Sendable, Equatable {
     package var isHang: Bool {
         switch self {
         case .hung, .caseTimedOut: true
-        case .exited, .stayedAfterStop: false
+        case .exited, .stayedAfterStop, .terminatedBySystem: false
         }
     }
 
@@ -54,7 +58,7 @@ package enum AppEnd: Codable, Sendable, Equatable {
     var leavesEvidenceGap: AppEndKind? {
         switch self {
         case .hung: .hung
-        case .exited: .ended
+        case .exited, .terminatedBySystem: .ended
         case .stayedAfterStop, .caseTimedOut: nil
         }
     }
@@ -67,6 +71,7 @@ package enum AppEnd: Codable, Sendable, Equatable {
         case let .exited(termination, during): "the worker ended unexpectedly during '\(during)' (\(termination))"
         case .stayedAfterStop: "the worker did not exit after stop; killed"
         case let .caseTimedOut(timeout): "the case timed out after \(timeout)"
+        case let .terminatedBySystem(file, lock): "terminated by the system (0xdead10cc): suspended holding a lock on \(file) (\(lock))"
         }
     }
 

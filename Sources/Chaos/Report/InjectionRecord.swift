@@ -28,6 +28,8 @@ package struct InjectionRecord: Codable, Sendable, Equatable {
         package static let tmpfs = "tmpfs"
         package static let proxy = "proxy"
         package static let libfaketime = "libfaketime"
+        /// A signal to the app's process: a suspension (SIGSTOP, SIGKILL).
+        package static let signal = "signal"
     }
 
     package init(kind: String, target: String, detail: String, atMs: Int, count: Int? = nil, mechanism: String) {

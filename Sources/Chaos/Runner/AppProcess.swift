@@ -20,20 +20,28 @@ final class AppProcess {
 
     private let launcher: any WorkerLauncher
     private let context: TargetContext
-    private let clock: CaseClock
+    let clock: CaseClock
     private let scratch: URL
-    private let listeners: Listeners
-    private(set) var worker: (any WorkerLink)?
+    let listeners: Listeners
+    var worker: (any WorkerLink)?
     /// Workers started so far.
     private(set) var launches = 0
     /// How long the last worker took from spawn to its ready line.
     private(set) var readyMs = 0
     /// Processes a worker left running (in its group, or started by them), ended with
     /// it: how the report names them.
-    private(set) var leftBehind: [String] = []
+    var leftBehind: [String] = []
 
     /// A bound on one request, shorter than the case's timeout (``RunOptions/stepBound``).
     let stepBound: StepBound?
+    /// Stopped by a `suspend` step (SIGSTOP), until `resume`.
+    var suspended = false
+    /// A `suspend: while-saving` armed in the running worker, until its moment comes.
+    var suspensionWaiting: SuspensionPlan?
+    /// Why the system killed the worker (0xdead10cc): what its SIGKILL means.
+    var systemEnd: AppEnd?
+    /// What each suspension found, for the case's log (``takeSuspensions()``).
+    var suspensionRecords: [InjectionRecord] = []
 
     init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, listeners: Listeners, stepBound: StepBound? = nil) {
         self.stepBound = stepBound
@@ -49,6 +57,7 @@ final class AppProcess {
     /// Starts a worker and waits for its ready line.
     func start() throws(AppStop) {
         launches += 1
+        (suspended, suspensionWaiting, systemEnd) = (false, nil, nil)
         let stderrFile = scratch.appendingPathComponent("worker-\(launches).stderr")
         let spawned = clock.now
         let start: WorkerStart
@@ -83,10 +92,21 @@ final class AppProcess {
     func request(_ body: WorkerRequest) throws(AppStop) -> WorkerReply {
         let what = body.name ?? body.op.rawValue
         guard let worker else { throw .harness("'\(what)' needs the app running: add a launch step before it") }
+        if suspended { throw .harness("'\(what)' needs the app in the foreground, but it is suspended: add '- resume' before this step") }
         let asked = clock.now
         let deadline = stepBound.map { min(clock.deadline, asked + $0.bound(of: body.op)) } ?? clock.deadline
-        switch worker.request(body, deadline: deadline, onEvent: { [listeners] in listeners.heard(.event($0)) }) {
+        switch worker.request(body, deadline: deadline, onEvent: { event in
+            listeners.heard(.event(event))
+            if event.event == .suspending { suspendWhileSaving(worker, lockedFile: event.key) }
+        }) {
         case let .reply(reply):
+            // Suspended holding a lock after it had answered: it is dead all the same.
+            if systemEnd != nil {
+                self.worker = nil
+                _ = worker.waitForExit(deadline: clock.now + .seconds(2))
+                leftBehind += worker.endGroup()
+                throw ended(.signaled(SIGKILL), stderr: "", during: what, orderedCut: nil)
+            }
             listeners.heard(.reply(reply))
             if !reply.answer.ok, body.op.isControl {
                 throw .harness("the worker could not '\(body.op.rawValue)': \(reply.answer.failureText ?? "no reason given")")
@@ -124,6 +144,11 @@ final class AppProcess {
     /// What a worker's end means, published (the run is over) and returned.
     private func ended(_ termination: ChildProcess.Termination, stderr: String, during what: String,
                        orderedCut: PowerLossOrder?) -> AppStop {
+        if let end = systemEnd {
+            systemEnd = nil
+            listeners.heard(.exited(powerCut: nil))
+            return .failed(end)
+        }
         if termination == .exited(PowerLoss.exitCode), let order = orderedCut ?? listeners.cutWaiting() {
             listeners.heard(.exited(powerCut: (order, what)))
             return .powerLost(order, during: what)
@@ -168,7 +193,7 @@ final class AppProcess {
             leftBehind += worker.endGroup()
             listeners.heard(.exited(powerCut: nil))
         }
-        worker = nil
+        (worker, suspended) = (nil, false)
     }
 }
 
@@ -190,8 +215,8 @@ extension WorkerOperation {
     /// Operations of the harness rather than the app: a refusal is Chaos's failure.
     var isControl: Bool {
         switch self {
-        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints: true
-        case .launch, .perform, .probe, .snapshot, .stop: false
+        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints, .suspendWhileSaving: true
+        case .launch, .perform, .probe, .snapshot, .stop, .suspend, .resume: false
         }
     }
 }

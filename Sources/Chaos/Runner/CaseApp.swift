@@ -169,3 +169,44 @@ extension CaseApp {
         return StepResult(.powerLost, "the power went out during this step")
     }
 }
+
+/// `suspend` and `resume` steps: the app stopped as iOS suspends it, judged on the locks
+/// it holds on its shared container's files (``AppProcess``'s suspension), each way the
+/// app can end becoming the case's as for any request.
+extension CaseApp {
+    /// The app of a target so declared, its data in `dataDirectory` (as it sees it).
+    func suspend(_ step: SuspendStep, declaration: TargetDeclaration, dataDirectory: URL) throws(CaseEnd) -> StepResult {
+        let shared = SharedContainer(declaration: declaration, dataDirectory: dataDirectory)
+        switch step.moment {
+        case .now:
+            do { return .ok(try process.suspend(notice: step.notice, shared: shared)) } catch {
+                try absorb(error)
+                return StepResult(.powerLost, "the power went out during the notice")
+            }
+        case .whileSaving:
+            guard declaration.sqliteLibraries > 0, !shared.isEmpty else {
+                throw .notApplicable("'suspend: while-saving' waits for a write lock on a SQLite store of the target's shared container, "
+                    + "and it declares " + (shared.isEmpty ? "no shared container (sharedContainer)" : "no SQLite"))
+            }
+            _ = try ask(WorkerRequest(.suspendWhileSaving))
+            process.suspensionWaiting = SuspensionPlan(notice: step.notice, shared: shared)
+            return .ok("armed: at the app's next write lock on a file of its shared container")
+        }
+    }
+
+    func resume() throws(CaseEnd) -> StepResult {
+        do { try process.resume() } catch {
+            try absorb(error)
+            return StepResult(.powerLost, "the power went out as the app came back")
+        }
+        return .ok("continued (SIGCONT)")
+    }
+
+    /// Before the case's evidence: a suspended app is continued, and a suspension whose
+    /// moment never came says so.
+    func endSuspension() throws(CaseEnd) {
+        process.noteSuspensionNeverCame()
+        if process.suspended { _ = try resume() }
+        log.injections += process.takeSuspensions()
+    }
+}

@@ -124,7 +124,7 @@ final class CaseLog {
             }
             return
         }
-        guard let key = event.key else { return }
+        guard event.event != .suspending, let key = event.key else { return }
         if event.io != nil, event.event != .fired { stamped.append(event) }
         if event.event != .fired { writesInRun += 1 }
         switch event.event {
@@ -148,7 +148,7 @@ final class CaseLog {
             evidence.removed.insert(key)
             evidence.removing.remove(key)
             evidence.acknowledgedValues[key] = nil
-        case .fired, .log:
+        case .fired, .log, .suspending:
             break
         }
     }

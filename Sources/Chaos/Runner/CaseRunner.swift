@@ -124,6 +124,7 @@ package final class CaseRunner {
             }
             // What fired on the seams' side (the proxy's picks) since the last step.
             for seam in seams.all { seam.gather(in: context) }
+            log.injections += app.process.takeSuspensions()
             if log.evidence.trap != nil, result.outcome == .ok { result.outcome = .trapped }
             log.record(step, number: shown, since: started, clock: clock, result)
             if let ending { return ending }
@@ -134,6 +135,7 @@ package final class CaseRunner {
     /// The evidence after the last step, then the verdict.
     func finish(after ending: CaseEnd?) -> CaseReport {
         var ending = ending
+        if ending == nil { do { try app.endSuspension() } catch { ending = error } }
         let evidence = FinalEvidence(scenario: scenario, app: app, log: log, files: files, declaration: declaration, lab: seams.network.lab,
                                      cleanStart: { [self] () throws(CaseEnd) in _ = try launch(clean: true) }, cleanLaunch: cleanLaunch)
         switch ending {
@@ -188,6 +190,8 @@ extension CaseRunner {
         case let .wait(duration):
             clock.wait(duration)
             return .ok()
+        case let .suspend(suspend): return try app.suspend(suspend, declaration: declaration, dataDirectory: files.dataDirectory)
+        case .resume: return try app.resume()
         }
     }
 

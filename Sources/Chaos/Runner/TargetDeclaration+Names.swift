@@ -19,9 +19,11 @@ extension TargetDeclaration {
                     + "(\(name.count) characters; a name is 1 to \(Self.maxNameLength) characters, none of them a control character)"
             }
         }
-        if let stray = unprotectedFiles.first(where: { files[$0] == nil }) {
-            let known = files.isEmpty ? "it declares none" : "its files are " + files.keys.sorted().joined(separator: ", ")
-            return "it declares '\(TerminalText.clean(String(stray.prefix(60))))' unprotected (unprotectedFiles), which is not one of its files: \(known)"
+        for (list, what) in [(unprotectedFiles, "unprotected (unprotectedFiles)"), (sharedContainer, "in a shared container (sharedContainer)")] {
+            if let stray = list.first(where: { files[$0] == nil }) {
+                let known = files.isEmpty ? "it declares none" : "its files are " + files.keys.sorted().joined(separator: ", ")
+                return "it declares '\(TerminalText.clean(String(stray.prefix(60))))' \(what), which is not one of its files: \(known)"
+            }
         }
         return nil
     }

@@ -23,6 +23,8 @@ protocol WorkerLink: AnyObject {
     var stderr: String { get }
     /// The files it has open now (their paths as it sees them); nil when that cannot be known.
     var openFiles: Set<String>? { get }
+    /// Its process id: what a suspension stops and reads the locks of.
+    var pid: pid_t { get }
 }
 
 /// How one request to a worker went.

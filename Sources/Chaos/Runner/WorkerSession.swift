@@ -223,6 +223,8 @@ final class WorkerSession: WorkerLink {
         process.endGroup()
     }
 
+    var pid: pid_t { process.pid }
+
     /// The files the worker holds open, from `/proc/PID/fd` (paths as the worker sees
     /// them, which inside a tmpfs namespace are the app's own paths).
     var openFiles: Set<String>? {

@@ -39,7 +39,8 @@ extension ScenarioParser {
             case .clear: action = try parseClear(node, entries, lead)
             case .wait: action = try parseWait(node, entries, lead)
             case .powerLoss: action = try parsePowerLoss(node, entries, lead)
-            case .launch, .stop, .kill:
+            case .suspend: action = try parseSuspend(node, entries, lead)
+            case .launch, .stop, .kill, .resume:
                 throw ScenarioError("'\(keyword.rawValue)' takes no value: write '- \(keyword.rawValue)'", at: lead.keyLocation)
             }
             return ScenarioStep(action: action, location: node.location, written: WrittenStep(node))
@@ -54,7 +55,8 @@ extension ScenarioParser {
         case .clear: "all"
         case .wait: "250ms"
         case .powerLoss: "torn"
-        case .launch, .stop, .kill: ""
+        case .suspend: SuspendStep.Moment.whileSaving.rawValue
+        case .launch, .stop, .kill, .resume: ""
         }
     }
 
@@ -174,6 +176,29 @@ extension ScenarioParser {
             throw ScenarioError("'wait' is longer than the longest timeout (\(ScenarioDuration.format(Scenario.maximumTimeout))), found '\(text)'", at: lead.value.location)
         }
         return .wait(duration)
+    }
+
+    // MARK: suspend
+
+    /// `- suspend`, `- suspend: now | while-saving`, with `notice:`.
+    private func parseSuspend(_ node: ScenarioNode, _ entries: [ScenarioNode.Entry], _ lead: ScenarioNode.Entry) throws(ScenarioError) -> StepAction {
+        try checkKeys(entries, allowed: SuspendStep.keys, lead: lead, context: "a 'suspend' step")
+        var step = SuspendStep()
+        if case let .scalar(text, quoted) = lead.value.content, !(text.isEmpty && !quoted) {
+            guard let moment = SuspendStep.Moment(rawValue: text) else {
+                throw ScenarioError.unknown("suspension moment", text, among: SuspendStep.Moment.allCases.map(\.rawValue), at: lead.value.location)
+            }
+            step.moment = moment
+        }
+        if let notice = entries.first(where: { $0.key == "notice" }) {
+            let text = try notice.value.nonEmptyText("'notice'", expected: "a duration like 2s")
+            step.notice = try ScenarioDuration.parse(text, at: notice.value.location)
+            guard step.notice <= SuspendStep.longestNotice else {
+                throw ScenarioError("'notice' is at most \(ScenarioDuration.format(SuspendStep.longestNotice)) (iOS gives a background task about that), found '\(text)'",
+                                    at: notice.value.location)
+            }
+        }
+        return .suspend(step)
     }
 
     // MARK: power-loss

@@ -51,6 +51,10 @@ package enum StepAction: Sendable, Equatable {
     case clear(ClearScope)
     /// `wait: 250ms`.
     case wait(Duration)
+    /// `suspend`: the app goes to the background and is stopped as iOS suspends it.
+    case suspend(SuspendStep)
+    /// `resume`: a suspended app continues.
+    case resume
 
     /// The step's wire name: `launch`, `do`, `fault`, ...
     package var wireName: String { keyword.rawValue }
@@ -65,13 +69,16 @@ package enum StepAction: Sendable, Equatable {
         case .fault: .fault
         case .clear: .clear
         case .wait: .wait
+        case .suspend: .suspend
+        case .resume: .resume
         }
     }
 
     /// Human text: see ``ScenarioStep/label``.
     package var label: String {
         switch self {
-        case .launch, .stop, .kill: return wireName
+        case .launch, .stop, .kill, .resume: return wireName
+        case let .suspend(suspend): return suspend.label
         case let .perform(action): return action.label
         case let .checkpoint(name): return "checkpoint \(name)"
         case let .fault(fault): return fault.label
@@ -80,10 +87,10 @@ package enum StepAction: Sendable, Equatable {
         }
     }
 
-    /// Whether the step needs a running app (`do`, `checkpoint`).
+    /// Whether the step needs a running app (`do`, `checkpoint`, `suspend`, `resume`).
     var touchesApp: Bool {
         switch self {
-        case .perform, .checkpoint: true
+        case .perform, .checkpoint, .suspend, .resume: true
         default: false
         }
     }
@@ -96,6 +103,7 @@ package enum StepKeyword: String, CaseIterable, Sendable {
     case launch, stop, kill
     case `do`, checkpoint, fault, clear, wait
     case powerLoss = "power-loss"
+    case suspend, resume
 
     /// Written as a bare word, without a value.
     package var isBare: Bool { bareAction != nil }
@@ -107,6 +115,8 @@ package enum StepKeyword: String, CaseIterable, Sendable {
         case .stop: .stop
         case .kill: .kill
         case .powerLoss: .fault(FaultStep(fault: AnyFault(PowerLossFault())))
+        case .suspend: .suspend(SuspendStep())
+        case .resume: .resume
         case .do, .checkpoint, .fault, .clear, .wait: nil
         }
     }
@@ -233,6 +243,9 @@ package enum WrittenStep: Sendable, Equatable {
     case checkpoint(String)
     /// `wait: DURATION`, as written (`250ms`).
     case wait(String)
+    /// `suspend: MOMENT` (nil: bare `- suspend`) and its keys (`notice`).
+    case suspend(String?, [HuntKey])
+    case resume
 
     /// A list item of `steps:` as written; nil for a node no step is written as (the
     /// parser refuses those with their line before this is asked).
@@ -244,6 +257,8 @@ package enum WrittenStep: Sendable, Equatable {
             case .stop: self = .stop
             case .kill: self = .kill
             case .powerLoss: self = .powerLoss(nil, [])
+            case .suspend: self = .suspend(nil, [])
+            case .resume: self = .resume
             default: return nil
             }
         case let .map(entries):
@@ -263,7 +278,8 @@ package enum WrittenStep: Sendable, Equatable {
             case .powerLoss: self = .powerLoss(value.isEmpty ? nil : value, rest)
             case .checkpoint: self = .checkpoint(value)
             case .wait: self = .wait(value)
-            case .launch, .stop, .kill: return nil
+            case .suspend: self = .suspend(value.isEmpty ? nil : value, rest)
+            case .launch, .stop, .kill, .resume: return nil
             }
         case .list: return nil
         }

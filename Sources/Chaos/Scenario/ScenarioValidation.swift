@@ -5,6 +5,7 @@ import ChaosTarget
 enum ScenarioValidation {
     static func validate(_ scenario: Scenario) throws(ScenarioError) {
         try checkLifecycle(scenario.steps)
+        try checkSuspensions(scenario.steps)
         let checkpoints = try checkCheckpoints(scenario.steps)
         try checkExpectations(scenario.expectations, checkpoints: checkpoints)
     }
@@ -63,6 +64,33 @@ enum ScenarioValidation {
                     throw ScenarioError("'\(step.action.wireName)' needs a running app, but it ended at line \(endedAt.line): add '- launch' before this step", at: step.location)
                 }
                 throw ScenarioError("'\(step.action.wireName)' needs a running app: add '- launch' before the first step that touches the app", at: step.location)
+            }
+        }
+    }
+
+    /// A suspended app (`- suspend`) does nothing until `resume`: no action, checkpoint,
+    /// stop or second suspension; `kill` ends it (the system ends a suspended app without
+    /// asking). A case that ends with the app suspended is resumed before its evidence.
+    static func checkSuspensions(_ steps: [ScenarioStep]) throws(ScenarioError) {
+        var suspendedAt: SourceLocation?
+        for step in steps {
+            switch step.action {
+            case .resume:
+                guard suspendedAt != nil else {
+                    throw ScenarioError("'resume' needs a suspended app: add '- suspend' before it", at: step.location)
+                }
+                suspendedAt = nil
+            case .kill:
+                suspendedAt = nil
+            case let .suspend(suspend) where suspendedAt == nil:
+                if suspend.moment == .now { suspendedAt = step.location }
+            case .perform, .checkpoint, .stop, .suspend:
+                if let suspendedAt {
+                    throw ScenarioError("'\(step.action.wireName)' needs the app in the foreground, but it was suspended at line \(suspendedAt.line): "
+                        + "add '- resume' before this step, or '- kill' (the system ends a suspended app without asking)", at: step.location)
+                }
+            default:
+                continue
             }
         }
     }

@@ -40,6 +40,10 @@ package enum ScenarioWriter {
         case let .powerLoss(mode, keys): return [mode.map { led(.powerLoss, $0) } ?? "  - \(StepKeyword.powerLoss.rawValue)"] + keyLines(keys)
         case let .checkpoint(name): return [led(.checkpoint, name)]
         case let .wait(duration): return [led(.wait, duration)]
+        case let .suspend(moment, keys):
+            if moment == nil && keys.isEmpty { return ["  - suspend"] }
+            return [led(.suspend, moment ?? SuspendStep.Moment.now.rawValue)] + keyLines(keys)
+        case .resume: return ["  - resume"]
         }
     }
 }

@@ -43,6 +43,12 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// iOS app creates with `FileProtectionType.none` (a widget's shared cache, a log).
     /// `device-locked` spares them and fails every other file of the app. Default: none.
     static var unprotectedFiles: [String] { get }
+    /// Logical names (keys of ``files``) of the files in a shared container, which the
+    /// app's extensions and widgets open too (an iOS app group): the system kills an app
+    /// suspended while it holds a lock on one of them (0xdead10cc). `suspend` steps judge
+    /// the locks on these files; the storage catalog's suspension cases run only for a
+    /// target that declares some. Default: none.
+    static var sharedContainer: [String] { get }
     /// The contract `chaos check` runs its storage catalog on: a write action that
     /// acknowledges record keys and a read action. Nil: the target has no catalog.
     static var workload: Workload? { get }
@@ -113,11 +119,22 @@ public protocol ChaosTarget: AnyObject, Sendable {
     /// A target's own fault effect at a fault point (`reset-context`), on whatever
     /// thread hit the point: it must be thread-safe.
     nonisolated func applyEffect(_ effect: String, at point: String)
+    /// The app goes to the background and is about to be suspended (a `suspend` step):
+    /// end or abandon every transaction on the shared container's files and take no
+    /// lock on them until ``didResume()`` (GRDB: post `Database.suspendNotification`
+    /// with `observesSuspensionNotifications` set). Called on a thread of its own, maybe
+    /// while the app is in the middle of a save: it must be thread-safe and must not wait
+    /// for the main actor. Default: nothing.
+    nonisolated func willSuspend()
+    /// The app is back in the foreground after a suspension (GRDB:
+    /// `Database.resumeNotification`). Same rules as ``willSuspend()``. Default: nothing.
+    nonisolated func didResume()
 }
 
 extension ChaosTarget {
     public static var workload: Workload? { nil }
     public static var unprotectedFiles: [String] { [] }
+    public static var sharedContainer: [String] { [] }
     public static var probes: [TargetProbe<Self>] { [] }
     public static var modes: [Health.Mode] { Health.Mode.standard }
     public static var variants: [String] { [] }
@@ -132,6 +149,8 @@ extension ChaosTarget {
     public static var scenarioFolder: URL? { nil }
     @MainActor public static func warmUpBeforeForking() {}
     public nonisolated func applyEffect(_ effect: String, at point: String) {}
+    public nonisolated func willSuspend() {}
+    public nonisolated func didResume() {}
 
     /// The entry point of a target executable (`@main`): serves Chaos on stdin and
     /// stdout until it says stop, then exits.

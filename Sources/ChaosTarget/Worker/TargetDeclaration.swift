@@ -16,6 +16,8 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
     package var files: [String: String]
     /// Logical names of the files a locked device still serves (``ChaosTarget/unprotectedFiles``).
     package var unprotectedFiles: [String]
+    /// Logical names of the files in a shared container (``ChaosTarget/sharedContainer``).
+    package var sharedContainer: [String]
     /// The actions and probes the target answers, sorted.
     package var actions: [String]
     package var probes: [String]
@@ -49,9 +51,10 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
                  workload: Workload? = nil, variants: [String] = [], parameters: [String: [ActionParameter]] = [:],
                  sqliteLibraries: Int = 1, options: [TargetOption] = [], remotes: [Remote] = [], systems: [String] = [],
                  ownRecords: [String] = [], logging: TargetLogging = .own, scenarioFolder: String? = nil,
-                unprotectedFiles: [String] = []) {
+                unprotectedFiles: [String] = [], sharedContainer: [String] = []) {
         self.files = files
         self.unprotectedFiles = unprotectedFiles
+        self.sharedContainer = sharedContainer
         self.actions = actions
         self.probes = probes
         self.modes = modes
@@ -74,11 +77,12 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
                   modes: Target.modes.map(\.rawValue), workload: Target.workload, variants: Target.variants,
                   parameters: Dictionary(declared) { first, _ in first }, sqliteLibraries: Target.sqlite.count,
                   options: Target.options, remotes: Target.remotes, systems: Target.systems, ownRecords: Target.ownRecords,
-                  logging: Target.logging, scenarioFolder: Target.scenarioFolder?.path, unprotectedFiles: Target.unprotectedFiles)
+                  logging: Target.logging, scenarioFolder: Target.scenarioFolder?.path, unprotectedFiles: Target.unprotectedFiles,
+                  sharedContainer: Target.sharedContainer)
     }
 
     enum CodingKeys: String, CodingKey {
-        case files, unprotectedFiles, actions, probes, modes, workload, variants, parameters, sqliteLibraries, options, remotes, systems, ownRecords, logging,
+        case files, unprotectedFiles, sharedContainer, actions, probes, modes, workload, variants, parameters, sqliteLibraries, options, remotes, systems, ownRecords, logging,
              scenarioFolder
     }
 
@@ -88,6 +92,7 @@ package struct TargetDeclaration: Codable, Sendable, Equatable {
         let defaults = TargetDeclaration(files: [:], actions: [], probes: [])
         files = try container.decode([String: String].self, forKey: .files)
         unprotectedFiles = try container.decodeIfPresent([String].self, forKey: .unprotectedFiles) ?? defaults.unprotectedFiles
+        sharedContainer = try container.decodeIfPresent([String].self, forKey: .sharedContainer) ?? defaults.sharedContainer
         actions = try container.decode([String].self, forKey: .actions)
         probes = try container.decode([String].self, forKey: .probes)
         modes = try container.decodeIfPresent([String].self, forKey: .modes) ?? defaults.modes

@@ -89,6 +89,15 @@ package enum WorkerHost {
                 try PowerLoss.enable(torn: torn, under: dataDirectory.path, seam: StorageSeam.resolved(seam, sqliteLibraries: Target.sqlite.count))
             case .countPoints:
                 FaultRegistry.shared.setCounting(true)
+            case .suspend:
+                target.willSuspend()
+            case .resume:
+                target.didResume()
+            case .suspendWhileSaving:
+                let shared = Target.sharedContainer.compactMap { Target.files[$0] }.map { dataDirectory.appendingPathComponent($0).path }
+                guard !Target.sqlite.isEmpty, SuspensionMoment.arm(
+                    paths: shared, willSuspend: { target.willSuspend() }, didResume: { target.didResume() }, emit: { WorkerOutput.write($0) })
+                else { return .failed(.target, error: "no save to suspend in: the target declares no SQLite store in a shared container") }
             case let .powerLoss(order):
                 losePower(order)
             }
@@ -126,8 +135,8 @@ package enum WorkerHost {
     /// an action, a probe, a snapshot, a stop), or the worker's own part.
     private static func failure(of op: WorkerOperation) -> WorkerFailure {
         switch op {
-        case .launch, .perform, .probe, .snapshot, .stop: .app
-        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints: .control
+        case .launch, .perform, .probe, .snapshot, .stop, .suspend, .resume: .app
+        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints, .suspendWhileSaving: .control
         }
     }
 

@@ -58,6 +58,14 @@ package enum WorkerOperation: String, Codable, Sendable {
     /// Count the hits of every fault point from now on, and name the points hit in every
     /// reply (``WorkerStatus/pointsHit``): what `chaos hunt` learns from its plain first run.
     case countPoints = "count-points"
+    /// The app goes to the background: the target's ``ChaosTarget/willSuspend()`` now;
+    /// the controller stops the process (SIGSTOP) once the notice has passed.
+    case suspend
+    /// Back in the foreground after a SIGCONT: the target's ``ChaosTarget/didResume()``.
+    case resume
+    /// The suspension comes while the app saves: at its next write lock on a file of its
+    /// shared container (``SuspensionMoment``), in the middle of a later request.
+    case suspendWhileSaving = "suspend-while-saving"
 }
 
 /// When and how the power goes out, as sent to the worker.
@@ -138,9 +146,10 @@ package struct FaultFiring: Codable, Sendable, Equatable {
 /// A line the worker writes between a request and its reply, as it happens: a write
 /// acknowledged or attempted, a record about to be removed or removed, a fault fired.
 package struct WorkerEvent: Codable, Sendable, Equatable {
-    package enum Kind: String, Codable, Sendable { case ack, attempt, removing, remove, fired, log }
+    package enum Kind: String, Codable, Sendable { case ack, attempt, removing, remove, fired, log, suspending }
     package var event: Kind
-    /// For `ack`, `attempt`, `removing`, `remove`: the record key (`table:id`).
+    /// For `ack`, `attempt`, `removing`, `remove`: the record key (`table:id`); for
+    /// `suspending`, the path of the shared file the app took a write lock on.
     package var key: String?
     /// For `ack`: the digest of the record's value (``RecordDigest``), when the app gave it.
     package var digest: String?

@@ -7,7 +7,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
     package var ask: Ask
 
     package enum Ask: Sendable, Equatable {
-        case describe, launch, snapshot, stop, countPoints
+        case describe, launch, snapshot, stop, countPoints, suspend, resume, suspendWhileSaving
         /// A user-level action and its arguments.
         case perform(String, arguments: [String: ScenarioValue])
         case probe(String)
@@ -32,6 +32,9 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
         case .snapshot: .snapshot
         case .stop: .stop
         case .countPoints: .countPoints
+        case .suspend: .suspend
+        case .resume: .resume
+        case .suspendWhileSaving: .suspendWhileSaving
         case .perform: .perform
         case .probe: .probe
         case .arm: .arm
@@ -76,6 +79,9 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
         case .snapshot: ask = .snapshot
         case .stop: ask = .stop
         case .countPoints: ask = .countPoints
+        case .suspend: ask = .suspend
+        case .resume: ask = .resume
+        case .suspendWhileSaving: ask = .suspendWhileSaving
         case .perform: ask = .perform(try needed(.name), arguments: try fields.decodeIfPresent([String: ScenarioValue].self, forKey: .arguments) ?? [:])
         case .probe: ask = .probe(try needed(.name))
         case .arm: ask = .arm(try needed(.fault))
@@ -92,7 +98,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
         try fields.encode(id, forKey: .id)
         try fields.encode(op, forKey: .op)
         switch ask {
-        case .describe, .launch, .snapshot, .stop, .countPoints: break
+        case .describe, .launch, .snapshot, .stop, .countPoints, .suspend, .resume, .suspendWhileSaving: break
         case let .perform(name, arguments):
             try fields.encode(name, forKey: .name)
             try fields.encode(arguments, forKey: .arguments)

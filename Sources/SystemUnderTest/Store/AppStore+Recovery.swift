@@ -103,6 +103,8 @@ extension AppStore {
         // One process owns this store: a lock held longer than this is another
         // process's, and a launch must not wait on it statement after statement.
         grdbConfiguration.busyMode = .timeout(launchBusyTimeout)
+        // The store is in a shared container: the app may suspend it (StoreSuspension).
+        grdbConfiguration.observesSuspensionNotifications = true
         let pool = try DatabasePool(path: configuration.storeURL.path, configuration: grdbConfiguration)
         do {
             try pool.writeWithoutTransaction { db in

@@ -66,13 +66,18 @@ import Testing
         let failures = hardened.report.cases.filter { $0.verdict != .passed }.map { "\($0.scenario): \($0.expectations.filter { !$0.passed }.map(\.observed))" }
         #expect(hardened.result.exitCode == 0, "\(failures)")
         let legacy = try check(["--variant", "legacy", "--only", "check-store-garbage-header", "--only", "check-io-error-on-save-write",
-                                "--only", "check-device-locked-at-launch", "--only", "check-memory-pressure-at-launch"])
+                                "--only", "check-device-locked-at-launch", "--only", "check-memory-pressure-at-launch",
+                                "--only", "check-suspended-while-saving"])
         #expect(legacy.result.exitCode == 1)
         #expect(legacy.report.cases.first { $0.scenario == "check-store-garbage-header" }?.trap?.site == "LegacyStore.swift:18")
         // A prewarm launch, before the device was first unlocked: the legacy container traps.
         #expect(legacy.report.cases.first { $0.scenario == "check-device-locked-at-launch" }?.trap?.site == "LegacyStore.swift:18")
         // SQLITE_NOMEM at its launch: the same.
         #expect(legacy.report.cases.first { $0.scenario == "check-memory-pressure-at-launch" }?.trap?.site == "LegacyStore.swift:18")
+        // Suspended in the middle of a save: the legacy app never abandons it, and is
+        // killed holding the WAL's write lock on its shared store (hardened passed above).
+        let suspended = legacy.report.cases.first { $0.scenario == "check-suspended-while-saving" }?.expectations.first { $0.kind == "no-trap" }?.end
+        #expect(suspended == .terminatedBySystem(file: "store", lock: "a write lock on app.sqlite-shm (POSIX, bytes 120–120)"), "\(String(describing: suspended))")
     }
 
     @Test func aTargetWithoutAWorkloadIsToldHowToDeclareOne() throws {
@@ -91,7 +96,7 @@ import Testing
     @Test func theListNamesEveryCaseAndOnlyRefusesAnUnknownOne() throws {
         let list = try ChaosExecutable.run(["check", "--list"])
         let names = list.stdout.split(separator: "\n").map(String.init)
-        #expect(names.count == 31)
+        #expect(names.count == 34)
         #expect(names.contains("check-store-zero-length") && names.contains("check-write-workload-crash-sweep"))
         let unknown = try ChaosExecutable.run(["check", "--only", "check-store-zero-lenght"])
         #expect(unknown.exitCode == 64)

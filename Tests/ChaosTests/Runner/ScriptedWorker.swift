@@ -71,6 +71,8 @@ final class ScriptedWorker: WorkerLink {
 
     var ready: WorkerReady { WorkerReady(pid: 0, libcSeamMissing: nil) }
     var openFiles: Set<String>? { nil }
+    /// No process: a suspension has nothing to stop.
+    var pid: pid_t { 0 }
 
     func request(_ body: WorkerRequest, deadline: ContinuousClock.Instant, onEvent: (WorkerEvent) -> Void) -> WorkerOutcome {
         if let ended { return .ended(ended) }

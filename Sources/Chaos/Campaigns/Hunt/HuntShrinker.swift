@@ -199,7 +199,7 @@ struct HuntShrinker {
             return forms
         case let .clear(scope): return scope == "all" ? [] : [.clear("all")]
         case let .action(name, arguments, rest): return simpler(arguments).map { .action(name, $0, rest) }
-        case .checkpoint, .wait: return []
+        case .checkpoint, .wait, .suspend, .resume: return []
         case let .fault(kind, keys):
             // A kind whose numbers are what it is (a damage's size) keeps them; one that
             // fires a few times keeps its count.

@@ -89,6 +89,7 @@ struct RunSignature: Equatable {
             case let .hung(hang)?: features.insert(.hang(during: hang.during))
             case .caseTimedOut?: features.insert(.hang(during: nil))
             case let .exited(termination, _)?: features.insert(.exit(termination: termination))
+            case let .terminatedBySystem(file, _)?: features.insert(.exit(termination: "0xdead10cc on \(file)"))
             case .stayedAfterStop?, nil: break
             }
         }
@@ -108,6 +109,8 @@ struct RunSignature: Equatable {
         case .powerLoss: "power-loss"
         case .checkpoint: "checkpoint"
         case .wait: "wait"
+        case .suspend: "suspend"
+        case .resume: "resume"
         }
     }
 

@@ -100,8 +100,14 @@ package enum StorageHook {
     /// costs one atomic load per call.
     private static func installHooks(_ policy: StorageFaultPolicy) {
         let seams = Set(policy.armed.flatMap(\.seams))
-        chaos_vfs_set_hook(seams.contains(.vfs) ? storageFaultHook : nil, nil)
+        chaos_vfs_set_hook(seams.contains(.vfs) || SuspensionMoment.isActive ? storageFaultHook : nil, nil)
         LibcSeam.setHook(seams.contains(.libc) || !ReadOnlyPaths.isEmpty ? libcFaultHook : nil)
+    }
+
+    /// Installs the VFS's hook for a suspension's moment (``SuspensionMoment``), or
+    /// removes it once no fault needs it either.
+    package static func watchForSuspension() {
+        policy.withLock { installHooks($0) }
     }
 
     /// The read-only paths the controller listed (``ReadOnlyPaths``) refused from now on.
@@ -162,6 +168,7 @@ package enum StorageHook {
 
 /// The VFS's C hook. It captures nothing: its state is the global policy.
 private let storageFaultHook: chaos_vfs_hook = { _, op, kind, path, offset, amount in
+    if SuspensionMoment.isActive, let path { SuspensionMoment.see(op: op, path: String(cString: path), offset: offset, amount: amount) }
     guard StorageFaultPolicy.isInteresting(op: op), kind != CHAOS_FILE_OTHER else { return 0 }
     return StorageHook.decide(StorageFaultPolicy.Call(op: op, fileKind: kind, path: path, offset: offset, amount: amount)).resultCode
 }
