@@ -221,6 +221,17 @@ void chaos_vfs_reset_counters(void);
 */
 int chaos_vfs_take_calls(char *buffer, int capacity);
 
+/*
+** Another process of the app on a shared store (chaos_peer.c): opens PATH with the
+** plain "unix" VFS and takes its write lock (BEGIN IMMEDIATE, waiting up to 5 s for it);
+** with DIRTY, also writes about 512 KiB it never commits, with the cache kept small so
+** the pages reach the files (a hot journal, or WAL frames). Returns 0 and the open
+** connection in *HANDLE, or the SQLite result code (nothing left open).
+*/
+int chaos_peer_hold_write(const char *path, int dirty, void **handle);
+/* Rolls back and closes what chaos_peer_hold_write opened. */
+void chaos_peer_release(void *handle);
+
 #ifdef __cplusplus
 }
 #endif

@@ -30,6 +30,8 @@ package struct InjectionRecord: Codable, Sendable, Equatable {
         package static let libfaketime = "libfaketime"
         /// A signal to the app's process: a suspension (SIGSTOP, SIGKILL).
         package static let signal = "signal"
+        /// Another worker of the target, on the same store.
+        package static let peer = "peer"
     }
 
     package init(kind: String, target: String, detail: String, atMs: Int, count: Int? = nil, mechanism: String) {

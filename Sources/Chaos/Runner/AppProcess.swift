@@ -43,8 +43,13 @@ final class AppProcess {
     /// What each suspension found, for the case's log (``takeSuspensions()``).
     var suspensionRecords: [InjectionRecord] = []
 
-    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, listeners: Listeners, stepBound: StepBound? = nil) {
+    /// What its workers' stderr files are named after: `worker-1.stderr`, `peer-1.stderr`.
+    let role: String
+
+    init(launcher: any WorkerLauncher, context: TargetContext, clock: CaseClock, scratch: URL, listeners: Listeners, stepBound: StepBound? = nil,
+         role: String = "worker") {
         self.stepBound = stepBound
+        self.role = role
         self.launcher = launcher
         self.context = context
         self.clock = clock
@@ -58,7 +63,7 @@ final class AppProcess {
     func start() throws(AppStop) {
         launches += 1
         (suspended, suspensionWaiting, systemEnd) = (false, nil, nil)
-        let stderrFile = scratch.appendingPathComponent("worker-\(launches).stderr")
+        let stderrFile = scratch.appendingPathComponent("\(role)-\(launches).stderr")
         let spawned = clock.now
         let start: WorkerStart
         do {
@@ -177,6 +182,12 @@ final class AppProcess {
         listeners.heard(.exited(powerCut: nil))
     }
 
+    /// Another worker of the same target on the same data folder (the peer of
+    /// `Seams/Peer`): its own process, whose news no one hears.
+    func sibling(role: String) -> AppProcess {
+        AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, listeners: Listeners(), stepBound: stepBound, role: role)
+    }
+
     /// Whether the running app holds the file at `path` (as it sees it) open; nil when
     /// it does not run or that cannot be known.
     func holdsOpen(_ path: String) -> Bool? {
@@ -215,7 +226,7 @@ extension WorkerOperation {
     /// Operations of the harness rather than the app: a refusal is Chaos's failure.
     var isControl: Bool {
         switch self {
-        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints, .suspendWhileSaving: true
+        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints, .suspendWhileSaving, .peerWrite: true
         case .launch, .perform, .probe, .snapshot, .stop, .suspend, .resume: false
         }
     }

@@ -12,12 +12,13 @@ final class CaseSeams {
     let network: NetworkSeam
     let process: ProcessSeam
     let power: PowerSeam
+    let peer = PeerSeam()
 
     /// In the order a worker command is wrapped, innermost first (the tmpfs namespace,
     /// then dropped privileges, then libfaketime); and the order a fault finds its seam
     /// (a real full disk before the app's storage calls). The power comes last: a clear
     /// disarms a waiting cut after the others, whose disarming may be its moment.
-    var all: [any FaultSeam] { [disk, files, clock, network, process, power] }
+    var all: [any FaultSeam] { [disk, files, clock, network, process, peer, power] }
 
     init(declaration: TargetDeclaration) {
         process = ProcessSeam(sqliteLibraries: declaration.sqliteLibraries)

@@ -12,11 +12,14 @@ package enum FaultFamily: String, Sendable, CaseIterable, Codable {
     case clock
     /// The power, cut in the app's process below its files.
     case power
+    /// Another process of the app on its shared store: a second worker of the target.
+    case peer
 
     /// Whether a fault of the family stands once its step ran, until a `clear:` (a read
-    /// that fails under it is its doing). A file's damage is done, and a power cut is
-    /// over once it came (one waiting for its moment is the power seam's to tell).
-    package var stands: Bool { self != .file && self != .power }
+    /// that fails under it is its doing). A file's damage is done, a power cut is over
+    /// once it came (one waiting for its moment is the power seam's to tell), and another
+    /// process lets go of the store by itself.
+    package var stands: Bool { self != .file && self != .power && self != .peer }
 }
 
 /// One kind of fault: its wire name, its parameters, and the decision it makes.

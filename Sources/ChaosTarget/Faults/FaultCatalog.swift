@@ -40,6 +40,9 @@ package enum FaultCatalog {
         ClockFreezeFault.self,
         // The power, cut in the app's process below its files (Seams/Power).
         PowerLossFault.self,
+        // Another process of the app on its shared store: a second worker (Seams/Peer).
+        PeerHoldsWriteFault.self,
+        PeerKilledMidWriteFault.self,
     ]
 
     /// The kinds carried out in the app's process: what a worker can be armed with.

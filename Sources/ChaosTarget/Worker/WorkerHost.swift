@@ -100,6 +100,8 @@ package enum WorkerHost {
                 else { return .failed(.target, error: "no save to suspend in: the target declares no SQLite store in a shared container") }
             case let .powerLoss(order):
                 losePower(order)
+            case let .peerWrite(order):
+                try PeerWrite.carryOut(order, dataDirectory: dataDirectory)
             }
             return .done
         } catch let error as TargetError {
@@ -136,7 +138,7 @@ package enum WorkerHost {
     private static func failure(of op: WorkerOperation) -> WorkerFailure {
         switch op {
         case .launch, .perform, .probe, .snapshot, .stop, .suspend, .resume: .app
-        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints, .suspendWhileSaving: .control
+        case .describe, .arm, .disarm, .trackWrites, .powerLoss, .countPoints, .suspendWhileSaving, .peerWrite: .control
         }
     }
 

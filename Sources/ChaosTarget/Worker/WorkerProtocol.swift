@@ -66,6 +66,8 @@ package enum WorkerOperation: String, Codable, Sendable {
     /// The suspension comes while the app saves: at its next write lock on a file of its
     /// shared container (``SuspensionMoment``), in the middle of a later request.
     case suspendWhileSaving = "suspend-while-saving"
+    /// The peer worker takes the shared store's write lock (``PeerWriteOrder``).
+    case peerWrite = "peer-write"
 }
 
 /// When and how the power goes out, as sent to the worker.

@@ -18,6 +18,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
         /// keeps them (nil: the one that reaches the target).
         case trackWrites(torn: Bool, seam: StorageSeam? = nil)
         case powerLoss(PowerLossOrder)
+        case peerWrite(PeerWriteOrder)
     }
 
     package init(id: Int = 0, _ ask: Ask) {
@@ -41,6 +42,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
         case .disarm: .disarm
         case .trackWrites: .trackWrites
         case .powerLoss: .powerLoss
+        case .peerWrite: .peerWrite
         }
     }
 
@@ -60,7 +62,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
         package var description: String
     }
 
-    private enum Field: String, CodingKey { case id, op, name, arguments, fault, powerLoss, torn, seam }
+    private enum Field: String, CodingKey { case id, op, name, arguments, fault, powerLoss, torn, seam, peerWrite }
 
     package init(from decoder: any Decoder) throws {
         let fields = try decoder.container(keyedBy: Field.self)
@@ -90,6 +92,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
             ask = .trackWrites(torn: try fields.decodeIfPresent(Bool.self, forKey: .torn) ?? false,
                                seam: try fields.decodeIfPresent(StorageSeam.self, forKey: .seam))
         case .powerLoss: ask = .powerLoss(try needed(.powerLoss))
+        case .peerWrite: ask = .peerWrite(try needed(.peerWrite))
         }
     }
 
@@ -109,6 +112,7 @@ package struct WorkerRequest: Codable, Sendable, Equatable {
             try fields.encode(torn, forKey: .torn)
             try fields.encodeIfPresent(seam, forKey: .seam)
         case let .powerLoss(order): try fields.encode(order, forKey: .powerLoss)
+        case let .peerWrite(order): try fields.encode(order, forKey: .peerWrite)
         }
     }
 }

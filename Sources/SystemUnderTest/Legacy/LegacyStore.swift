@@ -12,7 +12,8 @@ enum LegacyStore {
     static func launch(_ configuration: StoreConfiguration) -> AppStore {
         do {
             try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
-            let pool = try AppStore.openPersistent(configuration)
+            // No busy timeout: the old code never thought of its widget writing too.
+            let pool = try AppStore.openPersistent(configuration, waitsItsTurn: false)
             return AppStore.legacy(writer: pool, configuration: configuration)
         } catch {
             fatalError("Failed to load store: \(error)")

@@ -98,11 +98,14 @@ extension AppStore {
     /// sets `synchronous=NORMAL` after `prepareDatabase`, so it is set again here. A
     /// store whose schema is current is not written at launch (a full disk must not
     /// stop the app from opening it).
-    static func openPersistent(_ configuration: StoreConfiguration) throws -> DatabasePool {
+    /// `waitsItsTurn`: whether a statement that meets another process's lock waits for it
+    /// (up to ``launchBusyTimeout``) or fails at once (GRDB's default, which the legacy
+    /// code kept).
+    static func openPersistent(_ configuration: StoreConfiguration, waitsItsTurn: Bool = true) throws -> DatabasePool {
         var grdbConfiguration = Configuration()
-        // One process owns this store: a lock held longer than this is another
+        // Its widget opens this store too: a lock held longer than this is a stuck
         // process's, and a launch must not wait on it statement after statement.
-        grdbConfiguration.busyMode = .timeout(launchBusyTimeout)
+        if waitsItsTurn { grdbConfiguration.busyMode = .timeout(launchBusyTimeout) }
         // The store is in a shared container: the app may suspend it (StoreSuspension).
         grdbConfiguration.observesSuspensionNotifications = true
         let pool = try DatabasePool(path: configuration.storeURL.path, configuration: grdbConfiguration)

@@ -96,7 +96,7 @@ import Testing
     @Test func theListNamesEveryCaseAndOnlyRefusesAnUnknownOne() throws {
         let list = try ChaosExecutable.run(["check", "--list"])
         let names = list.stdout.split(separator: "\n").map(String.init)
-        #expect(names.count == 34)
+        #expect(names.count == 36)
         #expect(names.contains("check-store-zero-length") && names.contains("check-write-workload-crash-sweep"))
         let unknown = try ChaosExecutable.run(["check", "--only", "check-store-zero-lenght"])
         #expect(unknown.exitCode == 64)

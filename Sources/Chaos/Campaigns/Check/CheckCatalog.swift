@@ -31,10 +31,14 @@ package enum CheckCatalog {
     /// Whether a case of the catalog applies to a target: its network cases need a
     /// remote the target's workload talks to (one declared for every system, or for the
     /// storage catalog's); its suspension cases a shared container
-    /// (``TargetDeclaration/sharedContainer``); every other case applies to every target.
+    /// (``TargetDeclaration/sharedContainer``), and its cases of another process on the
+    /// store a SQLite store in it; every other case applies to every target.
     package static func applies(_ scenario: Scenario, to declaration: TargetDeclaration) -> Bool {
         if scenario.steps.contains(where: { if case .suspend = $0.action { true } else { false } }) {
             return !declaration.sharedContainer.isEmpty
+        }
+        if scenario.steps.contains(where: { if case let .fault(step) = $0.action { step.fault.family == .peer } else { false } }) {
+            return PeerSeam.sharedStore(of: declaration) != nil
         }
         let network = scenario.steps.contains { if case let .fault(step) = $0.action { step.fault.family == .network } else { false } }
         guard network else { return true }

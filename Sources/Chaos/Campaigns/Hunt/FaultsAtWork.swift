@@ -24,6 +24,7 @@ struct FaultsAtWork {
             case .power: "a power cut"
             case .file: "file damage" + (on.map { " to \($0)" } ?? "")
             case .clock: "a clock jump"
+            case .peer: "another process on the store"
             case .kill: "a kill"
             }
         }
@@ -33,7 +34,7 @@ struct FaultsAtWork {
     /// first (the network, the disk, the app's own code), what only changed the world
     /// around it last (damage done while the app was closed, the clock).
     enum Family: Int, Comparable {
-        case network, storage, point, power, file, clock, kill
+        case network, storage, peer, point, power, file, clock, kill
 
         static func < (lhs: Family, rhs: Family) -> Bool { lhs.rawValue < rhs.rawValue }
 
@@ -45,6 +46,7 @@ struct FaultsAtWork {
             case .file: self = .file
             case .clock: self = .clock
             case .power: self = .power
+            case .peer: self = .peer
             }
         }
     }
@@ -71,7 +73,7 @@ struct FaultsAtWork {
             case .file: key("file") ?? "store"
             case .point: key("point")
             case .storage: key("file")
-            case .clock, .power: nil
+            case .clock, .power, .peer: nil
             }
             fired.append(Fault(family: Family(family), kind: activity.kind, on: on, step: number))
         }

@@ -1,0 +1,42 @@
+/*
+** CChaosVFS: another process of the app holding a shared store's write lock (the peer
+** worker of Seams/Peer). A connection of its own, on the plain "unix" VFS: no fault of
+** this process applies to it, and its locks are SQLite's own POSIX locks, which every
+** copy of SQLite in another process (the app's: the system's, sqlite-nio's) respects.
+*/
+#include "chaos_internal.h"
+
+#include <sqlite3.h>
+
+int chaos_peer_hold_write(const char *path, int dirty, void **handle) {
+    sqlite3 *db = 0;
+    *handle = 0;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, "unix");
+    if (rc != SQLITE_OK) {
+        sqlite3_close(db);
+        return rc;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    /* A small cache spills what the transaction writes to the files before any commit. */
+    if (dirty) sqlite3_exec(db, "PRAGMA cache_size = 1", 0, 0, 0);
+    rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
+    if (rc == SQLITE_OK && dirty) {
+        rc = sqlite3_exec(db,
+            "CREATE TABLE chaos_peer_write(x);"
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 128)"
+            " INSERT INTO chaos_peer_write SELECT randomblob(4096) FROM n;", 0, 0, 0);
+    }
+    if (rc != SQLITE_OK) {
+        sqlite3_close(db);
+        return rc;
+    }
+    *handle = db;
+    return 0;
+}
+
+void chaos_peer_release(void *handle) {
+    sqlite3 *db = (sqlite3 *)handle;
+    if (!db) return;
+    sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
+    sqlite3_close(db);
+}
