@@ -14,7 +14,12 @@ import GRDB
 /// - a failing device (an I/O error, a full disk, a file it may not write) is not damage:
 ///   nothing is moved, the journal is shown read-only as it is (`chaos hunt` found the
 ///   app answering no read at all on a store it could not write), the next launch tries
-///   again.
+///   again;
+/// - the store is shared with the journal's widget: a statement waits up to 5 s for the
+///   widget's lock rather than fail at once (`check-peer-holds-write-on-save`), and the
+///   pool hears the app's suspension (``JournalSuspension``): a save under way when the
+///   app is suspended is rolled back and told, never left holding the lock
+///   (`check-suspended-while-saving`: iOS kills that app, 0xdead10cc).
 enum CarefulStartup {
     struct Opened {
         var database: AppDatabase?
@@ -76,7 +81,10 @@ enum CarefulStartup {
     }
 
     private static func openChecked(_ path: String) throws -> AppDatabase {
-        let pool = try DatabasePool(path: path)
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(5)
+        configuration.observesSuspensionNotifications = true
+        let pool = try DatabasePool(path: path, configuration: configuration)
         try pool.barrierWriteWithoutTransaction { try $0.execute(sql: "PRAGMA synchronous = FULL") }
         guard try pool.read({ try String.fetchOne($0, sql: "PRAGMA quick_check") }) == "ok" else {
             throw DatabaseError(resultCode: .SQLITE_CORRUPT, message: "quick_check failed")

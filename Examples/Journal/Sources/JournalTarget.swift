@@ -9,6 +9,8 @@ import ChaosTarget
 final class JournalTarget: ChaosTarget {
     /// The journal and its last good copy: a fault may aim at either.
     static let files = ["store": "journal.sqlite", "copy": "journal.sqlite.last-good"]
+    /// The journal's widget shows today's entry: the store is in the app group it shares.
+    static let sharedContainer = ["store"]
     static let variants = ["careful", "template", "demo"]
     /// The store the first release left (migration v1, no `mood` column): `chaos check`
     /// migrates it plainly and on a full disk (fixtures/make-journal-v1.py wrote it).
@@ -42,4 +44,8 @@ final class JournalTarget: ChaosTarget {
     }
 
     func stop() async { journal?.close() }
+
+    /// The app goes to the background, and comes back (``JournalSuspension``).
+    nonisolated func willSuspend() { JournalSuspension.post(.willSuspend, variant: context.variant) }
+    nonisolated func didResume() { JournalSuspension.post(.didResume, variant: context.variant) }
 }

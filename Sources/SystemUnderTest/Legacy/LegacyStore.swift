@@ -12,8 +12,7 @@ enum LegacyStore {
     static func launch(_ configuration: StoreConfiguration) -> AppStore {
         do {
             try FileManager.default.createDirectory(at: configuration.directory, withIntermediateDirectories: true)
-            // No busy timeout: the old code never thought of its widget writing too.
-            let pool = try AppStore.openPersistent(configuration, waitsItsTurn: false)
+            let pool = try AppStore.openPersistent(configuration, waitsItsTurn: false)  // no busy timeout: its widget never crossed its mind
             return AppStore.legacy(writer: pool, configuration: configuration)
         } catch {
             fatalError("Failed to load store: \(error)")
