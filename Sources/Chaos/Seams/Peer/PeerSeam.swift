@@ -20,21 +20,21 @@ final class PeerSeam: FaultSeam {
             throw .notApplicable("another process of the app opens a SQLite store of its shared container, and the target declares "
                 + (context.declaration.sharedContainer.isEmpty ? "no shared container (sharedContainer)" : "no SQLite store in it"))
         }
+        guard let plan = (step.fault.base as? any PeerFault)?.plan else { throw .harness("'\(step.fault.kind)' is not a peer fault") }
         let peer = try running(context)
-        let killed = step.fault.as(PeerKilledMidWriteFault.self) != nil
-        let holding = step.fault.as(PeerHoldsWriteFault.self)?.holding
-        let order = PeerWriteOrder(file: file, holdMs: holding?.wholeMilliseconds, dirty: killed)
+        let order = PeerWriteOrder(file: file, holdMs: plan.holding?.wholeMilliseconds, dirty: plan.uncommitted)
         do { _ = try peer.request(WorkerRequest(.peerWrite(order))) } catch {
             self.peer = nil
             peer.kill()
             throw .harness("the peer worker could not write: \(error)")
         }
         var done = "the peer took the write lock of \(name)"
-        if killed {
+        if plan.uncommitted { done += ", wrote 128 pages it did not commit" }
+        if plan.killed {
             peer.kill()
             self.peer = nil
-            done += ", wrote 128 pages it did not commit, and was killed (SIGKILL)"
-        } else if let holding {
+            done += ", and was killed (SIGKILL)"
+        } else if let holding = plan.holding {
             done += " for \(ScenarioDuration.format(holding))"
         }
         seen[id] = done

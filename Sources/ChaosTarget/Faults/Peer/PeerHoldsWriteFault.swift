@@ -12,7 +12,7 @@
 /// An app's save meanwhile meets `SQLITE_BUSY`: with a busy timeout it waits its turn
 /// and saves; with GRDB's default busy mode (`.immediateError`) it fails at once —
 /// "database is locked" for a widget's refresh of a few hundred milliseconds.
-package struct PeerHoldsWriteFault: Fault {
+package struct PeerHoldsWriteFault: PeerFault {
     package static let kind = "peer-holds-write"
     package static let family = FaultFamily.peer
     package static let summary = "Another process of the app (a second worker: its widget, its extension) holds the shared store's write lock for a while."
@@ -39,4 +39,6 @@ package struct PeerHoldsWriteFault: Fault {
     }
 
     package var label: String { "\(Self.kind) for \(ScenarioDuration.format(holding))" }
+
+    package var plan: PeerPlan { PeerPlan(holding: holding, uncommitted: false, killed: false) }
 }

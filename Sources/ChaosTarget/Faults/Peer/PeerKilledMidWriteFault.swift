@@ -12,7 +12,7 @@
 /// the journal back, or ignores frames never committed. The defect to look for is an
 /// app that takes what it meets meanwhile (`SQLITE_BUSY`, a recovery in progress) for a
 /// damaged store and sets it aside.
-package struct PeerKilledMidWriteFault: Fault {
+package struct PeerKilledMidWriteFault: PeerFault {
     package static let kind = "peer-killed-mid-write"
     package static let family = FaultFamily.peer
     package static let summary = "Another process of the app is killed in the middle of a write to the shared store, leaving what it had not committed."
@@ -25,4 +25,6 @@ package struct PeerKilledMidWriteFault: Fault {
     package init(parameters: ScenarioParameters) throws(ScenarioError) {}
 
     package var label: String { Self.kind }
+
+    package var plan: PeerPlan { PeerPlan(holding: nil, uncommitted: true, killed: true) }
 }
