@@ -7,6 +7,7 @@
 #include "chaos_internal.h"
 
 #include <sqlite3.h>
+#include <stdio.h>
 
 int chaos_peer_hold_write(const char *path, int dirty, void **handle) {
     sqlite3 *db = 0;
@@ -39,4 +40,36 @@ void chaos_peer_release(void *handle) {
     if (!db) return;
     sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
     sqlite3_close(db);
+}
+
+int chaos_peer_migrate(const char *path) {
+    sqlite3 *db = 0;
+    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, "unix");
+    if (rc != SQLITE_OK) {
+        sqlite3_close(db);
+        return rc;
+    }
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_stmt *statement = 0;
+    int version = 0, grdb = 0;
+    if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &statement, 0) == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW) {
+        version = sqlite3_column_int(statement, 0);
+    }
+    sqlite3_finalize(statement);
+    if (sqlite3_prepare_v2(db, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'grdb_migrations'", -1, &statement, 0) == SQLITE_OK) {
+        grdb = sqlite3_step(statement) == SQLITE_ROW;
+    }
+    sqlite3_finalize(statement);
+    char sql[512];
+    snprintf(sql, sizeof sql,
+             "BEGIN IMMEDIATE;"
+             "CREATE TABLE IF NOT EXISTS chaos_newer_version(id INTEGER PRIMARY KEY, note TEXT);"
+             "%s"
+             "PRAGMA user_version = %d;"
+             "COMMIT;",
+             grdb ? "INSERT OR IGNORE INTO grdb_migrations(identifier) VALUES ('chaos-newer-version');" : "", version + 1);
+    rc = sqlite3_exec(db, sql, 0, 0, 0);
+    if (rc != SQLITE_OK) sqlite3_exec(db, "ROLLBACK", 0, 0, 0);
+    sqlite3_close(db);
+    return rc;
 }

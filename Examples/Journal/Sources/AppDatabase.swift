@@ -37,6 +37,18 @@ final class AppDatabase {
         return migrator
     }
 
+    /// What GRDB's demo app does at launch, with a setting meant for development only
+    /// (`#if DEBUG` there; shipped here): a store whose schema is not exactly what its
+    /// migrations make — a newer version of the app touched it — is erased and migrated
+    /// from nothing. (What NOT to ship; it lives only in the demo variant.)
+    static func eraseIfSchemaChanged(at path: String) {
+        guard let pool = try? DatabasePool(path: path) else { return }
+        var migrator = Self.migrator
+        migrator.eraseDatabaseOnSchemaChange = true
+        try? migrator.migrate(pool)
+        try? pool.close()
+    }
+
     func write(_ text: String) throws -> Entry {
         try writer.write { db in try Entry(text: text).inserted(db) }
     }

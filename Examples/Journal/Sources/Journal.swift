@@ -23,6 +23,7 @@ final class Journal {
             (database, notice, readOnly) = (TemplateStartup.open(at: path), nil, false)
             return
         }
+        if variant == "demo" { AppDatabase.eraseIfSchemaChanged(at: path) }
         let opened = CarefulStartup.open(at: path)
         (database, notice, readOnly) = (opened.database, opened.notice, opened.readOnly)
         if variant == "demo" { try? opened.database?.addSamplesIfEmpty() }

@@ -231,6 +231,12 @@ int chaos_vfs_take_calls(char *buffer, int capacity);
 int chaos_peer_hold_write(const char *path, int dirty, void **handle);
 /* Rolls back and closes what chaos_peer_hold_write opened. */
 void chaos_peer_release(void *handle);
+/*
+** The store opened by a newer version of the app: in one transaction, a table of its own
+** (chaos_newer_version), user_version + 1, and a migration of its own in GRDB's
+** grdb_migrations when the store has that table. Returns 0 or the SQLite result code.
+*/
+int chaos_peer_migrate(const char *path);
 
 #ifdef __cplusplus
 }

@@ -43,6 +43,7 @@ package enum FaultCatalog {
         // Another process of the app on its shared store: a second worker (Seams/Peer).
         PeerHoldsWriteFault.self,
         PeerKilledMidWriteFault.self,
+        PeerMigratesFault.self,
     ]
 
     /// The kinds carried out in the app's process: what a worker can be armed with.

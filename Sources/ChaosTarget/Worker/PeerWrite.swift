@@ -3,18 +3,21 @@ import Foundation
 
 /// What the peer worker does to the shared store (the controller's `Seams/Peer`): takes
 /// its write lock and lets go after `holdMs` (another process of the app writing), or
-/// also writes pages it never commits (`dirty`) and holds on until it is killed.
+/// also writes pages it never commits (`dirty`) and holds on until it is killed, or
+/// migrates it as a newer version of the app would (`migrate`).
 package struct PeerWriteOrder: Codable, Sendable, Equatable {
     /// The store, relative to the data folder.
     package var file: String
     /// How long the lock is held; nil: until the process ends.
     package var holdMs: Int?
     package var dirty: Bool
+    package var migrate = false
 
-    package init(file: String, holdMs: Int?, dirty: Bool) {
+    package init(file: String, holdMs: Int?, dirty: Bool, migrate: Bool = false) {
         self.file = file
         self.holdMs = holdMs
         self.dirty = dirty
+        self.migrate = migrate
     }
 }
 
@@ -31,11 +34,16 @@ enum PeerWrite {
     struct Refused: Error, CustomStringConvertible {
         var code: Int32
         var file: String
-        var description: String { "the peer could not take the write lock of \(file): SQLite error \(code)" }
+        var description: String { "the peer could not write \(file): SQLite error \(code)" }
     }
 
     /// Takes the lock (and writes, if dirty) before returning; lets go `holdMs` later.
     static func carryOut(_ order: PeerWriteOrder, dataDirectory: URL) throws {
+        if order.migrate {
+            let code = chaos_peer_migrate(dataDirectory.appendingPathComponent(order.file).path)
+            guard code == 0 else { throw Refused(code: code, file: order.file) }
+            return
+        }
         let held = try take(order, dataDirectory: dataDirectory)
         guard let ms = order.holdMs else { return }
         Thread.detachNewThread {

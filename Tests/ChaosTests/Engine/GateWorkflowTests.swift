@@ -128,11 +128,11 @@ import Testing
         let run = try #require(Self.legacyRun)
         let baseline = run.folder.url.appendingPathComponent("chaos-report.json").path
         let now = try TemporaryFolder()
-        let hardened = try ChaosExecutable.run(["run", "corrupted-db", "busy-store", "--baseline", baseline, "--report-dir", now.url.path])
+        let hardened = try ChaosExecutable.run(["run", "corrupted-db", "migrate-from-v1", "--baseline", baseline, "--report-dir", now.url.path])
         #expect(hardened.exitCode == 0)
         let report = try JSONReportWriter.read(from: now.url.appendingPathComponent("chaos-report.json"))
         #expect(report.cases.first { $0.scenario == "corrupted-db" }?.baseline == "fixed")
-        #expect(report.cases.first { $0.scenario == "busy-store" }?.baseline == nil)
+        #expect(report.cases.first { $0.scenario == "migrate-from-v1" }?.baseline == nil)
         let again = try TemporaryFolder()
         _ = try ChaosExecutable.run(["run", "corrupted-db", "--variant", "legacy", "--baseline", baseline, "--report-dir", again.url.path])
         let known = try JSONReportWriter.read(from: again.url.appendingPathComponent("chaos-report.json"))

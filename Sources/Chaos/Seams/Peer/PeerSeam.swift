@@ -6,7 +6,8 @@ import Foundation
 /// started at the case's first peer fault, which takes the store's write lock on a
 /// connection of its own (``PeerWriteOrder``) as that process writing would — for a while
 /// (`peer-holds-write`), or until it is killed in the middle of a write it never commits
-/// (`peer-killed-mid-write`). Its locks are real POSIX locks in another process: the
+/// (`peer-killed-mid-write`); or migrates it as a newer version of the app would
+/// (`peer-migrates`). Its locks are real POSIX locks in another process: the
 /// app meets them as it meets its widget's.
 final class PeerSeam: FaultSeam {
     private var peer: AppProcess?
@@ -22,13 +23,14 @@ final class PeerSeam: FaultSeam {
         }
         guard let plan = (step.fault.base as? any PeerFault)?.plan else { throw .harness("'\(step.fault.kind)' is not a peer fault") }
         let peer = try running(context)
-        let order = PeerWriteOrder(file: file, holdMs: plan.holding?.wholeMilliseconds, dirty: plan.uncommitted)
+        let order = PeerWriteOrder(file: file, holdMs: plan.holding?.wholeMilliseconds, dirty: plan.uncommitted, migrate: plan.migrates)
         do { _ = try peer.request(WorkerRequest(.peerWrite(order))) } catch {
             self.peer = nil
             peer.kill()
             throw .harness("the peer worker could not write: \(error)")
         }
-        var done = "the peer took the write lock of \(name)"
+        var done = plan.migrates ? "the peer migrated \(name) as a newer version would (a table of its own, user_version + 1, a migration the app does not know)"
+            : "the peer took the write lock of \(name)"
         if plan.uncommitted { done += ", wrote 128 pages it did not commit" }
         if plan.killed {
             peer.kill()

@@ -7,9 +7,10 @@ package protocol PeerFault: Fault {
 
 /// What the peer does: takes the store's write lock, writes pages it never commits
 /// (`uncommitted`), lets go after `holding` (nil: never), and is killed once it holds
-/// it (`killed`).
+/// it (`killed`); or migrates the store as a newer version of the app would (`migrates`).
 package struct PeerPlan: Sendable, Equatable {
     package var holding: Duration?
-    package var uncommitted: Bool
-    package var killed: Bool
+    package var uncommitted = false
+    package var killed = false
+    package var migrates = false
 }

@@ -40,5 +40,5 @@ package struct PeerHoldsWriteFault: PeerFault {
 
     package var label: String { "\(Self.kind) for \(ScenarioDuration.format(holding))" }
 
-    package var plan: PeerPlan { PeerPlan(holding: holding, uncommitted: false, killed: false) }
+    package var plan: PeerPlan { PeerPlan(holding: holding) }
 }
