@@ -1,5 +1,5 @@
 /*
-** CChaosVFS: another process of the app holding a shared store's write lock (the peer
+** CChaosVFS: another process of the app writing a shared store (the peer
 ** worker of Seams/Peer). A connection of its own, on the plain "unix" VFS: no fault of
 ** this process applies to it, and its locks are SQLite's own POSIX locks, which every
 ** copy of SQLite in another process (the app's: the system's, sqlite-nio's) respects.
@@ -9,15 +9,23 @@
 #include <sqlite3.h>
 #include <stdio.h>
 
+/* The store on a connection of the peer's own, waiting up to 5 s for the app's locks. */
+static int open_store(const char *path, sqlite3 **db) {
+    int rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READWRITE, "unix");
+    if (rc != SQLITE_OK) {
+        sqlite3_close(*db);
+        *db = 0;
+        return rc;
+    }
+    sqlite3_busy_timeout(*db, 5000);
+    return SQLITE_OK;
+}
+
 int chaos_peer_hold_write(const char *path, int dirty, void **handle) {
     sqlite3 *db = 0;
     *handle = 0;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, "unix");
-    if (rc != SQLITE_OK) {
-        sqlite3_close(db);
-        return rc;
-    }
-    sqlite3_busy_timeout(db, 5000);
+    int rc = open_store(path, &db);
+    if (rc != SQLITE_OK) return rc;
     /* A small cache spills what the transaction writes to the files before any commit. */
     if (dirty) sqlite3_exec(db, "PRAGMA cache_size = 1", 0, 0, 0);
     rc = sqlite3_exec(db, "BEGIN IMMEDIATE", 0, 0, 0);
@@ -25,7 +33,7 @@ int chaos_peer_hold_write(const char *path, int dirty, void **handle) {
         rc = sqlite3_exec(db,
             "CREATE TABLE chaos_peer_write(x);"
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 128)"
-            " INSERT INTO chaos_peer_write SELECT randomblob(4096) FROM n;", 0, 0, 0);
+            " INSERT INTO chaos_peer_write SELECT zeroblob(4096) FROM n;", 0, 0, 0);
     }
     if (rc != SQLITE_OK) {
         sqlite3_close(db);
@@ -44,12 +52,8 @@ void chaos_peer_release(void *handle) {
 
 int chaos_peer_migrate(const char *path) {
     sqlite3 *db = 0;
-    int rc = sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, "unix");
-    if (rc != SQLITE_OK) {
-        sqlite3_close(db);
-        return rc;
-    }
-    sqlite3_busy_timeout(db, 5000);
+    int rc = open_store(path, &db);
+    if (rc != SQLITE_OK) return rc;
     sqlite3_stmt *statement = 0;
     int version = 0, grdb = 0;
     if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &statement, 0) == SQLITE_OK && sqlite3_step(statement) == SQLITE_ROW) {
