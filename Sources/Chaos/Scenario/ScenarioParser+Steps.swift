@@ -190,13 +190,10 @@ extension ScenarioParser {
             }
             step.moment = moment
         }
-        if let notice = entries.first(where: { $0.key == "notice" }) {
-            let text = try notice.value.nonEmptyText("'notice'", expected: "a duration like 2s")
-            step.notice = try ScenarioDuration.parse(text, at: notice.value.location)
-            guard step.notice <= SuspendStep.longestNotice else {
-                throw ScenarioError("'notice' is at most \(ScenarioDuration.format(SuspendStep.longestNotice)) (iOS gives a background task about that), found '\(text)'",
-                                    at: notice.value.location)
-            }
+        let parameters = parameters("a 'suspend' step", node, entries)
+        step.notice = try parameters.duration("notice") ?? .zero
+        guard step.notice <= SuspendStep.longestNotice else {
+            throw parameters.error("'notice' is at most \(ScenarioDuration.format(SuspendStep.longestNotice)) (iOS gives a background task about that)", at: "notice")
         }
         return .suspend(step)
     }

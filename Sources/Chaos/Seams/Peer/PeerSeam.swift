@@ -71,11 +71,13 @@ final class PeerSeam: FaultSeam {
     }
 
     /// The store another process writes: the shared container's `store`, else its first
-    /// file (by name); nil without SQLite or a shared container.
+    /// file by name that is not one of SQLite's companions (`-wal`, `-shm`, `-journal`);
+    /// nil without SQLite or a shared container.
     static func sharedStore(of declaration: TargetDeclaration) -> (name: String, file: String)? {
         guard declaration.sqliteLibraries > 0 else { return nil }
-        let shared = declaration.sharedContainer.filter { declaration.files[$0] != nil }.sorted()
-        let name = shared.contains("store") ? "store" : shared.first { !["wal", "shm", "journal"].contains($0) }
-        return name.flatMap { name in declaration.files[name].map { (name, $0) } }
+        let stores = declaration.sharedContainer.sorted().compactMap { name in
+            declaration.files[name].map { (name: name, file: $0) }
+        }.filter { store in !["-wal", "-shm", "-journal"].contains { store.file.hasSuffix($0) } }
+        return stores.first { $0.name == "store" } ?? stores.first
     }
 }
