@@ -204,6 +204,9 @@ let package = Package(
         // A test app that tells a full disk from damage by the free space statvfs shows:
         // what `disk-full`'s `reported-free` is tested on (`--variant wipes` starts over).
         .executableTarget(name: "chaos-test-space-check", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/SpaceCheck"),
+        // A test app whose import holds what it reads in memory: what `memory-kill` is
+        // tested on (`--variant acknowledges-first` loses what it told the user).
+        .executableTarget(name: "chaos-test-memory-hog", dependencies: ["ChaosTarget"], path: "Tests/TargetApps/MemoryHog"),
         // `make bench`: figures, not tests (release build).
         .executableTarget(
             name: "chaos-bench",

@@ -13,6 +13,9 @@ final class CaseApp {
     var currentStep: String?
     /// The actions that answered as reads (`.read(value)`): what recovery is measured to.
     var readActions: Set<String> = []
+    /// How the app's last end by its power seam is said: "the power went out", or "the
+    /// system killed the app for its memory" (``PowerLossOrder/endWords``).
+    private(set) var lastEnd = PowerLossOrder(mode: .keep, seed: 0)
 
     init(process: AppProcess, log: CaseLog, clock: CaseClock) {
         self.process = process
@@ -52,7 +55,7 @@ final class CaseApp {
             try process.stop()
         } catch {
             try absorb(error)
-            return StepResult(.powerLost, "the power went out while the app was stopping")
+            return StepResult(.powerLost, "\(lastEnd.endWords) while the app was stopping")
         }
         return .ok()
     }
@@ -77,8 +80,10 @@ final class CaseApp {
     /// Records what an app stop means; returns only for a power cut.
     private func absorb(_ stop: AppStop) throws(CaseEnd) {
         switch stop {
-        case .powerLost:
-            log.evidence.powerWentOut = true
+        case let .powerLost(order, _):
+            lastEnd = order
+            // A memory kill keeps every write: no cause of a power loss applies.
+            log.evidence.powerWentOut = order.memory == nil
             log.evidence.writesBeforeCut = log.tracked?.writes
             log.evidence.syncsBeforeCut = log.tracked?.syncs
         case let .trapped(trap):
@@ -165,8 +170,8 @@ extension CaseApp {
 
     /// A step the power cut ended before the app answered.
     private func cutByThePowerLoss(_ label: String) -> StepResult {
-        log.evidence.unresolvedActions.append("\(label): cut by the power loss")
-        return StepResult(.powerLost, "the power went out during this step")
+        log.evidence.unresolvedActions.append("\(label): cut by \(lastEnd.endNoun)")
+        return StepResult(.powerLost, "\(lastEnd.endWords) during this step")
     }
 }
 
@@ -181,7 +186,7 @@ extension CaseApp {
         case .now:
             do { return .ok(try process.suspend(notice: step.notice, shared: shared)) } catch {
                 try absorb(error)
-                return StepResult(.powerLost, "the power went out during the notice")
+                return StepResult(.powerLost, "\(lastEnd.endWords) during the notice")
             }
         case .whileSaving:
             guard declaration.sqliteLibraries > 0, !shared.isEmpty else {
@@ -197,7 +202,7 @@ extension CaseApp {
     func resume() throws(CaseEnd) -> StepResult {
         do { try process.resume() } catch {
             try absorb(error)
-            return StepResult(.powerLost, "the power went out as the app came back")
+            return StepResult(.powerLost, "\(lastEnd.endWords) as the app came back")
         }
         return .ok("continued (SIGCONT)")
     }

@@ -170,7 +170,7 @@ extension CaseRunner {
     /// One step. Throws when the step ends the case.
     func perform(_ step: ScenarioStep, id: String) throws(CaseEnd) -> StepResult {
         if seams.power.isOut, step.action.touchesApp {
-            return StepResult(.skipped, "the power is out: the app is down until the next launch")
+            return StepResult(.skipped, "\(app.lastEnd.endWords): the app is down until the next launch")
         }
         switch step.action {
         case .launch: return try launch()
@@ -202,7 +202,7 @@ extension CaseRunner {
             if !clean, let never = seams.power.cutNeverCame { throw .harness(never) }
             // A launch while running is a restart: stop gracefully first. A power loss
             // may cut the stop; the launch goes on when the power is back.
-            if try app.stop().outcome == .powerLost { before = "the power went out while the app was stopping; then " }
+            if try app.stop().outcome == .powerLost { before = "\(app.lastEnd.endWords) while the app was stopping; then " }
         }
         try app.start()
         if plan.countPoints && !clean { _ = try app.ask(WorkerRequest(.countPoints)) }
@@ -214,7 +214,7 @@ extension CaseRunner {
         log.evidence.health = nil
         log.startRecovery(at: launchStart, after: "the launch")
         guard let reply = try app.ask(WorkerRequest(.launch)) else {
-            return StepResult(.powerLost, "the power went out during the launch")
+            return StepResult(.powerLost, "\(app.lastEnd.endWords) during the launch")
         }
         let took = (clock.now - launchStart).wholeMilliseconds
         guard case let .value(.map(health)) = reply.answer else { return .ok(before + "worker ready in \(app.process.readyMs) ms") }
@@ -251,7 +251,7 @@ extension CaseRunner {
         let wasRunning = app.isRunning
         for seam in seams.all {
             names += try seam.clear(scope, in: context)
-            if wasRunning && !app.isRunning { return StepResult(.powerLost, "the power went out") }
+            if wasRunning && !app.isRunning { return StepResult(.powerLost, app.lastEnd.endWords) }
         }
         standing = standing.filter { id, _ in !ledger.scope(scope, covers: id) }
         if !names.isEmpty { log.startRecovery(at: clock.now, after: "the clear") }

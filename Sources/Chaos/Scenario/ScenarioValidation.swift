@@ -30,7 +30,7 @@ enum ScenarioValidation {
                 pendingPowerLoss = armedForNextLaunch
                 armedForNextLaunch = false
             case let .fault(fault) where fault.fault.family == .power:
-                let powerLoss = fault.fault.as(PowerLossFault.self) ?? PowerLossFault()
+                let powerLoss: any PowerFault = fault.fault.base as? any PowerFault ?? PowerLossFault()
                 // A power loss at a later write, sync or point may be armed before the
                 // app runs: it is armed at the next launch.
                 guard launchedAt != nil || powerLoss.isDeferred else {

@@ -38,8 +38,10 @@ package enum FaultCatalog {
         ClockJumpFault.self,
         ClockSkewFault.self,
         ClockFreezeFault.self,
-        // The power, cut in the app's process below its files (Seams/Power).
+        // The app's process ended on the spot: the power cut below its files, or the system
+        // killing it for its memory (Seams/Power).
         PowerLossFault.self,
+        MemoryKillFault.self,
         // Another process of the app on its shared store: a second worker (Seams/Peer).
         PeerHoldsWriteFault.self,
         PeerKilledMidWriteFault.self,

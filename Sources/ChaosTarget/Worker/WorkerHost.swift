@@ -80,6 +80,7 @@ package enum WorkerHost {
             case let .disarm(id):
                 if id == nil || id == PowerLossOrder.pointID {
                     PowerLoss.disarm()
+                    MemoryWatch.disarm()
                     FaultRegistry.shared.disarm(PowerLossOrder.pointID)
                 }
                 if id != PowerLossOrder.pointID { faults.disarm(id) }
@@ -175,7 +176,8 @@ package enum WorkerHost {
     }
 
     /// Now: the process ends here, with the unsynced writes dropped, kept or torn.
-    /// Later: at the Nth sync or write of the store's files, or at a fault point.
+    /// Later: at the Nth sync or write of the store's files, at a fault point, or when
+    /// its resident memory passes a bound (``MemoryWatch``).
     private static func losePower(_ order: PowerLossOrder) {
         let mode = order.mode
         let seed = order.seed
@@ -184,7 +186,9 @@ package enum WorkerHost {
             PowerLoss.crashNow(mode: mode, seed: seed)
         }
         _ = PowerLoss.take(order.images ?? [])
-        if let point = order.atPoint {
+        if let memory = order.memory {
+            MemoryWatch.arm(memory, seed: seed)
+        } else if let point = order.atPoint {
             FaultRegistry.shared.arm(point, id: PowerLossOrder.pointID) { (_: FaultPoint, _: Int) in
                 .call { _ in PowerLoss.crashNow(mode: mode, seed: seed) }
             }

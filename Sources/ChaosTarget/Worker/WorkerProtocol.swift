@@ -89,12 +89,29 @@ package struct PowerLossOrder: Codable, Sendable, Equatable {
     /// Images to take besides (a crash sweep's, ``PowerLossImage``); the order's own
     /// moment is then one no workload reaches.
     package var images: [PowerLossImage]?
+    /// The end comes when the app's resident memory passes a bound (`memory-kill`), not
+    /// from the power: the same end, which keeps every write.
+    package var memory: MemoryBound?
 
-    package var isNow: Bool { atSync == nil && afterWrites == nil && atPoint == nil && images == nil }
+    package var isNow: Bool { atSync == nil && afterWrites == nil && atPoint == nil && images == nil && memory == nil }
+
+    /// What ends the app, in the report's words: "the power went out", "the system
+    /// killed the app for its memory".
+    package var endWords: String { memory == nil ? "the power went out" : "the system killed the app for its memory" }
+    /// The end as a noun: "the power loss", "the memory kill".
+    package var endNoun: String { memory == nil ? "the power loss" : "the memory kill" }
 
     /// The id a cut at a fault point is armed under, and what `disarm` names to call
     /// off a cut waiting for its moment.
     package static let pointID = "power-loss"
+}
+
+/// A bound on the app's resident memory, past which the system kills it.
+package enum MemoryBound: Codable, Sendable, Equatable {
+    /// Bytes above the resident memory when the order is armed.
+    case growth(Int64)
+    /// Bytes of the whole process.
+    case above(Int64)
 }
 
 /// A moment a cut could come, and the folder to take its image in: what the data folder

@@ -2,7 +2,9 @@ import ChaosTarget
 
 /// The power, as a seam like the others: a `power-loss` fault (``PowerLossFault``) cuts it now, or arms a cut
 /// at a later write, sync or fault point of the running app (of the next launch, when
-/// the app is down). A cut waits for its moment in one run of the app: if that run ends
+/// the app is down); a `memory-kill` (``MemoryKillFault``) is the same end at the moment
+/// the app's memory passes a bound, keeping every write. Each is a ``PowerFault``: the
+/// seam carries out the order it gives. A cut waits for its moment in one run of the app: if that run ends
 /// first, it is gone. The cut itself is made in the app's process, below its SQLite
 /// (the fault VFS) or at its file calls (the libc seam); this seam arms it, disarms it
 /// on `clear`, hears when the app went dark, and measures whether its moment came.
@@ -27,6 +29,8 @@ final class PowerSeam: FaultSeam {
     private var tracksTorn: Bool?
     /// The writes and syncs the seam that cuts the power saw in the running app.
     private var trackedIO: TrackedIO?
+    /// The kind of each end armed, by its activity id: what the report's injection names.
+    private var kinds: [String: String] = [:]
 
     init(declaration: TargetDeclaration) {
         mechanism = declaration.storageSeam == .libc ? InjectionRecord.Mechanism.libc : InjectionRecord.Mechanism.vfs
@@ -37,8 +41,8 @@ final class PowerSeam: FaultSeam {
     /// Every worker tracks its writes when the scenario cuts the power; sector by sector
     /// when a cut tears them.
     func setUp(for scenario: Scenario, steps: [FaultStep], in setting: SeamSetting) throws(SeamUnavailable) {
-        let cuts = steps.compactMap { $0.fault.as(PowerLossFault.self) }
-        tracksTorn = cuts.isEmpty ? nil : cuts.contains { $0.mode == .torn }
+        let cuts = steps.compactMap { $0.fault.base as? any PowerFault }
+        tracksTorn = cuts.isEmpty ? nil : cuts.contains { $0.tearsWrites }
     }
 
     /// Whether a cut waits for its moment, in the running app or for the next launch.
@@ -46,8 +50,9 @@ final class PowerSeam: FaultSeam {
 
     /// Cuts the power now, or arms a cut (in the running app, or for its next launch).
     func inject(_ step: FaultStep, id: String, seed: UInt64, in context: SeamContext) throws(CaseEnd) -> StepResult {
-        guard let cut = step.fault.as(PowerLossFault.self) else { throw .harness("'\(step.fault.kind)' is not a power loss") }
+        guard let cut = step.fault.base as? any PowerFault else { throw .harness("'\(step.fault.kind)' is not a power loss") }
         let order = cut.order(caseSeed: seed)
+        kinds[id] = step.fault.kind
         guard context.app.isRunning else {
             plan = (order, id)
             return .ok("armed for the next launch: \(cut.label)")
@@ -57,7 +62,7 @@ final class PowerSeam: FaultSeam {
             guard try context.app.ask(WorkerRequest(.powerLoss(order))) == nil else {
                 throw .harness("the worker answered instead of losing power")
             }
-            return .ok("the power went out (\(cut.mode.rawValue))")
+            return .ok("the power went out (\(order.mode.rawValue))")
         }
         try arm(order, id: id, in: context)
         return .ok("armed: \(cut.label)")
@@ -104,10 +109,13 @@ final class PowerSeam: FaultSeam {
             if let tracked = reply.status.tracked { trackedIO = tracked }
         case let .exited(cut?):
             isOut = true
-            runEnded(powerLost: true, ledger: ledger)
             let when = cut.order.isNow ? "now" : "during '\(cut.during)'"
-            return [InjectionRecord(kind: PowerLossFault.kind, target: "store", detail: "power lost \(when), \(cut.order.mode.rawValue) unsynced writes",
-                                    atMs: atMs, mechanism: mechanism)]
+            let kind = armedID.flatMap { kinds[$0] } ?? PowerLossFault.kind
+            let detail = cut.order.memory == nil ? "power lost \(when), \(cut.order.mode.rawValue) unsynced writes"
+                : "\(cut.order.endWords) \(when), its written data kept"
+            runEnded(powerLost: true, ledger: ledger)
+            return [InjectionRecord(kind: kind, target: cut.order.memory == nil ? "store" : "process", detail: detail,
+                                    atMs: atMs, mechanism: cut.order.memory == nil ? mechanism : InjectionRecord.Mechanism.signal)]
         case .exited(nil):
             runEnded(powerLost: false, ledger: ledger)
         case .ready, .event:
@@ -134,7 +142,7 @@ final class PowerSeam: FaultSeam {
     /// may well not come; a cut whose seam saw none of the app's writes had no effect,
     /// and says why at the end of the case).
     var cutNeverCame: String? {
-        guard pending != nil, armedID != TrialPlan.faultID, !sawNothing else { return nil }
+        guard let pending, pending.memory == nil, armedID != TrialPlan.faultID, !sawNothing else { return nil }
         let armedAt = (armedID ?? "an earlier step").replacingOccurrences(of: "-", with: " ")
         return "the power loss armed at \(armedAt) never happened before this launch: its moment was not reached by the steps in between"
     }
@@ -148,10 +156,12 @@ final class PowerSeam: FaultSeam {
 
     /// What a power loss did: whether its moment came.
     func effect(of activity: FaultActivity, step: FaultStep) -> FaultEffect {
+        let order = (step.fault.base as? any PowerFault)?.order(caseSeed: 0)
+        if activity.fired > 0 { return FaultEffect(hadEffect: true, summary: order?.endWords ?? "the power went out") }
         let io = activity.writes.map { " (\($0) writes, \(activity.syncs ?? 0) syncs while it waited)" } ?? ""
+        if order?.memory != nil { return FaultEffect(hadEffect: false, summary: "no effect: the app's memory never passed the bound\(io)") }
         let unreached = (activity.writes ?? 0) == 0 && (activity.syncs ?? 0) == 0 ? " — \(whyUnreached)" : ""
-        return activity.fired > 0 ? FaultEffect(hadEffect: true, summary: "the power went out")
-            : FaultEffect(hadEffect: false, summary: "no effect: its moment never came\(io)\(unreached)")
+        return FaultEffect(hadEffect: false, summary: "no effect: its moment never came\(io)\(unreached)")
     }
 
     /// Why a cut that saw no write never came: the seam that cuts the power does not reach

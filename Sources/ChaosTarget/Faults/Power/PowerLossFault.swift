@@ -11,7 +11,7 @@
 /// The step keyword `- power-loss: torn` is the same fault, written short. The cut is
 /// made in the app's process, below its SQLite (the fault VFS) or at its file calls
 /// (the libc seam); ``PowerLossOrder`` is what the worker is sent.
-package struct PowerLossFault: Fault {
+package struct PowerLossFault: PowerFault {
     package static let kind = "power-loss"
     package static let family = FaultFamily.power
     package static let summary = "Cut the power now or at a later write, sync or point: unsynced writes dropped, kept or torn."
@@ -69,6 +69,8 @@ package struct PowerLossFault: Fault {
 
     /// True when the power goes out later, at a write, a sync or a point.
     package var isDeferred: Bool { moment != .now }
+
+    package var tearsWrites: Bool { mode == .torn }
 
     /// `power-loss torn after write 12`.
     package var label: String {
