@@ -119,7 +119,8 @@ package struct HuntGenerator: Sendable {
     }
 
     /// A fault while the app runs: a storage error, a throw or a context reset at a point
-    /// its code hit, a network fault, a jump of its clock, a power cut at a later write.
+    /// its code hit, a network fault, a jump of its clock, a power cut at a later write,
+    /// another process on its shared store.
     func runningAppFault(_ random: inout HuntDraws) -> WrittenStep {
         // A target that keeps no files (its data is on a remote) has nothing for storage
         // faults and power cuts to act on.
@@ -128,6 +129,7 @@ package struct HuntGenerator: Sendable {
                                            (.clock, aim.weigh(.clock, 1)), (.powerCut, aim.weigh(.powerCut, keepsFiles ? 1 : 0))]
         if !surface.points.isEmpty { choices.append((.point, aim.weigh(.point, 5))) }
         if !surface.remotes.isEmpty { choices.append((.network, aim.weigh(.network, 3))) }
+        if keepsFiles, surface.sharesItsStore { choices.append((.peer, aim.weigh(.peer, 1))) }
         let group = random.pick(weighted: choices)
         guard group != .powerCut else { return powerCut(&random) }
         return fault(in: group, appIsClosed: false, &random)
@@ -161,7 +163,7 @@ package struct HuntGenerator: Sendable {
             // copy alone (its write fails while the store's succeeds). A full disk is the
             // whole disk's.
             if surface.files.count > 1, random.chance(50) { shared = [HuntKey("file", .string(random.pick(surface.files)))] }
-        case .diskFull, .clock, .powerCut:
+        case .diskFull, .clock, .powerCut, .peer:
             break
         }
         let fewTimes = kinds.filter { $0.firesAFewTimes }

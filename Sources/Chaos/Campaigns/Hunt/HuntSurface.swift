@@ -30,6 +30,9 @@ package struct HuntSurface: Sendable, Equatable {
     package var remotes: [String]
     /// Declared files that are folders (learnt from a plain run): deleted, never garbled.
     package var folders: [String] = []
+    /// The target declares a SQLite store in a shared container: another process of the
+    /// app may work on it (the peer faults).
+    package var sharesItsStore = false
 
     package init(declaration: TargetDeclaration, workload: Workload, points: [String]) {
         let systems = declaration.systems.isEmpty ? [ScenarioTargetCheck.storageSystem] : declaration.systems
@@ -46,6 +49,7 @@ package struct HuntSurface: Sendable, Equatable {
             ? ["read", "write", "sync", "open", "lock", "truncate"] : ["read", "write", "sync", "open", "truncate"]
         self.points = points
         remotes = declaration.remotes.map(\.name).sorted()
+        sharesItsStore = PeerSeam.sharedStore(of: declaration) != nil
     }
 
     /// The files a damage step aims at, the store first: every declared one but the

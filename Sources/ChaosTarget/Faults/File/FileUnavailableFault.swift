@@ -42,3 +42,11 @@ package struct FileUnavailableFault: FileFault {
 
     package func plan(fileSize: Int, rng: inout SplitMix64) -> FileDamagePlan { .setAside }
 }
+
+extension FileUnavailableFault: HuntedFault {
+    package static let huntGroup = HuntGroup.fileDamage
+    package static let huntWeight = 2
+
+    /// Set aside until the schedule's clear, then back as it was.
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { [] }
+}

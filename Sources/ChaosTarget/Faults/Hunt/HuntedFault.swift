@@ -31,6 +31,9 @@ extension HuntedFault {
 /// towards (`HuntAim`).
 package enum HuntGroup: Sendable, Hashable, CaseIterable {
     case storage, diskFull, clock, fileDamage, network, powerCut, point
+    /// Another process of the app on its shared store: drawn only for a target with a
+    /// SQLite store in a shared container.
+    case peer
 }
 
 /// What a kind may know of the schedule it is drawn into.

@@ -42,3 +42,13 @@ package struct PeerHoldsWriteFault: PeerFault {
 
     package var plan: PeerPlan { PeerPlan(holding: holding) }
 }
+
+extension PeerHoldsWriteFault: HuntedFault {
+    package static let huntGroup = HuntGroup.peer
+    package static let huntWeight = 2
+
+    /// A widget's refresh: a tenth of a second to just under a second.
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("for", .string("\(100 * (1 + draws.below(8)))ms"))]
+    }
+}

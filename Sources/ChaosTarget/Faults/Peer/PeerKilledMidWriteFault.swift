@@ -28,3 +28,10 @@ package struct PeerKilledMidWriteFault: PeerFault {
 
     package var plan: PeerPlan { PeerPlan(holding: nil, uncommitted: true, killed: true) }
 }
+
+extension PeerKilledMidWriteFault: HuntedFault {
+    package static let huntGroup = HuntGroup.peer
+    package static let huntWeight = 1
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { [] }
+}

@@ -30,3 +30,10 @@ package struct PeerMigratesFault: PeerFault {
 
     package var plan: PeerPlan { PeerPlan(holding: nil, migrates: true) }
 }
+
+extension PeerMigratesFault: HuntedFault {
+    package static let huntGroup = HuntGroup.peer
+    package static let huntWeight = 1
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { [] }
+}

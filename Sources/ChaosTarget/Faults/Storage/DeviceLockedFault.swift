@@ -49,3 +49,12 @@ package struct DeviceLockedFault: StorageFault {
         .fail(IOErrorFault.code(for: call.operation), errno: .eperm)
     }
 }
+
+extension DeviceLockedFault: HuntedFault {
+    package static let huntGroup = HuntGroup.storage
+    /// As often as an I/O error: drawn before a launch, it is a prewarm launch.
+    package static let huntWeight = 1
+
+    /// It stands until the schedule's clear (the user unlocks).
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] { [] }
+}

@@ -46,3 +46,15 @@ package struct MemoryPressureFault: StorageFault {
         .fail(call.operation == .open ? Self.noMemory : Self.ioErrorNoMemory, errno: .enomem)
     }
 }
+
+extension MemoryPressureFault: HuntedFault {
+    package static let huntGroup = HuntGroup.storage
+    package static let huntWeight = 25
+    /// Memory short for good is a state no app gets out of by itself: a hunt lets it
+    /// fail a few calls, as a passing spike does.
+    package static let firesAFewTimes = true
+
+    package static func huntKeys(_ draws: inout HuntDraws, _ situation: HuntSituation) -> [HuntKey] {
+        [HuntKey("times", .int(1 + draws.below(3)))]
+    }
+}
