@@ -184,8 +184,8 @@ final class AppProcess {
 
     /// Another worker of the same target on the same data folder (the peer of
     /// `Seams/Peer`): its own process, whose news no one hears.
-    func sibling(role: String) -> AppProcess {
-        AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, listeners: Listeners(), stepBound: stepBound, role: role)
+    func sibling(role: String, listeners: Listeners = Listeners()) -> AppProcess {
+        AppProcess(launcher: launcher, context: context, clock: clock, scratch: scratch, listeners: listeners, stepBound: stepBound, role: role)
     }
 
     /// Whether the running app holds the file at `path` (as it sees it) open; nil when

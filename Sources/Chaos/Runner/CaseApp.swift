@@ -17,20 +17,28 @@ final class CaseApp {
     /// system killed the app for its memory" (``PowerLossOrder/endWords``).
     private(set) var lastEnd = PowerLossOrder(mode: .keep, seed: 0)
 
-    init(process: AppProcess, log: CaseLog, clock: CaseClock) {
+    /// The app's other process on its shared store, which `do: … in: peer` asks
+    /// (``CaseApp/peerProcess()``); nil until then.
+    var peer: AppProcess?
+    /// The target declares a shared container: another process of the app may run.
+    let sharesAContainer: Bool
+
+    init(process: AppProcess, log: CaseLog, clock: CaseClock, sharesAContainer: Bool = false) {
         self.process = process
         self.log = log
         self.clock = clock
+        self.sharesAContainer = sharesAContainer
     }
 
     var isRunning: Bool { process.isRunning }
 
-    /// Sends a request; nil when the power went out, as a power loss said it would
-    /// (the case goes on). Any other end of the app ends the case.
-    func ask(_ request: WorkerRequest) throws(CaseEnd) -> WorkerReply? {
+    /// Sends a request (to the app, or to `other`: its peer); nil when the power went
+    /// out, as a power loss said it would (the case goes on). Any other end of the app
+    /// ends the case.
+    func ask(_ request: WorkerRequest, of other: AppProcess? = nil) throws(CaseEnd) -> WorkerReply? {
         let asked = clock.now
         do {
-            let reply = try process.request(request)
+            let reply = try (other ?? process).request(request)
             if request.op == .launch || request.op == .perform {
                 let answer = SlowAnswer(ms: (clock.now - asked).wholeMilliseconds, what: request.name.map { "'\($0)'" } ?? "the launch",
                                         step: currentStep)
@@ -62,6 +70,7 @@ final class CaseApp {
 
     func kill() -> StepResult {
         guard isRunning else { return .ok("the app was not running") }
+        endPeer()
         process.kill()
         return .ok("worker killed (SIGKILL)")
     }
@@ -78,10 +87,11 @@ final class CaseApp {
     }
 
     /// Records what an app stop means; returns only for a power cut.
-    private func absorb(_ stop: AppStop) throws(CaseEnd) {
+    func absorb(_ stop: AppStop) throws(CaseEnd) {
         switch stop {
         case let .powerLost(order, _):
             lastEnd = order
+            if order.memory == nil { endPeer() }  // the power is the whole device's
             // A memory kill keeps every write: no cause of a power loss applies.
             log.evidence.powerWentOut = order.memory == nil
             log.evidence.writesBeforeCut = log.tracked?.writes
@@ -119,8 +129,9 @@ extension CaseApp {
         var recovering: RecoveryPoll?
         let before = log.tracked
         defer { if let before, let after = log.tracked { log.actionSpans.append((before, after)) } }
+        let asked = action.inPeer ? try peerProcess() : nil
         for _ in 0..<action.repeatCount {
-            guard var answer = try ask(WorkerRequest(.perform(name, arguments: action.arguments)))?.answer else { return cutByThePowerLoss(label) }
+            guard var answer = try ask(WorkerRequest(.perform(name, arguments: action.arguments)), of: asked)?.answer else { return cutByThePowerLoss(label) }
             if answer.isRead { readActions.insert(name) }
             // Recovery as users mean it: a read that fails while the app is still getting
             // over a cleared fault (backing off, reconnecting) is asked again until it
@@ -134,7 +145,7 @@ extension CaseApp {
                     poll.failed()
                     if clock.now - polling >= TrialSlot.waitingAfter { clock.slot?.waiting() }
                     Thread.sleep(forTimeInterval: Double(pause.wholeMilliseconds) / 1000)
-                    guard let again = try ask(WorkerRequest(.perform(name, arguments: action.arguments)))?.answer else { return cutByThePowerLoss(label) }
+                    guard let again = try ask(WorkerRequest(.perform(name, arguments: action.arguments)), of: asked)?.answer else { return cutByThePowerLoss(label) }
                     answer = again
                 }
                 if !answer.ok { log.evidence.recoveryMissing = poll.missing(after: log.recoverySince?.what, last: answer.failureText) }

@@ -78,7 +78,7 @@ package final class CaseRunner {
         do { try plan.start?.lay(in: files.hostDataDirectory, log: log) } catch {
             return report(verdict: .errored, error: "cannot start from the crash image: \(error)")
         }
-        app = CaseApp(process: makeAppProcess(), log: log, clock: clock)
+        app = CaseApp(process: makeAppProcess(), log: log, clock: clock, sharesAContainer: !declaration.sharedContainer.isEmpty)
         log.evidence.logsNotRead = declaration.whyLogsAreNotRead
         return finish(after: runSteps())
     }
@@ -145,7 +145,7 @@ package final class CaseRunner {
         default: evidence.gatherLab()
         }
         // The last worker goes: stopped gracefully after a complete case, killed otherwise.
-        if app.isRunning, ending != nil { _ = app.kill() } else if app.isRunning { _ = try? app.stop() }
+        app.endOfCase(complete: ending == nil)
         leftovers?.record(app.process.leftBehind)
         leftBehind = leftovers?.endAll() ?? app.process.leftBehind
         measuredFaults = seams.effects(of: ledger)
@@ -157,7 +157,7 @@ package final class CaseRunner {
     }
 
     func cleanUp() {
-        app?.process.kill()
+        app?.killAll()
         leftovers?.endAll()
         seams.tearDown()
         if !options.keepScratch { ScratchFolder.remove(scratch) }

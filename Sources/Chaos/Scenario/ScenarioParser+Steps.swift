@@ -94,7 +94,9 @@ extension ScenarioParser {
         }
         let repeatCount = try parameters.int("repeat", in: ActionStep.repeatRange, default: 1)
         let expectError = try parameters.bool("expect-error")
-        return .perform(ActionStep(name: name, arguments: arguments, repeatCount: repeatCount, expectError: expectError))
+        let process = try parameters.oneOf("in", ActionStep.processes)
+        return .perform(ActionStep(name: name, arguments: arguments, repeatCount: repeatCount, expectError: expectError,
+                                   inPeer: process == "peer"))
     }
 
     /// `[A-Za-z0-9._-]+`, at most 100 characters: `favorites.add`, `quiz.generate`.

@@ -87,10 +87,12 @@ package enum StepAction: Sendable, Equatable {
         }
     }
 
-    /// Whether the step needs a running app (`do`, `checkpoint`, `suspend`, `resume`).
+    /// Whether the step needs a running app (`do`, `checkpoint`, `suspend`, `resume`); a
+    /// `do` in the peer needs the peer only, which runs with the app or without it.
     var touchesApp: Bool {
         switch self {
-        case .perform, .checkpoint, .suspend, .resume: true
+        case let .perform(action): !action.inPeer
+        case .checkpoint, .suspend, .resume: true
         default: false
         }
     }
@@ -139,17 +141,24 @@ package struct ActionStep: Sendable, Equatable {
     package var repeatCount: Int
     /// `expect-error:`; nil when absent (either outcome is fine for the step itself).
     package var expectError: Bool?
+    /// `in: peer`: asked of another process of the app on its shared store (its widget,
+    /// its extension), not of the app; false when absent.
+    package var inPeer = false
 
-    package init(name: String, arguments: [String: ScenarioValue] = [:], repeatCount: Int = 1, expectError: Bool? = nil) {
+    package init(name: String, arguments: [String: ScenarioValue] = [:], repeatCount: Int = 1, expectError: Bool? = nil,
+                 inPeer: Bool = false) {
         self.name = name
         self.arguments = arguments
         self.repeatCount = repeatCount
         self.expectError = expectError
+        self.inPeer = inPeer
     }
 
     package static let repeatRange = 1...100_000
     /// The keys a `do` step accepts, declared once.
-    static let keys = ["do", "with", "repeat", "expect-error"]
+    static let keys = ["do", "with", "repeat", "expect-error", "in"]
+    /// The processes `in:` names: the app (the default) or its peer.
+    static let processes = ["app", "peer"]
 
     /// `do favorites.add {count: 25} ×3 (expect error)`.
     package var label: String {
@@ -157,6 +166,7 @@ package struct ActionStep: Sendable, Equatable {
         if !arguments.isEmpty { text += " " + ScenarioValue.map(arguments).description }
         if repeatCount > 1 { text += " ×\(repeatCount)" }
         if let expectError { text += expectError ? " (expect error)" : " (expect success)" }
+        if inPeer { text += " in peer" }
         return text
     }
 }

@@ -84,6 +84,8 @@ enum ScenarioValidation {
                 suspendedAt = nil
             case let .suspend(suspend) where suspendedAt == nil:
                 if suspend.moment == .now { suspendedAt = step.location }
+            case let .perform(action) where action.inPeer:
+                continue  // the widget is not suspended with the app
             case .perform, .checkpoint, .stop, .suspend:
                 if let suspendedAt {
                     throw ScenarioError("'\(step.action.wireName)' needs the app in the foreground, but it was suspended at line \(suspendedAt.line): "

@@ -2,14 +2,17 @@ import ChaosTarget
 import Foundation
 
 /// A test app whose import holds what it imports in memory, as a photo or a feed import
-/// does: what `memory-kill` is tested on, both ways. `--variant writes-first` (the
-/// default) writes each batch of 100 items to its file, then acknowledges them;
-/// `acknowledges-first` tells the user each item is imported as it is read, and writes
-/// the file once the import is done — an import the system ends part way loses every
-/// item it acknowledged.
+/// does, and whose list is shared with its widget: what `memory-kill` and `do: … in:
+/// peer` are tested on, both ways. `--variant writes-first` (the default) reads the file
+/// again before each batch of 100 items (what another process added is kept), writes it,
+/// then acknowledges them; `acknowledges-first` tells the user each item is imported as
+/// it is read, and writes the list it holds in memory once the import is done — an
+/// import the system ends part way loses every item it acknowledged, and a write from
+/// memory loses what the widget saved meanwhile.
 @main
 final class MemoryHogTarget: ChaosTarget {
     static let files = ["store": "items.json"]
+    static let sharedContainer = ["store"]
     static let variants = ["writes-first", "acknowledges-first"]
     static let sqlite: [SQLiteLibrary] = []
     static let workload: Workload? = Workload(write: "items.import", read: "items.list")
@@ -30,12 +33,15 @@ final class MemoryHogTarget: ChaosTarget {
     }
 
     func launch() async -> Health {
-        items = (try? JSONDecoder().decode([Int].self, from: Data(contentsOf: file))) ?? []
+        items = load()
         return Health()
     }
 
+    private func load() -> [Int] { (try? JSONDecoder().decode([Int].self, from: Data(contentsOf: file))) ?? [] }
+
     func importItems(_ call: ActionCall) throws(TargetError) -> ActionResult {
         let count = try call.int("count", default: 1, in: 1...100_000)
+        if !acknowledgesFirst { items = load() }
         var pending: [Int] = []
         for _ in 0..<count {
             let item = (items.max() ?? 0) + pending.count + 1
@@ -55,6 +61,7 @@ final class MemoryHogTarget: ChaosTarget {
     /// careful variant).
     private func save(_ new: [Int], _ call: ActionCall) -> Bool {
         guard !new.isEmpty else { return true }
+        if !acknowledgesFirst { items = load() }
         guard let data = try? JSONEncoder().encode(items + new), (try? data.write(to: file, options: .atomic)) != nil else { return false }
         items += new
         if !acknowledgesFirst { for item in new { call.acknowledge("item:\(item)") } }
