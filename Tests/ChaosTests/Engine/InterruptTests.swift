@@ -53,7 +53,7 @@ import Testing
                                                    with: signal)
         #expect(code == 130, "\(stdout)")
         let report = try JSONReportWriter.read(from: reports.url.appendingPathComponent(ReportSet.jsonFileName))
-        #expect(report.cases.count == 37, "every case of the catalog is in the report")
+        #expect(report.cases.count == 38, "every case of the catalog is in the report")
         #expect(report.cases.first { $0.scenario == "check-io-error-at-launch-lock" }?.verdict == .passed)
         #expect(report.summary.interrupted > 0)
         #expect(report.summary.errored == 0 && report.summary.deviated == 0, "\(report.summary)")

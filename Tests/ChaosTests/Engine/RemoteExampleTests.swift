@@ -66,7 +66,7 @@ import Testing
         let builtIn = try ChaosExecutable.run(["check", "--list"])
         let withRemote = try ChaosExecutable.run(["check", "--list", "--target-exec", RemoteExampleTests.sync])
         let listed = Set((builtIn.stdout + "\n" + withRemote.stdout).split(separator: "\n").map(String.init))
-        #expect(listed.count == 41, "\(listed.sorted())")
+        #expect(listed.count == 42, "\(listed.sorted())")
         let extra = documented.subtracting(listed).sorted()
         let missing = listed.subtracting(documented).sorted()
         #expect(documented == listed, "documented, not listed: \(extra); listed, not documented: \(missing)")

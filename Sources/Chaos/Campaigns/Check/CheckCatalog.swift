@@ -30,11 +30,17 @@ package enum CheckCatalog {
 
     /// Whether a case of the catalog applies to a target: its network cases need a
     /// remote the target's workload talks to (one declared for every system, or for the
-    /// storage catalog's); its suspension cases a shared container
-    /// (``TargetDeclaration/sharedContainer``), and its cases of another process on the
-    /// store a SQLite store in it; every other case applies to every target.
+    /// storage catalog's); its suspension cases and those whose actions another process
+    /// runs (`in: peer`) a shared container (``TargetDeclaration/sharedContainer``), and
+    /// its peer faults a SQLite store in it; every other case applies to every target.
     package static func applies(_ scenario: Scenario, to declaration: TargetDeclaration) -> Bool {
-        if scenario.steps.contains(where: { if case .suspend = $0.action { true } else { false } }) {
+        if scenario.steps.contains(where: { step in
+            switch step.action {
+            case .suspend: true
+            case let .perform(action): action.inPeer
+            default: false
+            }
+        }) {
             return !declaration.sharedContainer.isEmpty
         }
         if scenario.steps.contains(where: { if case let .fault(step) = $0.action { step.fault.family == .peer } else { false } }) {
