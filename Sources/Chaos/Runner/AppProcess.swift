@@ -95,7 +95,8 @@ final class AppProcess {
 
     /// Sends a request to the running worker and returns its reply.
     func request(_ body: WorkerRequest) throws(AppStop) -> WorkerReply {
-        let what = body.name ?? body.op.rawValue
+        // The app's other process says which it is: "launch in peer".
+        let what = (body.name ?? body.op.rawValue) + (role == "worker" ? "" : " in \(role)")
         guard let worker else { throw .harness("'\(what)' needs the app running: add a launch step before it") }
         if suspended { throw .harness("'\(what)' needs the app in the foreground, but it is suspended: add '- resume' before this step") }
         let asked = clock.now
