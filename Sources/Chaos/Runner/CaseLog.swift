@@ -18,6 +18,11 @@ final class CaseLog {
     /// it: a run with neither holds only what it read from the disk, so its data needs no
     /// restart to be judged.
     var writesInRun = 0
+    /// Files taken away for a while (`file-unavailable`) and not back yet. What the app
+    /// acknowledges meanwhile is not judged: it saves into files that the ones coming
+    /// back displace, and no app can tell a store not there yet from none — such a
+    /// record counts as attempted (it may be there or not).
+    var filesAway = 0
     var faultsInRun = false
     /// The fault points the app's workers hit, when the run counts them (``CasePlan/countPoints``).
     var pointsHit: Set<String> = []
@@ -128,6 +133,9 @@ final class CaseLog {
         if event.io != nil, event.event != .fired { stamped.append(event) }
         if event.event != .fired { writesInRun += 1 }
         switch event.event {
+        case .ack where filesAway > 0:
+            evidence.attempted.insert(key)
+            if evidence.acknowledgedValues[key] != nil { evidence.rewriting.insert(key) }
         case .ack:
             evidence.acknowledged.insert(key)
             evidence.attempted.insert(key)

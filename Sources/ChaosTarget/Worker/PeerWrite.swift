@@ -34,7 +34,7 @@ enum PeerWrite {
     struct Refused: Error, CustomStringConvertible {
         var code: Int32
         var file: String
-        var description: String { "the peer could not write \(file): SQLite error \(code)" }
+        var description: String { "\(PeerWriteRefusal.marker) \(file): SQLite error \(code)" }
     }
 
     /// Takes the lock (and writes, if dirty) before returning; lets go `holdMs` later.
@@ -60,4 +60,10 @@ enum PeerWrite {
         guard code == 0, let handle else { throw Refused(code: code, file: order.file) }
         return Held(handle: handle)
     }
+}
+
+/// How a peer's refusal by SQLite reads, which the controller tells from a failure of
+/// its own: the fault met the world (a full disk) and had no effect.
+package enum PeerWriteRefusal {
+    package static let marker = "the peer could not write"
 }

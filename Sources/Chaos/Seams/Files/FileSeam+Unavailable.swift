@@ -34,6 +34,7 @@ extension FileSeam {
             throw .harness("\(id) '\(fault.label)': cannot take \(url.lastPathComponent) away: \(error.localizedDescription)")
         }
         takenAway[id] = TakenAway(place: url, files: files, label: fault.file)
+        context.log.filesAway += 1
         let names = files.map(\.place.lastPathComponent).joined(separator: ", ")
         return note(fault, id: id, done: "took \(names) away until cleared",
                     effect: FaultEffect(hadEffect: true, summary: "\(names) not there until cleared"), in: context)
@@ -50,6 +51,7 @@ extension FileSeam {
                 try FileManager.default.moveItem(at: place, to: made.appendingPathComponent(place.lastPathComponent))
             }
             for file in away.files { try FileManager.default.moveItem(at: file.kept, to: file.place) }
+            context.log.filesAway -= 1
         } catch {
             throw .harness("\(id) '\(FileUnavailableFault.kind) \(away.label)': cannot bring it back: \(error.localizedDescription)")
         }

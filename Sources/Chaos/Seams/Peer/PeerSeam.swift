@@ -27,7 +27,13 @@ final class PeerSeam: FaultSeam {
         do { _ = try peer.request(WorkerRequest(.peerWrite(order))) } catch {
             self.peer = nil
             peer.kill()
-            throw .harness("the peer worker could not write: \(error)")
+            // SQLite refused the other process (a full disk, a store it cannot open): the
+            // world stopped the fault, which then had no effect; anything else is Chaos's.
+            guard case let .harness(why) = error, why.contains(PeerWriteRefusal.marker) else {
+                throw .harness("the peer worker could not write: \(error)")
+            }
+            seen[id] = nil
+            return .ok(why.components(separatedBy: ": ").dropFirst().joined(separator: ": "))
         }
         var done = plan.migrates ? "the peer migrated \(name) as a newer version would (a table of its own, user_version + 1, a migration the app does not know)"
             : "the peer took the write lock of \(name)"
