@@ -11,6 +11,8 @@ import Synchronization
 package enum MemoryWatch {
     /// Which watch runs: a new arm or a disarm ends the one before.
     private static let generation = Atomic<Int>(0)
+    /// The page size statm counts in, asked once rather than at every reading.
+    private static let pageSize = Int64(sysconf(Int32(_SC_PAGESIZE)))
 
     /// Starts watching for `bound` (a growth counted from now); ends any watch before.
     package static func arm(_ bound: MemoryBound, seed: UInt64) {
@@ -57,7 +59,7 @@ package enum MemoryWatch {
                     pages = pages * 10 + Int64(byte - UInt8(ascii: "0"))
                 }
             }
-            return pages * Int64(sysconf(Int32(_SC_PAGESIZE)))
+            return pages * pageSize
         }
     }
 }
